@@ -1,0 +1,237 @@
+package io.mikyu.engine;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Store-wide settings. Immutable; build with {@link #builder()}.
+ */
+public final class EngineConfig {
+
+    /** What recovery does when it finds damage in the middle of a file (a torn tail is always cut). */
+    public enum CorruptionPolicy {
+        /** Move the damaged file aside into {@code quarantine/}, keep what precedes the damage, report, open. */
+        QUARANTINE,
+        /** Refuse to open; the error names the file and position. */
+        FAIL
+    }
+
+    private final Durability defaultDurability;
+    private final Duration flushInterval;
+    private final int maxRecordBytes;
+    private final int maxBatchBytes;
+    private final int indexIntervalBytes;
+    private final long cacheBytesPerQueue;
+    private final long preallocateBytes;
+    private final long minFreeDiskBytes;
+    private final Duration housekeepingInterval;
+    private final boolean verifyChecksumsOnRead;
+    private final CorruptionPolicy corruptionPolicy;
+    private final MeterRegistry meterRegistry;
+
+    private EngineConfig(Builder b) {
+        this.defaultDurability = b.defaultDurability;
+        this.flushInterval = b.flushInterval;
+        this.maxRecordBytes = b.maxRecordBytes;
+        this.maxBatchBytes = b.maxBatchBytes;
+        this.indexIntervalBytes = b.indexIntervalBytes;
+        this.cacheBytesPerQueue = b.cacheBytesPerQueue;
+        this.preallocateBytes = b.preallocateBytes;
+        this.minFreeDiskBytes = b.minFreeDiskBytes;
+        this.housekeepingInterval = b.housekeepingInterval;
+        this.verifyChecksumsOnRead = b.verifyChecksumsOnRead;
+        this.corruptionPolicy = b.corruptionPolicy;
+        this.meterRegistry = b.meterRegistry == null ? new CompositeMeterRegistry() : b.meterRegistry;
+    }
+
+    public static EngineConfig defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.defaultDurability = defaultDurability;
+        b.flushInterval = flushInterval;
+        b.maxRecordBytes = maxRecordBytes;
+        b.maxBatchBytes = maxBatchBytes;
+        b.indexIntervalBytes = indexIntervalBytes;
+        b.cacheBytesPerQueue = cacheBytesPerQueue;
+        b.preallocateBytes = preallocateBytes;
+        b.minFreeDiskBytes = minFreeDiskBytes;
+        b.housekeepingInterval = housekeepingInterval;
+        b.verifyChecksumsOnRead = verifyChecksumsOnRead;
+        b.corruptionPolicy = corruptionPolicy;
+        b.meterRegistry = meterRegistry;
+        return b;
+    }
+
+    /** Durability of queues created without an explicit one. Default {@code ASYNC}. */
+    public Durability defaultDurability() {
+        return defaultDurability;
+    }
+
+    /** How often asynchronously written data is fsynced. Default 200 ms. */
+    public Duration flushInterval() {
+        return flushInterval;
+    }
+
+    /** Largest record (key + headers + payload, encoded). Default 8 MiB. */
+    public int maxRecordBytes() {
+        return maxRecordBytes;
+    }
+
+    /** Largest batch accepted in one append call. Default 64 MiB. */
+    public int maxBatchBytes() {
+        return maxBatchBytes;
+    }
+
+    /** Bytes of log between two sparse index entries. Default 4 KiB. */
+    public int indexIntervalBytes() {
+        return indexIntervalBytes;
+    }
+
+    /** Size of each queue's ring cache of recent records. Default 8 MiB. */
+    public long cacheBytesPerQueue() {
+        return cacheBytesPerQueue;
+    }
+
+    /** Zero-filled space kept ahead of the write position so fsyncs overwrite instead of growing a file. Default 4 MiB. */
+    public long preallocateBytes() {
+        return preallocateBytes;
+    }
+
+    /** Appends fail fast with {@link StorageFullException} when the disk has less free space than this. Default 64 MiB. */
+    public long minFreeDiskBytes() {
+        return minFreeDiskBytes;
+    }
+
+    /** How often retention and compaction run in the background. Default 30 s. */
+    public Duration housekeepingInterval() {
+        return housekeepingInterval;
+    }
+
+    /** Check CRC32C of every batch read from disk. Default on. */
+    public boolean verifyChecksumsOnRead() {
+        return verifyChecksumsOnRead;
+    }
+
+    public CorruptionPolicy corruptionPolicy() {
+        return corruptionPolicy;
+    }
+
+    /** Where meters are registered; a registry that records nothing unless one is given. */
+    public MeterRegistry meterRegistry() {
+        return meterRegistry;
+    }
+
+    public static final class Builder {
+        private Durability defaultDurability = Durability.ASYNC;
+        private Duration flushInterval = Duration.ofMillis(200);
+        private int maxRecordBytes = 8 * 1024 * 1024;
+        private int maxBatchBytes = 64 * 1024 * 1024;
+        private int indexIntervalBytes = 4096;
+        private long cacheBytesPerQueue = 8L * 1024 * 1024;
+        private long preallocateBytes = 4L * 1024 * 1024;
+        private long minFreeDiskBytes = 64L * 1024 * 1024;
+        private Duration housekeepingInterval = Duration.ofSeconds(30);
+        private boolean verifyChecksumsOnRead = true;
+        private CorruptionPolicy corruptionPolicy = CorruptionPolicy.QUARANTINE;
+        private MeterRegistry meterRegistry;
+
+        public Builder defaultDurability(Durability value) {
+            this.defaultDurability = Objects.requireNonNull(value);
+            return this;
+        }
+
+        public Builder flushInterval(Duration value) {
+            if (value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException("flushInterval must be positive");
+            }
+            this.flushInterval = value;
+            return this;
+        }
+
+        public Builder maxRecordBytes(int value) {
+            if (value < 64) {
+                throw new IllegalArgumentException("maxRecordBytes must be at least 64");
+            }
+            this.maxRecordBytes = value;
+            return this;
+        }
+
+        public Builder maxBatchBytes(int value) {
+            if (value < 64) {
+                throw new IllegalArgumentException("maxBatchBytes must be at least 64");
+            }
+            this.maxBatchBytes = value;
+            return this;
+        }
+
+        public Builder indexIntervalBytes(int value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("indexIntervalBytes must not be negative");
+            }
+            this.indexIntervalBytes = value;
+            return this;
+        }
+
+        public Builder cacheBytesPerQueue(long value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("cacheBytesPerQueue must not be negative");
+            }
+            this.cacheBytesPerQueue = value;
+            return this;
+        }
+
+        public Builder preallocateBytes(long value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("preallocateBytes must not be negative");
+            }
+            this.preallocateBytes = value;
+            return this;
+        }
+
+        public Builder minFreeDiskBytes(long value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("minFreeDiskBytes must not be negative");
+            }
+            this.minFreeDiskBytes = value;
+            return this;
+        }
+
+        public Builder housekeepingInterval(Duration value) {
+            this.housekeepingInterval = Objects.requireNonNull(value);
+            return this;
+        }
+
+        public Builder verifyChecksumsOnRead(boolean value) {
+            this.verifyChecksumsOnRead = value;
+            return this;
+        }
+
+        public Builder corruptionPolicy(CorruptionPolicy value) {
+            this.corruptionPolicy = Objects.requireNonNull(value);
+            return this;
+        }
+
+        public Builder meterRegistry(MeterRegistry value) {
+            this.meterRegistry = value;
+            return this;
+        }
+
+        public EngineConfig build() {
+            if (maxRecordBytes > maxBatchBytes) {
+                throw new IllegalArgumentException("maxRecordBytes (" + maxRecordBytes
+                        + ") must not exceed maxBatchBytes (" + maxBatchBytes + ")");
+            }
+            return new EngineConfig(this);
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package io.mikyu.engine;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * An append-only stream of records addressed by offset.
+ *
+ * <p>Offsets start at 0 and grow by one per record. Retention and compaction remove records, so a range may
+ * have gaps; reads skip them. All methods are thread-safe; appends from many threads are group-committed.
+ */
+public interface LogQueue {
+
+    String name();
+
+    LogQueueConfig config();
+
+    /** Appends one record with the queue's durability; returns its offset once durable as configured. */
+    default long append(Entry entry) {
+        return append(entry, config().durability());
+    }
+
+    long append(Entry entry, Durability durability);
+
+    /** Appends the records as one batch (written together); returns the offset of the first. */
+    default long appendBatch(List<Entry> entries) {
+        return appendBatch(entries, config().durability());
+    }
+
+    long appendBatch(List<Entry> entries, Durability durability);
+
+    /** The record at {@code offset}, or {@code null} if it was compacted away; {@link OffsetOutOfRangeException} outside the log. */
+    Record read(long offset);
+
+    /**
+     * Up to {@code maxRecords} records from {@code fromOffset} on (the first at or after it), stopping early once
+     * {@code maxBytes} is reached (at least one record is always returned if there is one).
+     * Empty when {@code fromOffset} is at the end. An offset below {@link #startOffset()} reads from the start.
+     */
+    List<Record> read(long fromOffset, int maxRecords, long maxBytes);
+
+    default List<Record> read(long fromOffset, int maxRecords) {
+        return read(fromOffset, maxRecords, Long.MAX_VALUE);
+    }
+
+    /** Like {@link #read(long, int, long)} but waits up to {@code wait} for a record at or after {@code fromOffset}. */
+    List<Record> poll(long fromOffset, int maxRecords, long maxBytes, Duration wait) throws InterruptedException;
+
+    default List<Record> poll(long fromOffset, int maxRecords, Duration wait) throws InterruptedException {
+        return poll(fromOffset, maxRecords, Long.MAX_VALUE, wait);
+    }
+
+    /** The first offset still stored (retention moves it forward). */
+    long startOffset();
+
+    /** The offset the next append will get: one past the last record. */
+    long endOffset();
+
+    /** The first offset whose timestamp is at or after {@code timestampMillis}; {@link #endOffset()} if none. */
+    long offsetForTimestamp(long timestampMillis);
+
+    /** The consumer group, created (with no committed offset) if it does not exist. */
+    ConsumerGroup group(String name);
+
+    /** Names of this queue's consumer groups, sorted. */
+    List<String> groups();
+
+    /** Deletes a consumer group and its committed offset; {@code false} if it did not exist. */
+    boolean deleteGroup(String name);
+
+    /** Applies retention now (it also runs in the background); returns the number of records removed. */
+    long applyRetention();
+
+    /** Compacts sealed segments now, keeping the newest record per key; returns the number of records removed. */
+    long compact();
+
+    /** Counters and sizes of this queue. */
+    QueueStats stats();
+}

@@ -1,0 +1,68 @@
+package io.mikyu.engine;
+
+import io.mikyu.engine.internal.store.Store;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The one interface the rest of mikyu programs against: a store of queues.
+ *
+ * <p>{@link #open(Path)} returns it in-process; the broker module's {@code dial(uri)} returns the same interface
+ * over the network. Queue kinds live apart: {@code log/events} and {@code task/events} are different queues.
+ *
+ * <p>Implementations are thread-safe. Closing the store closes every queue handle obtained from it.
+ */
+public interface Mikyu extends AutoCloseable {
+
+    /** Opens (creating if needed) the store in {@code dataDir} with default configuration. */
+    static Mikyu open(Path dataDir) {
+        return open(dataDir, EngineConfig.defaults());
+    }
+
+    /**
+     * Opens (creating if needed) the store in {@code dataDir}.
+     *
+     * @throws StoreLockedException if another process, or this one, already holds the directory
+     * @throws CorruptionException  if recovery finds damage it may not repair under the configured policy
+     */
+    static Mikyu open(Path dataDir, EngineConfig config) {
+        return Store.open(dataDir, config);
+    }
+
+    /** Creates a log queue; fails with {@link QueueExistsException} if it exists. */
+    LogQueue createLog(String name, LogQueueConfig config);
+
+    /** Creates a log queue with the store's defaults. */
+    default LogQueue createLog(String name) {
+        return createLog(name, LogQueueConfig.defaults());
+    }
+
+    /** Returns the log queue, creating it with {@code config} if it does not exist. */
+    LogQueue getOrCreateLog(String name, LogQueueConfig config);
+
+    /** An existing log queue; {@link QueueNotFoundException} if there is none. */
+    LogQueue log(String name);
+
+    /** Deletes a log queue with its data and consumer groups; {@code false} if it did not exist. */
+    boolean deleteLog(String name);
+
+    /** Names of the queues of a kind, sorted. */
+    List<String> list(QueueKind kind);
+
+    /** Engine-wide statistics (write path, caches, disk). */
+    EngineStats stats();
+
+    /** What recovery found when this store was opened: torn tails cut, files quarantined, indexes rebuilt. */
+    RecoveryReport recoveryReport();
+
+    /** The directory this store lives in, or for a remote store the URI it was dialled at. */
+    String location();
+
+    /** Flushes everything written so far to disk, whatever the durability of the writes. */
+    void flush();
+
+    /** Flushes, closes every queue and releases the directory lock. Idempotent. */
+    @Override
+    void close();
+}

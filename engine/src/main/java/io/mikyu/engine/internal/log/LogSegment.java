@@ -1,0 +1,243 @@
+package io.mikyu.engine.internal.log;
+
+import io.mikyu.engine.internal.format.FileHeader;
+import io.mikyu.engine.internal.format.SegmentDescriptor;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * One segment file of a log queue and its index.
+ *
+ * <p>The active segment is written by the writer thread with positional writes and read with positional reads
+ * below its published {@link #size()}. A sealed segment never changes again and is read through one read-only
+ * memory mapping. Fields marked "writer" are touched only by the writer thread (or by recovery before the queue
+ * is visible).
+ */
+final class LogSegment {
+
+    /** Zeros to preallocate with; shared read-only, duplicated per use. */
+    private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(1 << 20);
+
+    final Path file;
+    final Path indexFile;
+    final long baseOffset;
+    final SegmentIndex index;
+    private final FileChannel channel;
+
+    private volatile long size;
+    private volatile long nextOffset;
+    private volatile boolean sealed;
+    private volatile MappedByteBuffer mapped;
+
+    /** Writer: end of the zero-filled region already in the file. */
+    long allocated;
+    /** Writer: log bytes written since the last index entry. */
+    long bytesSinceIndexEntry;
+    /** Writer: written since the last fsync. */
+    boolean dirty;
+
+    private LogSegment(Path file, long baseOffset, FileChannel channel, SegmentIndex index, long size,
+                       long nextOffset, long allocated, boolean sealed) {
+        this.file = file;
+        this.indexFile = file.resolveSibling(SegmentDescriptor.indexFileName(baseOffset));
+        this.baseOffset = baseOffset;
+        this.channel = channel;
+        this.index = index;
+        this.size = size;
+        this.nextOffset = nextOffset;
+        this.allocated = allocated;
+        this.sealed = sealed;
+        this.bytesSinceIndexEntry = Long.MAX_VALUE / 2; // the first batch always gets an entry
+    }
+
+    /** Creates a new, empty segment file starting at {@code baseOffset}. */
+    static LogSegment create(Path dir, long baseOffset) throws IOException {
+        Path file = dir.resolve(SegmentDescriptor.fileName(baseOffset));
+        FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+        try {
+            ByteBuffer header = ByteBuffer.allocate(SegmentDescriptor.HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+            FileHeader.SEGMENT.write(header);
+            header.putLong(SegmentDescriptor.BASE_OFFSET_OFFSET, baseOffset);
+            header.putLong(SegmentDescriptor.CREATED_OFFSET, System.currentTimeMillis());
+            header.position(0);
+            writeFully(ch, header, 0);
+            LogSegment segment = new LogSegment(file, baseOffset, ch, new SegmentIndex(baseOffset),
+                    SegmentDescriptor.HEADER_LENGTH, baseOffset, SegmentDescriptor.HEADER_LENGTH, false);
+            segment.dirty = true;
+            return segment;
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            Files.deleteIfExists(file);
+            throw e;
+        }
+    }
+
+    /** Wraps a recovered segment file. */
+    static LogSegment recovered(Path file, long baseOffset, FileChannel channel, SegmentIndex index, long size,
+                                long nextOffset, long fileSize, boolean sealed) {
+        return new LogSegment(file, baseOffset, channel, index, size, nextOffset, fileSize, sealed);
+    }
+
+    /** Bytes of valid data, header included; readers never look past it. */
+    long size() {
+        return size;
+    }
+
+    /** One past the last offset stored in this segment ({@link #baseOffset} when empty). */
+    long nextOffset() {
+        return nextOffset;
+    }
+
+    boolean isSealed() {
+        return sealed;
+    }
+
+    boolean isEmpty() {
+        return size <= SegmentDescriptor.HEADER_LENGTH;
+    }
+
+    long maxTimestamp() {
+        return index.maxTimestamp();
+    }
+
+    /** Writer: makes sure zero-filled space reaches {@code end}, growing by at least {@code chunk}. */
+    void preallocate(long end, long chunk) throws IOException {
+        if (end <= allocated) {
+            return;
+        }
+        long target = Math.max(end, allocated + chunk);
+        long pos = allocated;
+        while (pos < target) {
+            ByteBuffer z = ZEROS.duplicate();
+            z.limit((int) Math.min(z.capacity(), target - pos));
+            pos += channel.write(z, pos);
+        }
+        allocated = target;
+    }
+
+    /** Writer: writes {@code src} at the current end. Does not publish; see {@link #publish}. */
+    void write(ByteBuffer src, long position) throws IOException {
+        writeFully(channel, src, position);
+        allocated = Math.max(allocated, position + src.limit());
+        dirty = true;
+    }
+
+    /** Writer: makes bytes up to {@code newSize} and offsets below {@code newNextOffset} visible to readers. */
+    void publish(long newSize, long newNextOffset) {
+        this.nextOffset = newNextOffset;
+        this.size = newSize;
+    }
+
+    /** Writer: fsync of the data (and of the file length only if it changed). */
+    void force() throws IOException {
+        channel.force(false);
+        dirty = false;
+    }
+
+    /**
+     * Writer: seals the segment: cuts the preallocated tail, fsyncs, writes the complete index. From then on the
+     * segment is read through a memory mapping.
+     */
+    void seal() throws IOException {
+        if (sealed) {
+            return;
+        }
+        channel.truncate(size);
+        channel.force(true);
+        index.writeTo(indexFile, size, nextOffset);
+        allocated = size;
+        dirty = false;
+        sealed = true;
+    }
+
+    /** Writer, on clean close: like {@link #seal()} for the active segment, so reopening needs no scan. */
+    void closeCleanly() throws IOException {
+        channel.truncate(size);
+        channel.force(true);
+        index.writeTo(indexFile, size, nextOffset);
+        allocated = size;
+        dirty = false;
+    }
+
+    /**
+     * A little-endian buffer whose index 0 is file position {@code position}, holding at least
+     * {@code Math.min(wanted, limit - position)} bytes. Sealed segments return a slice of the mapping
+     * (reaching to {@code limit}); the active one reads into a new heap buffer.
+     */
+    ByteBuffer window(long position, int wanted, long limit) {
+        int length = (int) Math.min(wanted, limit - position);
+        if (sealed) {
+            MappedByteBuffer m = mapping();
+            return m.slice((int) position, (int) (limit - position)).order(ByteOrder.LITTLE_ENDIAN);
+        }
+        ByteBuffer buf = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
+        try {
+            while (buf.hasRemaining()) {
+                int n = channel.read(buf, position + buf.position());
+                if (n < 0) {
+                    break;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading " + file + " at byte " + position, e);
+        }
+        buf.flip();
+        return buf;
+    }
+
+    private MappedByteBuffer mapping() {
+        MappedByteBuffer m = mapped;
+        if (m == null) {
+            synchronized (this) {
+                m = mapped;
+                if (m == null) {
+                    try {
+                        m = channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException("mapping " + file, e);
+                    }
+                    mapped = m;
+                }
+            }
+        }
+        return m;
+    }
+
+    FileChannel channel() {
+        return channel;
+    }
+
+    /** Closes the file; the mapping, if any, goes when the last reader drops it. */
+    void close() throws IOException {
+        channel.close();
+    }
+
+    /** Closes and deletes the segment and its index. */
+    void delete() throws IOException {
+        close();
+        Files.deleteIfExists(file);
+        Files.deleteIfExists(indexFile);
+    }
+
+    static void writeFully(FileChannel ch, ByteBuffer src, long position) throws IOException {
+        long pos = position;
+        while (src.hasRemaining()) {
+            pos += ch.write(src, pos);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return file.getFileName() + "[" + baseOffset + ".." + nextOffset + ", " + size + " bytes"
+                + (sealed ? ", sealed" : "") + "]";
+    }
+}

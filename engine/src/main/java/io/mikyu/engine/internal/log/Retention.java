@@ -1,0 +1,47 @@
+package io.mikyu.engine.internal.log;
+
+import io.mikyu.engine.LogQueueConfig;
+
+import java.io.IOException;
+
+/**
+ * Retention by age and by size, a whole sealed segment at a time (the active segment is never removed, so the
+ * log always knows its next offset). A segment goes when its newest record is older than the age limit, or
+ * while the queue exceeds its size limit, oldest first.
+ */
+public final class Retention {
+
+    private Retention() {
+    }
+
+    /** Applies the queue's retention now; returns the number of records removed. */
+    public static long apply(SegmentedLog log, long nowMillis) throws IOException {
+        LogQueueConfig config = log.config();
+        if (config.retentionAge() == null && config.retentionBytes() < 0) {
+            return 0;
+        }
+        log.maintenance.lock();
+        try {
+            long total = log.bytesOnDisk();
+            long cutoff = config.retentionAge() == null ? Long.MIN_VALUE
+                    : nowMillis - config.retentionAge().toMillis();
+            LogSegment keepFrom = null;
+            for (LogSegment seg : log.segmentList()) {
+                if (seg == log.activeSegment()) {
+                    keepFrom = seg;
+                    break;
+                }
+                boolean tooOld = !seg.isEmpty() && seg.maxTimestamp() < cutoff;
+                boolean tooBig = config.retentionBytes() > 0 && total > config.retentionBytes();
+                if (!tooOld && !tooBig) {
+                    keepFrom = seg;
+                    break;
+                }
+                total -= seg.size();
+            }
+            return log.dropSegmentsBefore(keepFrom);
+        } finally {
+            log.maintenance.unlock();
+        }
+    }
+}

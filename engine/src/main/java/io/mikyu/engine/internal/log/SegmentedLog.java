@@ -1,0 +1,556 @@
+package io.mikyu.engine.internal.log;
+
+import io.mikyu.engine.CorruptionException;
+import io.mikyu.engine.EngineConfig;
+import io.mikyu.engine.LogQueueConfig;
+import io.mikyu.engine.Record;
+import io.mikyu.engine.StoreClosedException;
+import io.mikyu.engine.internal.cache.RecentBatchCache;
+import io.mikyu.engine.internal.format.BatchDescriptor;
+import io.mikyu.engine.internal.format.BatchReader;
+import io.mikyu.engine.internal.format.SegmentDescriptor;
+import io.mikyu.engine.internal.write.AppendRequest;
+import io.mikyu.engine.internal.write.WriteTarget;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The storage of one log queue: its segments, the write side the writer thread drives, and the read path.
+ *
+ * <p>Visibility: a reader first loads {@link #endOffset()} (volatile) and never returns records at or beyond it.
+ * The writer publishes a cycle by stamping segment sizes, filling the cache, and finally storing the end offset,
+ * so everything below the end offset a reader saw is readable, from the cache or the files.
+ */
+public final class SegmentedLog implements WriteTarget {
+
+    /** Bytes read from the active segment per positional read. */
+    private static final int READ_WINDOW = 256 * 1024;
+
+    private final String name;
+    private final Path dir;
+    private final LogQueueConfig config;
+    private final EngineConfig engine;
+    private final ByteBuffer scratch;
+    final ConcurrentSkipListMap<Long, LogSegment> segments;
+    private final RecentBatchCache cache;
+    final ReentrantLock maintenance = new ReentrantLock();
+
+    private volatile LogSegment active;
+    private volatile long endOffset;
+    private volatile long startOffset;
+    private volatile boolean open = true;
+
+    private final ReentrantLock waitLock = new ReentrantLock();
+    private final Condition appended = waitLock.newCondition();
+    private final AtomicInteger waiters = new AtomicInteger();
+
+    // writer-thread state
+    private long writerNext;
+    private long writerSize;
+    private long attemptedEnd;
+    private boolean syncSeen;
+    private final List<byte[]> unpublished = new ArrayList<>();
+    private long pendingRecords;
+
+    // counters
+    private volatile long appendedRecords;
+    private volatile long appendedBytes;
+    private final LongAdder readRecords = new LongAdder();
+    private final LongAdder cacheHits = new LongAdder();
+    private final LongAdder cacheMisses = new LongAdder();
+
+    SegmentedLog(String name, Path dir, LogQueueConfig config, EngineConfig engine, ByteBuffer scratch,
+                 ConcurrentSkipListMap<Long, LogSegment> segments) {
+        this.name = name;
+        this.dir = dir;
+        this.config = config;
+        this.engine = engine;
+        this.scratch = scratch;
+        this.segments = segments;
+        this.cache = new RecentBatchCache(4096, engine.cacheBytesPerQueue());
+        this.active = segments.lastEntry().getValue();
+        this.startOffset = segments.firstKey();
+        this.endOffset = active.nextOffset();
+        this.writerNext = endOffset;
+        this.writerSize = active.size();
+        this.attemptedEnd = writerSize;
+    }
+
+    /** Opens (recovering) the log in {@code dir}; see {@link LogRecovery}. */
+    public static SegmentedLog open(String name, Path dir, LogQueueConfig config, EngineConfig engine,
+                                    ByteBuffer writerScratch, LogRecovery.Listener listener) throws IOException {
+        return new SegmentedLog(name, dir, config, engine, writerScratch,
+                LogRecovery.recover(dir, config, engine, listener));
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    public LogQueueConfig config() {
+        return config;
+    }
+
+    public long endOffset() {
+        return endOffset;
+    }
+
+    public long startOffset() {
+        return startOffset;
+    }
+
+    // ------------------------------------------------------------------------------------------- write side
+
+    @Override
+    public long write(List<AppendRequest> requests) throws IOException {
+        LogSegment seg = active;
+        long pos = writerSize;
+        long scratchAt = pos;
+        long written = 0;
+        scratch.clear();
+        for (AppendRequest r : requests) {
+            byte[] batch = r.batch();
+            int len = batch.length;
+            syncSeen |= r.isSync();
+            if (pos + len > config.segmentBytes() && pos > SegmentDescriptor.HEADER_LENGTH) {
+                flushScratch(seg, scratchAt);
+                seg.publish(pos, writerNext); // seal() needs the final size; endOffset still hides it
+                seg = roll();
+                pos = SegmentDescriptor.HEADER_LENGTH;
+                scratchAt = pos;
+            }
+            long base = writerNext;
+            BatchDescriptor.putBaseOffset(batch, base);
+            writerNext = base + BatchDescriptor.lastOffsetDelta(batch) + 1;
+            long maxTs = BatchDescriptor.maxTimestamp(batch);
+            if (seg.bytesSinceIndexEntry >= engine.indexIntervalBytes()) {
+                seg.index.add(base, (int) pos, maxTs);
+                seg.bytesSinceIndexEntry = 0;
+            } else {
+                seg.index.observeTimestamp(maxTs);
+            }
+            seg.bytesSinceIndexEntry += len;
+            if (len > scratch.remaining()) {
+                flushScratch(seg, scratchAt);
+                scratchAt = pos;
+            }
+            if (len > scratch.capacity()) {
+                preallocateFor(seg, pos + len);
+                attemptedEnd = Math.max(attemptedEnd, pos + len);
+                seg.write(ByteBuffer.wrap(batch), pos);
+                scratchAt = pos + len;
+            } else {
+                scratch.put(batch);
+            }
+            pos += len;
+            written += len;
+            unpublished.add(batch);
+            pendingRecords += BatchDescriptor.recordCount(batch);
+        }
+        flushScratch(seg, scratchAt);
+        writerSize = pos;
+        return written;
+    }
+
+    private void flushScratch(LogSegment seg, long at) throws IOException {
+        scratch.flip();
+        if (scratch.hasRemaining()) {
+            long end = at + scratch.remaining();
+            preallocateFor(seg, end);
+            attemptedEnd = Math.max(attemptedEnd, end);
+            seg.write(scratch, at);
+        }
+        scratch.clear();
+    }
+
+    /**
+     * Zero-fills ahead of the write position once this queue has seen a sync append, so each fsync overwrites
+     * already-allocated blocks and does not also have to commit a new file length (on the development disk
+     * about 170 µs against 420 µs per fdatasync). Queues only written asynchronously skip it: they do not fsync
+     * on the hot path, and the zeros would be written twice.
+     */
+    private void preallocateFor(LogSegment seg, long end) throws IOException {
+        if (syncSeen && engine.preallocateBytes() > 0) {
+            long cap = Math.max(end, config.segmentBytes());
+            seg.preallocate(end, Math.min(engine.preallocateBytes(), cap - seg.allocated));
+        }
+    }
+
+    private LogSegment roll() throws IOException {
+        LogSegment old = active;
+        old.seal();
+        attemptedEnd = SegmentDescriptor.HEADER_LENGTH;
+        LogSegment next = LogSegment.create(dir, writerNext);
+        segments.put(next.baseOffset, next);
+        active = next;
+        return next;
+    }
+
+    @Override
+    public void force() throws IOException {
+        active.force();
+    }
+
+    @Override
+    public boolean isDirty() {
+        return active.dirty;
+    }
+
+    @Override
+    public void publish() {
+        LogSegment seg = active;
+        seg.publish(writerSize, writerNext);
+        long bytes = 0;
+        for (byte[] batch : unpublished) {
+            cache.add(batch);
+            bytes += batch.length;
+        }
+        unpublished.clear();
+        appendedRecords += pendingRecords;
+        appendedBytes += bytes;
+        pendingRecords = 0;
+        endOffset = writerNext;
+        if (waiters.get() > 0) {
+            signalWaiters();
+        }
+    }
+
+    @Override
+    public void abort() {
+        LogSegment seg = active;
+        writerNext = seg.nextOffset();
+        writerSize = seg.size();
+        seg.index.truncateTo(writerSize);
+        unpublished.clear();
+        pendingRecords = 0;
+        cache.clear();
+        endOffset = Math.max(endOffset, writerNext);
+        // Zero what a partial write may have left, so recovery cannot resurrect a batch its producer saw fail.
+        try {
+            long end = Math.min(attemptedEnd, seg.allocated);
+            ByteBuffer zeros = ByteBuffer.allocate((int) Math.min(1 << 20, Math.max(0, end - writerSize)));
+            for (long p = writerSize; p < end; ) {
+                zeros.clear().limit((int) Math.min(zeros.capacity(), end - p));
+                p += seg.channel().write(zeros, p);
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // best effort: the next successful write overwrites the same bytes anyway
+        }
+        attemptedEnd = writerSize;
+    }
+
+    @Override
+    public String describe() {
+        return "log queue '" + name + "'";
+    }
+
+    @Override
+    public boolean isOpen() {
+        return open;
+    }
+
+    // -------------------------------------------------------------------------------------------- read side
+
+    /** Records from {@code from} on; see {@link io.mikyu.engine.LogQueue#read(long, int, long)}. */
+    public List<Record> read(long from, int maxRecords, long maxBytes) {
+        checkOpen();
+        long end = endOffset;
+        long next = Math.max(from, startOffset);
+        if (next >= end || maxRecords <= 0) {
+            return List.of();
+        }
+        List<Record> out = new ArrayList<>(Math.min(maxRecords, 256));
+        BatchReader.ReadBudget budget = new BatchReader.ReadBudget(maxBytes);
+        long afterCache = cache.read(next, end, out, maxRecords, budget, dir);
+        if (out.isEmpty()) {
+            cacheMisses.increment();
+        } else {
+            cacheHits.increment();
+        }
+        if (out.size() < maxRecords && afterCache < end && !budget.exhausted()) {
+            readSegments(afterCache, end, out, maxRecords, budget);
+        }
+        readRecords.add(out.size());
+        return out;
+    }
+
+    private void readSegments(long from, long end, List<Record> out, int maxRecords,
+                              BatchReader.ReadBudget budget) {
+        long next = from;
+        while (next < end && out.size() < maxRecords && !budget.exhausted()) {
+            Map.Entry<Long, LogSegment> e = segments.floorEntry(next);
+            if (e == null) {
+                e = segments.firstEntry();
+                if (e == null) {
+                    return;
+                }
+                next = e.getKey();
+            }
+            LogSegment seg = e.getValue();
+            if (next >= seg.nextOffset()) {
+                Map.Entry<Long, LogSegment> higher = segments.higherEntry(e.getKey());
+                if (higher == null) {
+                    return;
+                }
+                next = Math.max(next, higher.getKey());
+                continue;
+            }
+            try {
+                next = readSegment(seg, next, end, out, maxRecords, budget);
+            } catch (IllegalStateException | java.io.UncheckedIOException closed) {
+                if (!open) {
+                    throw new StoreClosedException(describe() + " is closed");
+                }
+                if (segments.get(seg.baseOffset) == seg) {
+                    throw closed;
+                }
+                // removed by retention or replaced by compaction while we read: look again
+            }
+        }
+    }
+
+    private long readSegment(LogSegment seg, long from, long end, List<Record> out, int maxRecords,
+                             BatchReader.ReadBudget budget) {
+        long limit = seg.size();
+        long pos = seg.index.floorPosition(from);
+        if (pos < 0) {
+            pos = SegmentDescriptor.HEADER_LENGTH;
+        }
+        long next = from;
+        int maxBatch = engine.maxBatchBytes() + BatchDescriptor.HEADER_LENGTH;
+        while (pos < limit && next < end && out.size() < maxRecords && !budget.exhausted()) {
+            ByteBuffer w = seg.window(pos, READ_WINDOW, limit);
+            int p = 0;
+            while (p < w.limit() && next < end && out.size() < maxRecords && !budget.exhausted()) {
+                if (w.limit() - p < BatchDescriptor.HEADER_LENGTH) {
+                    break;
+                }
+                int total = BatchDescriptor.totalSize(BatchDescriptor.length(w, p));
+                if (total > 0 && p + (long) total > w.limit() && p + (long) total <= limit - pos) {
+                    if (p == 0) {
+                        w = seg.window(pos, total, limit); // one batch larger than the window
+                        continue;
+                    }
+                    break;
+                }
+                int status = BatchReader.check(w, p, w.limit(), maxBatch, engine.verifyChecksumsOnRead());
+                if (status != BatchReader.VALID) {
+                    throw new CorruptionException(seg.file, pos + p, status == BatchReader.INCOMPLETE
+                            ? "batch runs past the end of the segment" : "batch fails its checksum");
+                }
+                long last = BatchDescriptor.baseOffset(w, p) + BatchDescriptor.lastOffsetDelta(w, p);
+                if (last >= next) {
+                    long after = BatchReader.decode(w, p, next, out, maxRecords, budget, seg.file, pos);
+                    if (after <= last) {
+                        return after;
+                    }
+                    next = after;
+                }
+                p += total;
+            }
+            if (p == 0) {
+                break;
+            }
+            pos += p;
+        }
+        return pos >= limit ? Math.max(next, seg.nextOffset()) : next;
+    }
+
+    /** Waits up to {@code nanos} for the end offset to pass {@code offset}; returns the end offset then. */
+    public long awaitBeyond(long offset, long nanos) throws InterruptedException {
+        if (endOffset > offset || nanos <= 0) {
+            return endOffset;
+        }
+        waiters.incrementAndGet();
+        waitLock.lock();
+        try {
+            long remaining = nanos;
+            while (endOffset <= offset && remaining > 0 && open) {
+                remaining = appended.awaitNanos(remaining);
+            }
+        } finally {
+            waitLock.unlock();
+            waiters.decrementAndGet();
+        }
+        checkOpen();
+        return endOffset;
+    }
+
+    private void signalWaiters() {
+        waitLock.lock();
+        try {
+            appended.signalAll();
+        } finally {
+            waitLock.unlock();
+        }
+    }
+
+    /** The first offset whose record timestamp is at or after {@code timestamp}, or the end offset. */
+    public long offsetForTimestamp(long timestamp) {
+        checkOpen();
+        long end = endOffset;
+        for (LogSegment seg : segments.values()) {
+            if (seg.maxTimestamp() < timestamp) {
+                continue;
+            }
+            int start = seg.index.timestampScanStart(timestamp);
+            long pos = start < 0 ? SegmentDescriptor.HEADER_LENGTH : start;
+            long limit = seg.size();
+            while (pos < limit) {
+                ByteBuffer w = seg.window(pos, READ_WINDOW, limit);
+                int p = 0;
+                while (w.limit() - p >= BatchDescriptor.HEADER_LENGTH) {
+                    int total = BatchDescriptor.totalSize(BatchDescriptor.length(w, p));
+                    if (p + total > w.limit()) {
+                        if (p == 0) {
+                            w = seg.window(pos, total, limit);
+                            continue;
+                        }
+                        break;
+                    }
+                    if (BatchDescriptor.maxTimestamp(w, p) >= timestamp) {
+                        List<Record> records = new ArrayList<>();
+                        BatchReader.decode(w, p, 0, records, Integer.MAX_VALUE,
+                                new BatchReader.ReadBudget(Long.MAX_VALUE), seg.file, pos);
+                        for (Record r : records) {
+                            if (r.timestamp() >= timestamp) {
+                                return Math.min(r.offset(), end);
+                            }
+                        }
+                    }
+                    p += total;
+                }
+                if (p == 0) {
+                    break;
+                }
+                pos += p;
+            }
+        }
+        return end;
+    }
+
+    // ----------------------------------------------------------------------------------- maintenance & stats
+
+    /** Removes whole sealed segments from the front; called under {@link #maintenance}. */
+    long dropSegmentsBefore(LogSegment keepFrom) throws IOException {
+        long removed = 0;
+        for (LogSegment seg : segments.values()) {
+            if (seg == keepFrom || seg == active) {
+                break;
+            }
+            segments.remove(seg.baseOffset, seg);
+            startOffset = segments.firstKey();
+            removed += seg.nextOffset() - seg.baseOffset;
+            seg.delete();
+        }
+        return removed;
+    }
+
+    void setStartOffset(long offset) {
+        startOffset = offset;
+    }
+
+    LogSegment activeSegment() {
+        return active;
+    }
+
+    Collection<LogSegment> segmentList() {
+        return segments.values();
+    }
+
+    EngineConfig engineConfig() {
+        return engine;
+    }
+
+    public long bytesOnDisk() {
+        long total = 0;
+        for (LogSegment seg : segments.values()) {
+            total += seg.size();
+        }
+        return total;
+    }
+
+    public int segmentCount() {
+        return segments.size();
+    }
+
+    public long appendedRecords() {
+        return appendedRecords;
+    }
+
+    public long appendedBytes() {
+        return appendedBytes;
+    }
+
+    public long readRecords() {
+        return readRecords.sum();
+    }
+
+    public long cacheHits() {
+        return cacheHits.sum();
+    }
+
+    public long cacheMisses() {
+        return cacheMisses.sum();
+    }
+
+    private void checkOpen() {
+        if (!open) {
+            throw new StoreClosedException(describe() + " is closed");
+        }
+    }
+
+    /** Writer thread: stops accepting appends; on a clean close makes the next open need no scan. */
+    public void close(boolean clean) throws IOException {
+        if (!open) {
+            return;
+        }
+        open = false;
+        signalWaiters();
+        IOException first = null;
+        if (clean) {
+            try {
+                active.closeCleanly();
+            } catch (IOException e) {
+                first = e;
+            }
+        }
+        for (LogSegment seg : segments.values()) {
+            try {
+                seg.close();
+            } catch (IOException e) {
+                first = first == null ? e : first;
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    /** Waits for maintenance to finish; used before deletion. */
+    public void awaitMaintenance() {
+        try {
+            if (maintenance.tryLock(30, TimeUnit.SECONDS)) {
+                maintenance.unlock();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

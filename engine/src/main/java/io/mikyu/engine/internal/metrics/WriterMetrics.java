@@ -1,0 +1,67 @@
+package io.mikyu.engine.internal.metrics;
+
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Counters of the write path. Updated only by the writer thread, so plain volatile longs (single writer,
+ * many readers) suffice; Micrometer reads them through function counters instead of being called per append.
+ */
+public final class WriterMetrics {
+
+    private volatile long commits;
+    private volatile long commitRequests;
+    private volatile long fsyncs;
+    private volatile long bytes;
+    private final Timer fsyncLatency;
+    private final Timer commitLatency;
+    private final DistributionSummary batchSize;
+
+    public WriterMetrics(MeterRegistry registry) {
+        FunctionCounter.builder("mikyu.engine.commits", this, m -> m.commits)
+                .description("group commits (one write per touched file, one fsync if any request was sync)")
+                .register(registry);
+        FunctionCounter.builder("mikyu.engine.commit.requests", this, m -> m.commitRequests)
+                .description("append calls covered by group commits").register(registry);
+        FunctionCounter.builder("mikyu.engine.fsyncs", this, m -> m.fsyncs).register(registry);
+        FunctionCounter.builder("mikyu.engine.written", this, m -> m.bytes).baseUnit("bytes").register(registry);
+        fsyncLatency = Timer.builder("mikyu.engine.fsync.latency")
+                .description("time of the fsyncs of one group commit").register(registry);
+        commitLatency = Timer.builder("mikyu.engine.commit.latency")
+                .description("time of one group commit, write to completion").register(registry);
+        batchSize = DistributionSummary.builder("mikyu.engine.commit.batch")
+                .description("append calls per group commit").register(registry);
+    }
+
+    public void cycle(int requests, int completed, long cycleBytes, long nanos) {
+        commits++;
+        commitRequests += completed;
+        bytes += cycleBytes;
+        batchSize.record(requests);
+        commitLatency.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    public void fsync() {
+        fsyncs++;
+    }
+
+    public void fsyncNanos(long nanos) {
+        fsyncLatency.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    public long commits() {
+        return commits;
+    }
+
+    public long commitRequests() {
+        return commitRequests;
+    }
+
+    public long fsyncs() {
+        return fsyncs;
+    }
+}

@@ -1,0 +1,89 @@
+package io.mikyu.engine.internal.store;
+
+import io.mikyu.engine.ConsumerGroup;
+import io.mikyu.engine.OffsetReset;
+import io.mikyu.engine.Record;
+import io.mikyu.engine.internal.format.OffsetsDescriptor;
+
+import java.time.Duration;
+import java.util.List;
+
+/** A consumer group in exclusive mode: a durable committed offset in the queue's offsets file. */
+final class GroupHandle implements ConsumerGroup {
+
+    private final String name;
+    private final LogQueueHandle queue;
+
+    GroupHandle(String name, LogQueueHandle queue) {
+        this.name = name;
+        this.queue = queue;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String queue() {
+        return queue.name();
+    }
+
+    @Override
+    public long position() {
+        Long c = queue.offsets().committed(name);
+        long start = queue.startOffset();
+        if (c == null || c == OffsetsDescriptor.NO_COMMIT) {
+            return start;
+        }
+        return Math.max(c, start);
+    }
+
+    @Override
+    public boolean hasCommitted() {
+        Long c = queue.offsets().committed(name);
+        return c != null && c >= 0;
+    }
+
+    @Override
+    public void commit(long nextOffset) {
+        if (nextOffset < 0 || nextOffset > queue.endOffset()) {
+            throw new IllegalArgumentException("cannot commit offset " + nextOffset + " for group '" + name
+                    + "': outside [0, " + queue.endOffset() + "] of log queue '" + queue.name() + "'");
+        }
+        queue.offsets().commit(name, nextOffset);
+    }
+
+    @Override
+    public long reset(OffsetReset reset) {
+        long target;
+        if (reset instanceof OffsetReset.Earliest) {
+            target = queue.startOffset();
+        } else if (reset instanceof OffsetReset.Latest) {
+            target = queue.endOffset();
+        } else if (reset instanceof OffsetReset.ToOffset to) {
+            target = Math.max(queue.startOffset(), Math.min(to.offset(), queue.endOffset()));
+        } else if (reset instanceof OffsetReset.ToTimestamp ts) {
+            target = queue.offsetForTimestamp(ts.timestampMillis());
+        } else {
+            throw new IllegalArgumentException("unknown reset " + reset);
+        }
+        queue.offsets().commit(name, target);
+        return target;
+    }
+
+    @Override
+    public List<Record> poll(int maxRecords, Duration wait) throws InterruptedException {
+        return queue.poll(position(), maxRecords, wait);
+    }
+
+    @Override
+    public long lag() {
+        return Math.max(0, queue.endOffset() - position());
+    }
+
+    @Override
+    public String toString() {
+        return "ConsumerGroup[" + queue.name() + "/" + name + " @ " + position() + "]";
+    }
+}

@@ -1,0 +1,208 @@
+package io.mikyu.engine.internal.store;
+
+import io.mikyu.engine.ConsumerGroup;
+import io.mikyu.engine.Durability;
+import io.mikyu.engine.EngineConfig;
+import io.mikyu.engine.Entry;
+import io.mikyu.engine.LogQueue;
+import io.mikyu.engine.LogQueueConfig;
+import io.mikyu.engine.OffsetOutOfRangeException;
+import io.mikyu.engine.QueueKind;
+import io.mikyu.engine.QueueStats;
+import io.mikyu.engine.Record;
+import io.mikyu.engine.internal.format.BatchEncoder;
+import io.mikyu.engine.internal.format.OffsetsDescriptor;
+import io.mikyu.engine.internal.log.Compactor;
+import io.mikyu.engine.internal.log.Retention;
+import io.mikyu.engine.internal.log.SegmentedLog;
+import io.mikyu.engine.internal.metrics.QueueMeters;
+import io.mikyu.engine.internal.offsets.OffsetStore;
+import io.mikyu.engine.internal.write.AppendRequest;
+import io.mikyu.engine.internal.write.GroupCommitWriter;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The {@link LogQueue} callers hold: encodes appends on the caller's thread and hands them to the writer, and
+ * routes reads, groups and maintenance to the queue's storage.
+ */
+final class LogQueueHandle implements LogQueue {
+
+    private final SegmentedLog log;
+    private final OffsetStore offsets;
+    private final GroupCommitWriter writer;
+    private final EngineConfig limits;
+    private final QueueMeters meters;
+    private final ConcurrentHashMap<String, GroupHandle> groups = new ConcurrentHashMap<>();
+
+    LogQueueHandle(SegmentedLog log, OffsetStore offsets, GroupCommitWriter writer, EngineConfig limits,
+                   QueueMeters meters) {
+        this.log = log;
+        this.offsets = offsets;
+        this.writer = writer;
+        this.limits = limits;
+        this.meters = meters;
+        for (String g : offsets.groups()) {
+            registerGroup(g);
+        }
+    }
+
+    SegmentedLog storage() {
+        return log;
+    }
+
+    OffsetStore offsets() {
+        return offsets;
+    }
+
+    QueueMeters meters() {
+        return meters;
+    }
+
+    @Override
+    public String name() {
+        return log.name();
+    }
+
+    @Override
+    public LogQueueConfig config() {
+        return log.config();
+    }
+
+    @Override
+    public long append(Entry entry, Durability durability) {
+        return appendBatch(List.of(entry), durability);
+    }
+
+    @Override
+    public long appendBatch(List<Entry> entries, Durability durability) {
+        byte[] batch = BatchEncoder.encode(entries, System.currentTimeMillis(), limits.maxRecordBytes(),
+                limits.maxBatchBytes());
+        return writer.append(new AppendRequest(log, batch, durability == Durability.SYNC));
+    }
+
+    @Override
+    public Record read(long offset) {
+        long start = log.startOffset();
+        long end = log.endOffset();
+        if (offset < start || offset >= end) {
+            throw new OffsetOutOfRangeException("offset " + offset + " is outside log queue '" + name()
+                    + "' [" + start + ", " + end + ")");
+        }
+        List<Record> records = log.read(offset, 1, Long.MAX_VALUE);
+        return records.isEmpty() || records.get(0).offset() != offset ? null : records.get(0);
+    }
+
+    @Override
+    public List<Record> read(long fromOffset, int maxRecords, long maxBytes) {
+        return log.read(fromOffset, maxRecords, maxBytes);
+    }
+
+    @Override
+    public List<Record> poll(long fromOffset, int maxRecords, long maxBytes, Duration wait)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (true) {
+            List<Record> records = log.read(fromOffset, maxRecords, maxBytes);
+            long remaining = deadline - System.nanoTime();
+            if (!records.isEmpty() || remaining <= 0) {
+                return records;
+            }
+            long end = log.endOffset();
+            // Records in [fromOffset, end) may all have been compacted away: wait for anything past the end.
+            log.awaitBeyond(Math.max(end, fromOffset + 1) - 1, remaining);
+        }
+    }
+
+    @Override
+    public long startOffset() {
+        return log.startOffset();
+    }
+
+    @Override
+    public long endOffset() {
+        return log.endOffset();
+    }
+
+    @Override
+    public long offsetForTimestamp(long timestampMillis) {
+        return log.offsetForTimestamp(timestampMillis);
+    }
+
+    @Override
+    public ConsumerGroup group(String name) {
+        QueueNames.check("consumer group", name);
+        GroupHandle g = groups.get(name);
+        if (g != null) {
+            return g;
+        }
+        synchronized (groups) {
+            g = groups.get(name);
+            if (g == null) {
+                if (offsets.committed(name) == null) {
+                    offsets.commit(name, OffsetsDescriptor.NO_COMMIT);
+                }
+                g = registerGroup(name);
+            }
+            return g;
+        }
+    }
+
+    private GroupHandle registerGroup(String name) {
+        GroupHandle g = new GroupHandle(name, this);
+        groups.put(name, g);
+        meters.groupLag(name, n -> groups.containsKey(n) ? groups.get(n).lag() : 0);
+        return g;
+    }
+
+    @Override
+    public List<String> groups() {
+        return offsets.groups();
+    }
+
+    @Override
+    public boolean deleteGroup(String name) {
+        synchronized (groups) {
+            if (groups.remove(name) == null) {
+                return false;
+            }
+            offsets.commit(name, OffsetsDescriptor.DELETED);
+            return true;
+        }
+    }
+
+    @Override
+    public long applyRetention() {
+        try {
+            return Retention.apply(log, System.currentTimeMillis());
+        } catch (IOException e) {
+            throw new UncheckedIOException("retention of " + log.describe(), e);
+        }
+    }
+
+    @Override
+    public long compact() {
+        try {
+            return Compactor.compact(log, System.currentTimeMillis());
+        } catch (IOException e) {
+            throw new UncheckedIOException("compaction of " + log.describe(), e);
+        }
+    }
+
+    @Override
+    public QueueStats stats() {
+        long start = log.startOffset();
+        long end = log.endOffset();
+        return new QueueStats(name(), QueueKind.LOG, start, end, end - start, log.bytesOnDisk(), log.segmentCount(),
+                log.appendedRecords(), log.appendedBytes(), log.readRecords(), log.cacheHits(), log.cacheMisses());
+    }
+
+    @Override
+    public String toString() {
+        return "LogQueue[" + name() + "]";
+    }
+}

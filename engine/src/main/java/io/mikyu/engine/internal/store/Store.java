@@ -1,0 +1,376 @@
+package io.mikyu.engine.internal.store;
+
+import io.mikyu.engine.EngineConfig;
+import io.mikyu.engine.EngineStats;
+import io.mikyu.engine.LogQueue;
+import io.mikyu.engine.LogQueueConfig;
+import io.mikyu.engine.Mikyu;
+import io.mikyu.engine.MikyuException;
+import io.mikyu.engine.QueueExistsException;
+import io.mikyu.engine.QueueKind;
+import io.mikyu.engine.QueueNotFoundException;
+import io.mikyu.engine.RecoveryReport;
+import io.mikyu.engine.StoreClosedException;
+import io.mikyu.engine.internal.files.Directories;
+import io.mikyu.engine.internal.log.SegmentedLog;
+import io.mikyu.engine.internal.metrics.QueueMeters;
+import io.mikyu.engine.internal.metrics.WriterMetrics;
+import io.mikyu.engine.internal.offsets.OffsetStore;
+import io.mikyu.engine.internal.write.DiskSpaceGuard;
+import io.mikyu.engine.internal.write.GroupCommitWriter;
+import io.micrometer.core.instrument.Gauge;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * The in-process {@link Mikyu}: one data directory, one writer thread, the queues found in it.
+ *
+ * <pre>
+ *   &lt;data&gt;/mikyu.lock          owner's pid (OS lock held while open)
+ *   &lt;data&gt;/FORMAT              magic line and store format version
+ *   &lt;data&gt;/log/&lt;name&gt;/queue.conf, *.seg, *.idx, offsets.log, quarantine/
+ *   &lt;data&gt;/task/&lt;name&gt;/...      (task queues)
+ * </pre>
+ */
+public final class Store implements Mikyu {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Store.class);
+    private static final String FORMAT_FILE = "FORMAT";
+    private static final String FORMAT_TEXT = "mikyu-store 1\n";
+    /** Largest single write the writer issues per queue and cycle. */
+    private static final int WRITER_SCRATCH_BYTES = 1 << 20;
+
+    private final Path dataDir;
+    private final EngineConfig config;
+    private final DataDirectoryLock lock;
+    private final GroupCommitWriter writer;
+    private final WriterMetrics writerMetrics;
+    private final DiskSpaceGuard diskGuard;
+    private final ByteBuffer writerScratch = ByteBuffer.allocateDirect(WRITER_SCRATCH_BYTES);
+    private final ConcurrentHashMap<String, LogQueueHandle> logs = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService housekeeper;
+    private final List<RecoveryReport.Event> recoveryEvents = Collections.synchronizedList(new ArrayList<>());
+    private final RecoveryReport recoveryReport;
+    private volatile boolean closed;
+
+    private Store(Path dataDir, EngineConfig config, DataDirectoryLock lock) throws IOException {
+        long started = System.nanoTime();
+        this.dataDir = dataDir;
+        this.config = config;
+        this.lock = lock;
+        checkFormat();
+        this.diskGuard = new DiskSpaceGuard(dataDir, config.minFreeDiskBytes());
+        this.writerMetrics = new WriterMetrics(config.meterRegistry());
+        this.writer = new GroupCommitWriter("mikyu-writer", 4L * WRITER_SCRATCH_BYTES,
+                config.flushInterval().toNanos(), diskGuard, writerMetrics);
+        try {
+            loadLogs();
+        } catch (IOException | RuntimeException e) {
+            writer.close();
+            throw e;
+        }
+        Gauge.builder("mikyu.engine.disk.bytes", this, s -> s.bytesOnDisk()).baseUnit("bytes")
+                .register(config.meterRegistry());
+        Gauge.builder("mikyu.engine.disk.free", diskGuard, DiskSpaceGuard::freeBytes).baseUnit("bytes")
+                .register(config.meterRegistry());
+        this.recoveryReport = new RecoveryReport(List.copyOf(recoveryEvents),
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+        for (RecoveryReport.Event e : recoveryReport.events()) {
+            if (e.kind() == RecoveryReport.Kind.CORRUPTION_QUARANTINED) {
+                LOG.error("recovery: {}", e);
+            } else {
+                LOG.warn("recovery: {}", e);
+            }
+        }
+        this.housekeeper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "mikyu-housekeeper");
+            t.setDaemon(true);
+            return t;
+        });
+        long every = Math.max(1, config.housekeepingInterval().toMillis());
+        housekeeper.scheduleWithFixedDelay(this::housekeeping, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    /** Opens the store in {@code dataDir}, creating it (owner-only permissions) if needed. */
+    public static Store open(Path dataDir, EngineConfig config) {
+        Path dir = dataDir.toAbsolutePath().normalize();
+        try {
+            createPrivateDirectories(dir);
+            DataDirectoryLock lock = DataDirectoryLock.acquire(dir);
+            try {
+                return new Store(dir, config, lock);
+            } catch (IOException | RuntimeException e) {
+                lock.close();
+                throw e;
+            }
+        } catch (IOException e) {
+            throw new MikyuException("cannot open data directory " + dir + ": " + e, e);
+        }
+    }
+
+    private static void createPrivateDirectories(Path dir) throws IOException {
+        if (Files.isDirectory(dir)) {
+            return;
+        }
+        boolean posix = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
+        if (posix) {
+            Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(
+                    PosixFilePermissions.fromString("rwx------")));
+        } else {
+            Files.createDirectories(dir);
+        }
+    }
+
+    private void checkFormat() throws IOException {
+        Path f = dataDir.resolve(FORMAT_FILE);
+        if (Files.exists(f)) {
+            String text = Files.readString(f, StandardCharsets.UTF_8);
+            if (!text.equals(FORMAT_TEXT)) {
+                throw new MikyuException("data directory " + dataDir + " has format '" + text.trim()
+                        + "', this mikyu reads '" + FORMAT_TEXT.trim() + "'");
+            }
+        } else {
+            Files.writeString(f, FORMAT_TEXT, StandardCharsets.UTF_8);
+        }
+        Files.createDirectories(dataDir.resolve(QueueKind.LOG.directory()));
+        Files.createDirectories(dataDir.resolve(QueueKind.TASK.directory()));
+    }
+
+    private void loadLogs() throws IOException {
+        Path root = dataDir.resolve(QueueKind.LOG.directory());
+        try (Stream<Path> dirs = Files.list(root)) {
+            for (Path d : (Iterable<Path>) dirs::iterator) {
+                String name = d.getFileName().toString();
+                if (name.startsWith(".")) {
+                    Directories.deleteRecursively(d); // an interrupted create or delete
+                    continue;
+                }
+                if (Files.isDirectory(d) && Files.exists(d.resolve(QueueConfigFile.FILE_NAME))) {
+                    logs.put(name, openLog(name, d, QueueConfigFile.read(d)));
+                }
+            }
+        }
+    }
+
+    private LogQueueHandle openLog(String name, Path dir, LogQueueConfig queueConfig) throws IOException {
+        SegmentedLog log = SegmentedLog.open(name, dir, queueConfig, config, writerScratch, recoveryEvents::add);
+        OffsetStore offsets = OffsetStore.open(dir, config, recoveryEvents::add);
+        return new LogQueueHandle(log, offsets, writer, config, new QueueMeters(config.meterRegistry(), log));
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new StoreClosedException("the store at " + dataDir + " is closed");
+        }
+    }
+
+    @Override
+    public synchronized LogQueue createLog(String name, LogQueueConfig queueConfig) {
+        checkOpen();
+        QueueNames.check("queue", name);
+        if (logs.containsKey(name)) {
+            throw new QueueExistsException("log queue '" + name + "' already exists");
+        }
+        Path root = dataDir.resolve(QueueKind.LOG.directory());
+        Path tmp = root.resolve("." + name + ".creating");
+        Path dir = root.resolve(name);
+        try {
+            Directories.deleteRecursively(tmp);
+            Files.createDirectories(tmp);
+            QueueConfigFile.write(tmp, queueConfig);
+            Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
+            Directories.fsync(root);
+            LogQueueHandle handle = openLog(name, dir, queueConfig);
+            logs.put(name, handle);
+            return handle;
+        } catch (IOException e) {
+            throw new UncheckedIOException("creating log queue '" + name + "' in " + root, e);
+        }
+    }
+
+    @Override
+    public synchronized LogQueue getOrCreateLog(String name, LogQueueConfig queueConfig) {
+        LogQueueHandle existing = logs.get(name);
+        return existing != null ? existing : createLog(name, queueConfig);
+    }
+
+    @Override
+    public LogQueue log(String name) {
+        checkOpen();
+        LogQueueHandle handle = logs.get(name);
+        if (handle == null) {
+            throw new QueueNotFoundException("log queue '" + name + "' does not exist");
+        }
+        return handle;
+    }
+
+    @Override
+    public synchronized boolean deleteLog(String name) {
+        checkOpen();
+        LogQueueHandle handle = logs.remove(name);
+        if (handle == null) {
+            return false;
+        }
+        handle.storage().awaitMaintenance();
+        Path dir = handle.storage().dir();
+        Path doomed = dir.resolveSibling("." + name + ".deleting-" + System.nanoTime());
+        writer.execute(() -> {
+            try {
+                writer.forget(handle.storage());
+                handle.storage().close(false);
+                handle.offsets().close();
+            } catch (IOException e) {
+                LOG.warn("closing {} for deletion", name, e);
+            }
+            return null;
+        });
+        handle.meters().close();
+        try {
+            Files.move(dir, doomed, StandardCopyOption.ATOMIC_MOVE);
+            Directories.fsync(dir.getParent());
+            Directories.deleteRecursively(doomed);
+        } catch (IOException e) {
+            throw new UncheckedIOException("deleting log queue '" + name + "' at " + dir, e);
+        }
+        return true;
+    }
+
+    @Override
+    public List<String> list(QueueKind kind) {
+        checkOpen();
+        if (kind == QueueKind.TASK) {
+            return List.of();
+        }
+        List<String> names = new ArrayList<>(logs.keySet());
+        Collections.sort(names);
+        return names;
+    }
+
+    @Override
+    public EngineStats stats() {
+        long records = 0;
+        long bytes = 0;
+        long hits = 0;
+        long misses = 0;
+        for (LogQueueHandle h : logs.values()) {
+            records += h.storage().appendedRecords();
+            bytes += h.storage().appendedBytes();
+            hits += h.storage().cacheHits();
+            misses += h.storage().cacheMisses();
+        }
+        return new EngineStats(dataDir.toString(), logs.size(), 0, bytesOnDisk(), writerMetrics.commits(),
+                writerMetrics.commitRequests(), writerMetrics.fsyncs(), records, bytes, hits, misses,
+                diskGuard.freeBytes());
+    }
+
+    private long bytesOnDisk() {
+        long total = 0;
+        for (LogQueueHandle h : logs.values()) {
+            total += h.storage().bytesOnDisk();
+        }
+        return total;
+    }
+
+    @Override
+    public RecoveryReport recoveryReport() {
+        return recoveryReport;
+    }
+
+    @Override
+    public String location() {
+        return dataDir.toString();
+    }
+
+    @Override
+    public void flush() {
+        checkOpen();
+        writer.execute(() -> {
+            for (LogQueueHandle h : logs.values()) {
+                try {
+                    if (h.storage().isDirty()) {
+                        h.storage().force();
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException("flushing " + h.storage().describe(), e);
+                }
+            }
+            return null;
+        });
+    }
+
+    private void housekeeping() {
+        for (LogQueueHandle h : logs.values()) {
+            try {
+                h.applyRetention();
+                if (h.config().compacted()) {
+                    h.compact();
+                }
+            } catch (RuntimeException e) {
+                if (!closed) {
+                    LOG.warn("housekeeping of {} failed", h.storage().describe(), e);
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        housekeeper.shutdownNow();
+        try {
+            housekeeper.awaitTermination(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            writer.execute(() -> {
+                for (LogQueueHandle h : logs.values()) {
+                    try {
+                        h.storage().close(true);
+                        h.offsets().close();
+                    } catch (IOException e) {
+                        LOG.error("closing {} failed; it will be recovered on the next open", h.storage().describe(), e);
+                    }
+                    h.meters().close();
+                }
+                return null;
+            });
+        } finally {
+            writer.close();
+            logs.clear();
+            try {
+                lock.close();
+            } catch (IOException e) {
+                LOG.warn("releasing the lock of {}", dataDir, e);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Mikyu[" + dataDir + "]";
+    }
+}

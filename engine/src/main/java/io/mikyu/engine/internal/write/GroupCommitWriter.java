@@ -1,0 +1,307 @@
+package io.mikyu.engine.internal.write;
+
+import io.mikyu.engine.MikyuException;
+import io.mikyu.engine.StorageFullException;
+import io.mikyu.engine.StoreClosedException;
+import io.mikyu.engine.internal.format.BatchDescriptor;
+import io.mikyu.engine.internal.metrics.WriterMetrics;
+import org.jctools.queues.MpscUnboundedXaddArrayQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+
+/**
+ * The single writer thread behind every queue of a store: group commit across producers and queues.
+ *
+ * <p>Producers encode and checksum their batches on their own threads and hand them over through a lock-free
+ * MPSC queue (JCTools). The writer drains everything that has arrived (up to {@code maxCycleBytes}), writes each
+ * touched queue's share with one positional write into its active segment, issues one fsync per touched file if
+ * any request in the cycle asked for {@code SYNC}, publishes the records to readers, and completes the requests.
+ * While an fsync runs, new requests queue up and form the next, larger cycle: that is what lets eight synchronous
+ * producers share one fsync instead of waiting for eight.
+ *
+ * <p>Control tasks (queue deletion, close) run on the same thread between cycles, so they never race a write.
+ */
+public final class GroupCommitWriter implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GroupCommitWriter.class);
+
+    /** Anything the writer can be handed: an append or a control task. */
+    private static final class ControlTask {
+        final Supplier<Object> action;
+        final CompletableFuture<Object> done = new CompletableFuture<>();
+
+        ControlTask(Supplier<Object> action) {
+            this.action = action;
+        }
+    }
+
+    private final MpscUnboundedXaddArrayQueue<Object> inbox = new MpscUnboundedXaddArrayQueue<>(1024);
+    private final Thread thread;
+    private final long maxCycleBytes;
+    private final long flushIntervalNanos;
+    private final DiskSpaceGuard diskGuard;
+    private final WriterMetrics metrics;
+
+    private volatile boolean parked;
+    private volatile boolean running = true;
+
+    // writer-thread state
+    private final List<AppendRequest> cycle = new ArrayList<>();
+    private final Map<WriteTarget, List<AppendRequest>> byTarget = new IdentityHashMap<>();
+    private final List<WriteTarget> dirtyAsync = new ArrayList<>();
+    private Object carried;
+    private long lastFlushNanos = System.nanoTime();
+
+    public GroupCommitWriter(String name, long maxCycleBytes, long flushIntervalNanos, DiskSpaceGuard diskGuard,
+                             WriterMetrics metrics) {
+        this.maxCycleBytes = maxCycleBytes;
+        this.flushIntervalNanos = flushIntervalNanos;
+        this.diskGuard = diskGuard;
+        this.metrics = metrics;
+        this.thread = new Thread(this::run, name);
+        this.thread.setDaemon(true);
+        this.thread.start();
+    }
+
+    /** Appends and waits as the request asks; returns the batch's base offset. */
+    public long append(AppendRequest request) {
+        if (!running) {
+            throw new StoreClosedException("the store is closed");
+        }
+        submit(request);
+        return request.await();
+    }
+
+    /** Runs {@code action} on the writer thread between cycles and returns its result. */
+    @SuppressWarnings("unchecked")
+    public <T> T execute(Supplier<T> action) {
+        if (Thread.currentThread() == thread) {
+            return action.get();
+        }
+        ControlTask task = new ControlTask((Supplier<Object>) action);
+        submit(task);
+        try {
+            return (T) task.done.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MikyuException("interrupted waiting for the writer", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new MikyuException(e.getCause().toString(), e.getCause());
+        }
+    }
+
+    private void submit(Object item) {
+        inbox.offer(item);
+        if (parked) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    private void run() {
+        while (running || !inbox.isEmpty()) {
+            try {
+                if (!drainCycle()) {
+                    idle();
+                }
+            } catch (Throwable t) {
+                LOG.error("writer cycle failed; its requests were failed", t);
+                MikyuException failure = new MikyuException("internal writer error: " + t, t);
+                for (AppendRequest r : cycle) {
+                    r.fail(failure);
+                }
+                cycle.clear();
+                byTarget.clear();
+            }
+        }
+        flushDirty();
+    }
+
+    private void idle() {
+        long sinceFlush = System.nanoTime() - lastFlushNanos;
+        if (!dirtyAsync.isEmpty() && sinceFlush >= flushIntervalNanos) {
+            flushDirty();
+            return;
+        }
+        parked = true;
+        if (inbox.isEmpty() && running) {
+            long wait = dirtyAsync.isEmpty() ? TimeUnit.MILLISECONDS.toNanos(100) : flushIntervalNanos - sinceFlush;
+            LockSupport.parkNanos(this, Math.max(wait, 1));
+        }
+        parked = false;
+    }
+
+    /** One commit cycle. Returns {@code false} if there was nothing to do. */
+    private boolean drainCycle() {
+        long bytes = 0;
+        Object item = carried != null ? carried : inbox.relaxedPoll();
+        carried = null;
+        if (item == null) {
+            return false;
+        }
+        while (item != null) {
+            if (item instanceof ControlTask task) {
+                if (!cycle.isEmpty()) {
+                    carried = task; // commit what came before it first
+                    break;
+                }
+                runControl(task);
+                return true;
+            }
+            AppendRequest r = (AppendRequest) item;
+            if (!cycle.isEmpty() && bytes + r.batch.length > maxCycleBytes) {
+                carried = r;
+                break;
+            }
+            cycle.add(r);
+            bytes += r.batch.length;
+            item = inbox.relaxedPoll();
+        }
+        commit(bytes);
+        return true;
+    }
+
+    private void runControl(ControlTask task) {
+        try {
+            task.done.complete(task.action.get());
+        } catch (Throwable t) {
+            task.done.completeExceptionally(t);
+        }
+    }
+
+    private void commit(long bytes) {
+        long start = System.nanoTime();
+        boolean anySync = false;
+        StorageFullException full = diskGuard.check(bytes);
+        for (AppendRequest r : cycle) {
+            if (full != null) {
+                r.fail(full);
+            } else if (!r.target.isOpen()) {
+                r.fail(new StoreClosedException(r.target.describe() + " is closed or deleted"));
+            } else {
+                byTarget.computeIfAbsent(r.target, t -> new ArrayList<>()).add(r);
+                anySync |= r.sync;
+            }
+        }
+        List<WriteTarget> written = new ArrayList<>(byTarget.size());
+        for (Map.Entry<WriteTarget, List<AppendRequest>> e : byTarget.entrySet()) {
+            WriteTarget target = e.getKey();
+            try {
+                diskGuard.written(target.write(e.getValue()));
+                written.add(target);
+            } catch (IOException | RuntimeException ex) {
+                target.abort();
+                RuntimeException failure = diskGuard.translate(ex, target.describe());
+                for (AppendRequest r : e.getValue()) {
+                    r.fail(failure);
+                }
+            }
+        }
+        if (anySync) {
+            long fsyncStart = System.nanoTime();
+            for (WriteTarget target : written) {
+                forceOrFail(target, byTarget.get(target));
+            }
+            dirtyAsync.removeAll(written);
+            metrics.fsyncNanos(System.nanoTime() - fsyncStart);
+        } else {
+            for (WriteTarget target : written) {
+                if (!dirtyAsync.contains(target)) {
+                    dirtyAsync.add(target);
+                }
+            }
+        }
+        int completed = 0;
+        for (WriteTarget target : written) {
+            List<AppendRequest> requests = byTarget.get(target);
+            if (requests.isEmpty()) {
+                continue; // force failed; already failed and aborted
+            }
+            target.publish();
+            for (AppendRequest r : requests) {
+                r.complete(BatchDescriptor.baseOffset(r.batch));
+                completed++;
+            }
+        }
+        metrics.cycle(cycle.size(), completed, bytes, System.nanoTime() - start);
+        cycle.clear();
+        byTarget.clear();
+        if (!dirtyAsync.isEmpty() && System.nanoTime() - lastFlushNanos >= flushIntervalNanos) {
+            flushDirty();
+        }
+    }
+
+    private void forceOrFail(WriteTarget target, List<AppendRequest> requests) {
+        try {
+            target.force();
+            metrics.fsync();
+        } catch (IOException | RuntimeException ex) {
+            // After a failed fsync the page cache state is unknown: never acknowledge, never publish.
+            target.abort();
+            RuntimeException failure = new MikyuException("fsync failed for " + target.describe() + ": " + ex, ex);
+            for (AppendRequest r : requests) {
+                r.fail(failure);
+            }
+            requests.clear();
+        }
+    }
+
+    private void flushDirty() {
+        for (WriteTarget target : dirtyAsync) {
+            try {
+                if (target.isOpen() && target.isDirty()) {
+                    target.force();
+                    metrics.fsync();
+                }
+            } catch (IOException | RuntimeException e) {
+                LOG.error("background fsync of {} failed", target.describe(), e);
+            }
+        }
+        dirtyAsync.clear();
+        lastFlushNanos = System.nanoTime();
+    }
+
+    /** Stops after completing everything submitted so far, then fsyncs what is dirty. */
+    @Override
+    public void close() {
+        if (!running) {
+            return;
+        }
+        running = false;
+        LockSupport.unpark(thread);
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(60));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        Object item;
+        while ((item = inbox.relaxedPoll()) != null) {
+            if (item instanceof AppendRequest r) {
+                r.fail(new StoreClosedException("the store closed before this append was written"));
+            } else if (item instanceof ControlTask t) {
+                t.done.completeExceptionally(new StoreClosedException("the store is closed"));
+            }
+        }
+    }
+
+    public boolean isWriterThread() {
+        return Thread.currentThread() == thread;
+    }
+
+    /** Stops tracking a target for background fsync (it is being closed or deleted). Writer thread only. */
+    public void forget(WriteTarget target) {
+        dirtyAsync.remove(target);
+    }
+}
