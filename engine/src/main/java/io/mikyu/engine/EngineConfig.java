@@ -97,7 +97,7 @@ public final class EngineConfig {
         return indexIntervalBytes;
     }
 
-    /** Size of each queue's ring cache of recent records. Default 8 MiB. */
+    /** Size of each queue's ring cache of recent records (at most 4096 batches). Default 32 MiB. */
     public long cacheBytesPerQueue() {
         return cacheBytesPerQueue;
     }
@@ -137,7 +137,7 @@ public final class EngineConfig {
         private int maxRecordBytes = 8 * 1024 * 1024;
         private int maxBatchBytes = 64 * 1024 * 1024;
         private int indexIntervalBytes = 4096;
-        private long cacheBytesPerQueue = 8L * 1024 * 1024;
+        private long cacheBytesPerQueue = 32L * 1024 * 1024;
         private long preallocateBytes = 4L * 1024 * 1024;
         private long minFreeDiskBytes = 64L * 1024 * 1024;
         private Duration housekeepingInterval = Duration.ofSeconds(30);

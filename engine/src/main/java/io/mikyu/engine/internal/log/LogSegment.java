@@ -41,8 +41,8 @@ final class LogSegment {
     long allocated;
     /** Writer: log bytes written since the last index entry. */
     long bytesSinceIndexEntry;
-    /** Writer: written since the last fsync. */
-    boolean dirty;
+    /** Written since the last fsync; set by the writer, cleared by whoever fsyncs. */
+    volatile boolean dirty;
 
     private LogSegment(Path file, long baseOffset, FileChannel channel, SegmentIndex index, long size,
                        long nextOffset, long allocated, boolean sealed) {
@@ -137,10 +137,10 @@ final class LogSegment {
         this.size = newSize;
     }
 
-    /** Writer: fsync of the data (and of the file length only if it changed). */
+    /** fsync of the data (and of the file length only if it changed). Clears the mark first: see BackgroundFlusher. */
     void force() throws IOException {
-        channel.force(false);
         dirty = false;
+        channel.force(false);
     }
 
     /**

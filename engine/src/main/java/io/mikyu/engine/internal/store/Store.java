@@ -16,6 +16,7 @@ import io.mikyu.engine.internal.log.SegmentedLog;
 import io.mikyu.engine.internal.metrics.QueueMeters;
 import io.mikyu.engine.internal.metrics.WriterMetrics;
 import io.mikyu.engine.internal.offsets.OffsetStore;
+import io.mikyu.engine.internal.write.BackgroundFlusher;
 import io.mikyu.engine.internal.write.DiskSpaceGuard;
 import io.mikyu.engine.internal.write.GroupCommitWriter;
 import io.micrometer.core.instrument.Gauge;
@@ -67,6 +68,7 @@ public final class Store implements Mikyu {
     private final ByteBuffer writerScratch = ByteBuffer.allocateDirect(WRITER_SCRATCH_BYTES);
     private final ConcurrentHashMap<String, LogQueueHandle> logs = new ConcurrentHashMap<>();
     private final ScheduledExecutorService housekeeper;
+    private final BackgroundFlusher flusher;
     private final List<RecoveryReport.Event> recoveryEvents = Collections.synchronizedList(new ArrayList<>());
     private final RecoveryReport recoveryReport;
     private volatile boolean closed;
@@ -79,8 +81,7 @@ public final class Store implements Mikyu {
         checkFormat();
         this.diskGuard = new DiskSpaceGuard(dataDir, config.minFreeDiskBytes());
         this.writerMetrics = new WriterMetrics(config.meterRegistry());
-        this.writer = new GroupCommitWriter("mikyu-writer", 4L * WRITER_SCRATCH_BYTES,
-                config.flushInterval().toNanos(), diskGuard, writerMetrics);
+        this.writer = new GroupCommitWriter("mikyu-writer", 4L * WRITER_SCRATCH_BYTES, diskGuard, writerMetrics);
         try {
             loadLogs();
         } catch (IOException | RuntimeException e) {
@@ -100,6 +101,8 @@ public final class Store implements Mikyu {
                 LOG.warn("recovery: {}", e);
             }
         }
+        this.flusher = new BackgroundFlusher(() -> logs.values().stream().map(LogQueueHandle::storage).toList(),
+                config.flushInterval().toNanos(), writerMetrics);
         this.housekeeper = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "mikyu-housekeeper");
             t.setDaemon(true);
@@ -234,7 +237,6 @@ public final class Store implements Mikyu {
         Path doomed = dir.resolveSibling("." + name + ".deleting-" + System.nanoTime());
         writer.execute(() -> {
             try {
-                writer.forget(handle.storage());
                 handle.storage().close(false);
                 handle.offsets().close();
             } catch (IOException e) {
@@ -302,18 +304,15 @@ public final class Store implements Mikyu {
     @Override
     public void flush() {
         checkOpen();
-        writer.execute(() -> {
-            for (LogQueueHandle h : logs.values()) {
-                try {
-                    if (h.storage().isDirty()) {
-                        h.storage().force();
-                    }
-                } catch (IOException e) {
-                    throw new UncheckedIOException("flushing " + h.storage().describe(), e);
+        for (LogQueueHandle h : logs.values()) {
+            try {
+                if (h.storage().isDirty()) {
+                    h.storage().force();
                 }
+            } catch (IOException e) {
+                throw new UncheckedIOException("flushing " + h.storage().describe(), e);
             }
-            return null;
-        });
+        }
     }
 
     private void housekeeping() {
@@ -339,6 +338,7 @@ public final class Store implements Mikyu {
             }
             closed = true;
         }
+        flusher.close();
         housekeeper.shutdownNow();
         try {
             housekeeper.awaitTermination(30, TimeUnit.SECONDS);

@@ -30,6 +30,8 @@ import java.util.function.Supplier;
  * producers share one fsync instead of waiting for eight.
  *
  * <p>Control tasks (queue deletion, close) run on the same thread between cycles, so they never race a write.
+ * Asynchronous data is fsynced by {@link BackgroundFlusher} on another thread, so a flush of hundreds of
+ * megabytes never stalls the producers behind this one.
  */
 public final class GroupCommitWriter implements AutoCloseable {
 
@@ -48,7 +50,6 @@ public final class GroupCommitWriter implements AutoCloseable {
     private final MpscUnboundedXaddArrayQueue<Object> inbox = new MpscUnboundedXaddArrayQueue<>(1024);
     private final Thread thread;
     private final long maxCycleBytes;
-    private final long flushIntervalNanos;
     private final DiskSpaceGuard diskGuard;
     private final WriterMetrics metrics;
 
@@ -58,14 +59,11 @@ public final class GroupCommitWriter implements AutoCloseable {
     // writer-thread state
     private final List<AppendRequest> cycle = new ArrayList<>();
     private final Map<WriteTarget, List<AppendRequest>> byTarget = new IdentityHashMap<>();
-    private final List<WriteTarget> dirtyAsync = new ArrayList<>();
     private Object carried;
-    private long lastFlushNanos = System.nanoTime();
 
-    public GroupCommitWriter(String name, long maxCycleBytes, long flushIntervalNanos, DiskSpaceGuard diskGuard,
+    public GroupCommitWriter(String name, long maxCycleBytes, DiskSpaceGuard diskGuard,
                              WriterMetrics metrics) {
         this.maxCycleBytes = maxCycleBytes;
-        this.flushIntervalNanos = flushIntervalNanos;
         this.diskGuard = diskGuard;
         this.metrics = metrics;
         this.thread = new Thread(this::run, name);
@@ -126,19 +124,12 @@ public final class GroupCommitWriter implements AutoCloseable {
                 byTarget.clear();
             }
         }
-        flushDirty();
     }
 
     private void idle() {
-        long sinceFlush = System.nanoTime() - lastFlushNanos;
-        if (!dirtyAsync.isEmpty() && sinceFlush >= flushIntervalNanos) {
-            flushDirty();
-            return;
-        }
         parked = true;
         if (inbox.isEmpty() && running) {
-            long wait = dirtyAsync.isEmpty() ? TimeUnit.MILLISECONDS.toNanos(100) : flushIntervalNanos - sinceFlush;
-            LockSupport.parkNanos(this, Math.max(wait, 1));
+            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(100));
         }
         parked = false;
     }
@@ -214,14 +205,7 @@ public final class GroupCommitWriter implements AutoCloseable {
             for (WriteTarget target : written) {
                 forceOrFail(target, byTarget.get(target));
             }
-            dirtyAsync.removeAll(written);
             metrics.fsyncNanos(System.nanoTime() - fsyncStart);
-        } else {
-            for (WriteTarget target : written) {
-                if (!dirtyAsync.contains(target)) {
-                    dirtyAsync.add(target);
-                }
-            }
         }
         int completed = 0;
         for (WriteTarget target : written) {
@@ -238,9 +222,6 @@ public final class GroupCommitWriter implements AutoCloseable {
         metrics.cycle(cycle.size(), completed, bytes, System.nanoTime() - start);
         cycle.clear();
         byTarget.clear();
-        if (!dirtyAsync.isEmpty() && System.nanoTime() - lastFlushNanos >= flushIntervalNanos) {
-            flushDirty();
-        }
     }
 
     private void forceOrFail(WriteTarget target, List<AppendRequest> requests) {
@@ -256,21 +237,6 @@ public final class GroupCommitWriter implements AutoCloseable {
             }
             requests.clear();
         }
-    }
-
-    private void flushDirty() {
-        for (WriteTarget target : dirtyAsync) {
-            try {
-                if (target.isOpen() && target.isDirty()) {
-                    target.force();
-                    metrics.fsync();
-                }
-            } catch (IOException | RuntimeException e) {
-                LOG.error("background fsync of {} failed", target.describe(), e);
-            }
-        }
-        dirtyAsync.clear();
-        lastFlushNanos = System.nanoTime();
     }
 
     /** Stops after completing everything submitted so far, then fsyncs what is dirty. */
@@ -298,10 +264,5 @@ public final class GroupCommitWriter implements AutoCloseable {
 
     public boolean isWriterThread() {
         return Thread.currentThread() == thread;
-    }
-
-    /** Stops tracking a target for background fsync (it is being closed or deleted). Writer thread only. */
-    public void forget(WriteTarget target) {
-        dirtyAsync.remove(target);
     }
 }

@@ -1,0 +1,75 @@
+package io.mikyu.engine.internal.write;
+
+import io.mikyu.engine.internal.metrics.WriterMetrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.Collection;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * fsyncs asynchronously written data every flush interval, off the writer thread: at hundreds of MB/s one
+ * interval's fsync can take tens of milliseconds, which on the writer thread would stall every producer.
+ * {@link WriteTarget#force()} clears the dirty mark before it syncs, so a write racing a flush is caught by the
+ * next one.
+ */
+public final class BackgroundFlusher implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BackgroundFlusher.class);
+
+    private final Thread thread;
+    private final Supplier<? extends Collection<? extends WriteTarget>> targets;
+    private final long intervalNanos;
+    private final WriterMetrics metrics;
+    private volatile boolean running = true;
+
+    public BackgroundFlusher(Supplier<? extends Collection<? extends WriteTarget>> targets, long intervalNanos,
+                             WriterMetrics metrics) {
+        this.targets = targets;
+        this.intervalNanos = intervalNanos;
+        this.metrics = metrics;
+        this.thread = new Thread(this::run, "mikyu-flusher");
+        this.thread.setDaemon(true);
+        this.thread.start();
+    }
+
+    private void run() {
+        while (running) {
+            long start = System.nanoTime();
+            flushAll();
+            long sleep = intervalNanos - (System.nanoTime() - start);
+            if (sleep > 0 && running) {
+                java.util.concurrent.locks.LockSupport.parkNanos(this, sleep);
+            }
+        }
+    }
+
+    /** fsyncs every dirty target now. */
+    public void flushAll() {
+        for (WriteTarget target : targets.get()) {
+            if (target.isOpen() && target.isDirty()) {
+                try {
+                    target.force();
+                    metrics.fsync();
+                } catch (IOException | RuntimeException e) {
+                    if (target.isOpen()) {
+                        LOG.error("background fsync of {} failed", target.describe(), e);
+                    }
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        java.util.concurrent.locks.LockSupport.unpark(thread);
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
