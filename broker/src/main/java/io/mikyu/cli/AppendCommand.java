@@ -1,0 +1,125 @@
+package io.mikyu.cli;
+
+import io.mikyu.engine.Durability;
+import io.mikyu.engine.Entry;
+import io.mikyu.engine.Headers;
+import io.mikyu.engine.LogQueue;
+import io.mikyu.engine.Mikyu;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+@Command(name = "append", mixinStandardHelpOptions = true,
+        description = {"Appends a record to a log queue and prints its offset.",
+            "With '-' or --stdin, appends one record per line of standard input, in batches."},
+        footer = {"", "Examples:",
+            "  mikyu append events \"hello world\"",
+            "  mikyu append events --key user-1 --header type=signup '{\"id\":1}'",
+            "  seq 1000 | mikyu append events -"})
+final class AppendCommand extends StoreCommand {
+
+    /** Records per appendBatch call when reading stdin: large enough to amortize the commit, small enough to stream. */
+    private static final int STDIN_BATCH_RECORDS = 1000;
+    private static final long STDIN_BATCH_BYTES = 1L << 20;
+
+    @Parameters(index = "0", paramLabel = "QUEUE")
+    String queueName;
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "PAYLOAD",
+            description = "The payload, as UTF-8 text; '-' reads lines from standard input.")
+    String payload;
+
+    @Option(names = "--stdin", description = "Read payloads from standard input, one record per line.")
+    boolean stdin;
+
+    @Option(names = "--key", description = "Record key (UTF-8).")
+    String key;
+
+    @Option(names = "--header", paramLabel = "NAME=VALUE", description = "A header; repeat for more.")
+    List<String> headers = List.of();
+
+    @Option(names = "--durability", paramLabel = "sync|async",
+            description = "Override the queue's durability for this append.")
+    Durability durability;
+
+    // Tests substitute standard input here.
+    InputStream input = System.in;
+
+    @Override
+    protected int run(Mikyu store) throws IOException {
+        if (stdin && payload != null) {
+            throw new ParameterException(spec.commandLine(), "give a PAYLOAD or --stdin, not both");
+        }
+        boolean fromStdin = stdin || "-".equals(payload);
+        if (!fromStdin && payload == null) {
+            throw new ParameterException(spec.commandLine(), "missing PAYLOAD (or '-' to read standard input)");
+        }
+        Headers recordHeaders = headers();
+        LogQueue queue = store.log(queueName);
+        Durability mode = durability != null ? durability : queue.config().durability();
+        if (!fromStdin) {
+            out().println(queue.append(entry(payload, recordHeaders), mode));
+            return 0;
+        }
+        appendLines(queue, mode, recordHeaders);
+        return 0;
+    }
+
+    private void appendLines(LogQueue queue, Durability mode, Headers recordHeaders) throws IOException {
+        BufferedReader reader = new BufferedReader(new InputStreamReader(input, StandardCharsets.UTF_8));
+        List<Entry> batch = new ArrayList<>(STDIN_BATCH_RECORDS);
+        long batchBytes = 0;
+        long first = -1;
+        long count = 0;
+        String line;
+        while ((line = reader.readLine()) != null) {
+            Entry entry = entry(line, recordHeaders);
+            batch.add(entry);
+            batchBytes += entry.payload().length;
+            if (batch.size() == STDIN_BATCH_RECORDS || batchBytes >= STDIN_BATCH_BYTES) {
+                long offset = queue.appendBatch(batch, mode);
+                first = first < 0 ? offset : first;
+                count += batch.size();
+                batch.clear();
+                batchBytes = 0;
+            }
+        }
+        if (!batch.isEmpty()) {
+            long offset = queue.appendBatch(batch, mode);
+            first = first < 0 ? offset : first;
+            count += batch.size();
+        }
+        if (count == 0) {
+            out().println("appended 0 records (standard input was empty)");
+        } else {
+            // Offsets of one producer's consecutive batches need not be contiguous when others append too.
+            out().println("appended " + count + " records from offset " + first);
+        }
+    }
+
+    private Entry entry(String text, Headers recordHeaders) {
+        return new Entry(key == null ? null : key.getBytes(StandardCharsets.UTF_8), recordHeaders,
+                text.getBytes(StandardCharsets.UTF_8), Entry.NO_TIMESTAMP);
+    }
+
+    private Headers headers() {
+        Headers.Builder builder = Headers.builder();
+        for (String header : headers) {
+            int eq = header.indexOf('=');
+            if (eq <= 0) {
+                throw new ParameterException(spec.commandLine(), "header '" + header + "' is not NAME=VALUE");
+            }
+            builder.add(header.substring(0, eq), header.substring(eq + 1));
+        }
+        return builder.build();
+    }
+}

@@ -1,0 +1,164 @@
+package io.mikyu.cli;
+
+import io.mikyu.cli.bench.JsonObject;
+import io.mikyu.cli.bench.LogBench;
+import io.mikyu.cli.bench.LogBenchResult;
+import io.mikyu.cli.units.Units;
+import io.mikyu.engine.Durability;
+import io.mikyu.engine.Mikyu;
+import io.mikyu.engine.QueueKind;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = {"Benchmarks the embedded engine.",
+            "Producer threads append to queues bench-0.. while a tailing consumer per queue reads every record"
+                + " back with long polls and checks each arrives once, in order. Reports produce and consume"
+                + " throughput (MB = 10^6 bytes), append-call latency percentiles, group-commit batching and the"
+                + " ring-cache hit rate. Exit code 2 if a record was lost, duplicated or reordered."},
+        footer = {"", "Example: mikyu bench run --durability sync --bytes 4GiB"})
+final class BenchRunCommand implements Callable<Integer> {
+
+    enum Access { EMBEDDED, REMOTE }
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--workers", paramLabel = "N", defaultValue = "8", description = "Producer threads (default: ${DEFAULT-VALUE}).")
+    int workers;
+
+    @Option(names = "--access", paramLabel = "embedded|remote", defaultValue = "embedded",
+            description = "How to reach the engine (default: ${DEFAULT-VALUE}).")
+    Access access;
+
+    @Option(names = "--durability", paramLabel = "sync|async", defaultValue = "async",
+            description = "Durability of every append (default: ${DEFAULT-VALUE}).")
+    Durability durability;
+
+    @Option(names = "--message-size", paramLabel = "SIZE", defaultValue = "1KiB", converter = Units.ByteSizeConverter.class,
+            description = "Payload bytes per record (default: ${DEFAULT-VALUE}).")
+    long messageSize;
+
+    @Option(names = "--bytes", paramLabel = "SIZE", defaultValue = "1GiB", converter = Units.ByteSizeConverter.class,
+            description = "Payload bytes to produce in total (default: ${DEFAULT-VALUE}).")
+    long totalBytes;
+
+    @Option(names = "--batch", paramLabel = "N", defaultValue = "64",
+            description = "Records per appendBatch call; 1 uses append (default: ${DEFAULT-VALUE}).")
+    int batch;
+
+    @Option(names = "--queues", paramLabel = "N", defaultValue = "1",
+            description = "Queues bench-0.., workers spread over them round-robin (default: ${DEFAULT-VALUE}).")
+    int queues;
+
+    @Option(names = "--kind", paramLabel = "log|task", defaultValue = "log",
+            description = "Kind of queue (default: ${DEFAULT-VALUE}).")
+    QueueKind kind;
+
+    @Option(names = "--consumers", paramLabel = "N", defaultValue = "1",
+            description = "Tailing consumers per queue, each reading every record; 0 for produce only"
+                    + " (default: ${DEFAULT-VALUE}).")
+    int consumers;
+
+    @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "0s", converter = Units.DurationConverter.class,
+            description = "Produce into throw-away queues this long first, such as 10s (default: none).")
+    Duration warmup;
+
+    @Option(names = "--data-dir", paramLabel = "DIR",
+            description = "Store to benchmark in; its bench queues are kept for 'bench reopen'."
+                    + " Default: a new temporary directory, deleted afterwards.")
+    Path dataDir;
+
+    @Override
+    public Integer call() throws Exception {
+        if (access == Access.REMOTE) {
+            throw new CommandException("--access remote is not available until the mikyu broker exists; use --access embedded");
+        }
+        if (kind == QueueKind.TASK) {
+            throw new CommandException("--kind task is not available yet: the engine has log queues only; use --kind log");
+        }
+        if (messageSize > Integer.MAX_VALUE) {
+            throw new CommandException("--message-size " + messageSize + " is larger than a record can be");
+        }
+        LogBench.Settings settings;
+        try {
+            settings = new LogBench.Settings(workers, durability, (int) messageSize, totalBytes, batch, queues,
+                    consumers, warmup);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = spec.commandLine().getOut();
+
+        Path dir = dataDir != null ? dataDir : Files.createTempDirectory("mikyu-bench-");
+        AtomicReference<LogBench> running = new AtomicReference<>();
+        LogBenchResult result;
+        // On Ctrl-C, stop the workers, close the store and delete the temporary directory before the JVM exits.
+        try (GracefulStop stop = new GracefulStop(() -> stopBench(running.get()), Duration.ofSeconds(10))) {
+            try (Mikyu store = Mikyu.open(dir)) {
+                err.printf(Locale.ROOT, "bench: %,d records of %d bytes (%s) from %d workers into %d queue(s), %s,"
+                                + " batch %d, in %s%n", settings.messages(), messageSize, Units.formatBytes(totalBytes),
+                        workers, queues, durability.name().toLowerCase(Locale.ROOT), batch, dir);
+                err.flush();
+                LogBench bench = new LogBench(store, settings, err);
+                running.set(bench);
+                result = bench.run();
+            } finally {
+                if (dataDir == null) {
+                    deleteRecursively(dir, err);
+                }
+            }
+        }
+        result.print(out);
+        JsonObject json = result.toJson()
+                .put("access", access.name().toLowerCase(Locale.ROOT))
+                .put("kind", kind.directory())
+                .put("data_dir", dataDir == null ? null : dataDir.toString());
+        out.println("BENCH_RESULT " + json);
+        out.flush();
+        return result.verified() ? 0 : 2;
+    }
+
+    private static void stopBench(LogBench bench) {
+        if (bench != null) {
+            bench.stop();
+        }
+    }
+
+    /** Best effort: a leftover temporary directory is worth a warning, not the loss of the result. */
+    static void deleteRecursively(Path dir, PrintWriter err) {
+        try {
+            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                    Files.delete(file);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+                    Files.delete(d);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            err.println("mikyu: warning: could not delete " + dir + ": " + e);
+            err.flush();
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package io.mikyu.cli.bench;
+
+import io.mikyu.engine.EngineStats;
+import org.HdrHistogram.Histogram;
+
+import java.io.PrintWriter;
+import java.util.Locale;
+
+/**
+ * What a {@link LogBench} run measured. Rates are per second of wall time from the start of the run to the
+ * last producer's (or consumer's) finish. MB is 10^6 bytes of payload.
+ *
+ * @param latency         append-call latency in nanoseconds, one value per {@code append}/{@code appendBatch} call
+ * @param before          engine counters when the measured run started (after any warm-up)
+ * @param verificationError the first record that was lost, duplicated or out of order; {@code null} if none
+ */
+public record LogBenchResult(LogBench.Settings settings, long producedMessages, long consumedMessages,
+                             double produceSeconds, double consumeSeconds, Histogram latency,
+                             EngineStats before, EngineStats after, String verificationError) {
+
+    public boolean consumersRan() {
+        return settings.consumersPerQueue() > 0;
+    }
+
+    /** Every consumer saw each record of its queue exactly once, in order. Trivially true without consumers. */
+    public boolean verified() {
+        return verificationError == null
+                && consumedMessages == producedMessages * settings.consumersPerQueue()
+                && producedMessages == settings.messages();
+    }
+
+    public double produceMessagesPerSecond() {
+        return producedMessages / produceSeconds;
+    }
+
+    public double produceMegabytesPerSecond() {
+        return produceMessagesPerSecond() * settings.messageSize() / 1e6;
+    }
+
+    public double consumeMessagesPerSecond() {
+        return consumersRan() ? consumedMessages / consumeSeconds : 0;
+    }
+
+    public double consumeMegabytesPerSecond() {
+        return consumeMessagesPerSecond() * settings.messageSize() / 1e6;
+    }
+
+    public double latencyMicros(double percentile) {
+        return latency.getValueAtPercentile(percentile) / 1000.0;
+    }
+
+    /** Share of this run's reads served from the ring cache of recent records. */
+    public double cacheHitRate() {
+        long hits = after.cacheHits() - before.cacheHits();
+        long total = hits + after.cacheMisses() - before.cacheMisses();
+        return total == 0 ? 0 : (double) hits / total;
+    }
+
+    public long commits() {
+        return after.commits() - before.commits();
+    }
+
+    /** Append calls per group commit in this run: how well the write path batched producers together. */
+    public double requestsPerCommit() {
+        long commits = commits();
+        return commits == 0 ? 0 : (double) (after.commitRequests() - before.commitRequests()) / commits;
+    }
+
+    public long fsyncs() {
+        return after.fsyncs() - before.fsyncs();
+    }
+
+    public void print(PrintWriter out) {
+        out.printf(Locale.ROOT, "produce   %,.0f msgs/s  %.1f MB/s  (%,d msgs of %d bytes in %.2f s)%n",
+                produceMessagesPerSecond(), produceMegabytesPerSecond(), producedMessages, settings.messageSize(),
+                produceSeconds);
+        if (consumersRan()) {
+            out.printf(Locale.ROOT, "consume   %,.0f msgs/s  %.1f MB/s  (%,d msgs by %d consumer(s) per queue in %.2f s)%n",
+                    consumeMessagesPerSecond(), consumeMegabytesPerSecond(), consumedMessages,
+                    settings.consumersPerQueue(), consumeSeconds);
+        } else {
+            out.println("consume   skipped (--consumers 0)");
+        }
+        out.printf(Locale.ROOT, "append    p50 %.1f us  p90 %.1f us  p99 %.1f us  p99.9 %.1f us  max %.1f us"
+                        + "  (per %s call of %d)%n",
+                latencyMicros(50), latencyMicros(90), latencyMicros(99), latencyMicros(99.9),
+                latency.getMaxValue() / 1000.0, settings.batch() == 1 ? "append" : "appendBatch", settings.batch());
+        out.printf(Locale.ROOT, "engine    %,d group commits, %.2f append calls per commit, %,d fsyncs,"
+                + " ring cache hit rate %.1f%%%n", commits(), requestsPerCommit(), fsyncs(), cacheHitRate() * 100);
+        out.println("          MB = 10^6 bytes of payload");
+        if (consumersRan()) {
+            out.println(verified() ? "verified  every record consumed once, in order"
+                    : "FAILED    " + (verificationError != null ? verificationError
+                            : "consumed " + consumedMessages + " of " + producedMessages * settings.consumersPerQueue()
+                            + " expected deliveries"));
+        }
+        out.flush();
+    }
+
+    /** The measurements and settings as one flat JSON object; the caller adds what only it knows. */
+    public JsonObject toJson() {
+        JsonObject json = new JsonObject()
+                .put("produce_msgs_per_s", produceMessagesPerSecond())
+                .put("produce_mb_per_s", produceMegabytesPerSecond())
+                .put("consume_msgs_per_s", consumeMessagesPerSecond())
+                .put("consume_mb_per_s", consumeMegabytesPerSecond())
+                .put("p50_us", latencyMicros(50))
+                .put("p90_us", latencyMicros(90))
+                .put("p99_us", latencyMicros(99))
+                .put("p999_us", latencyMicros(99.9))
+                .put("max_us", latency.getMaxValue() / 1000.0)
+                .put("cache_hit_rate", cacheHitRate())
+                .put("requests_per_commit", requestsPerCommit())
+                .put("commits", commits())
+                .put("fsyncs", fsyncs())
+                .put("produced_msgs", producedMessages)
+                .put("consumed_msgs", consumedMessages)
+                .put("produce_s", produceSeconds)
+                .put("consume_s", consumeSeconds)
+                .put("verified", verified());
+        if (verificationError != null) {
+            json.put("verification_error", verificationError);
+        }
+        return json
+                .put("workers", settings.workers())
+                .put("durability", settings.durability().name().toLowerCase(Locale.ROOT))
+                .put("message_size", settings.messageSize())
+                .put("bytes", settings.totalBytes())
+                .put("batch", settings.batch())
+                .put("queues", settings.queues())
+                .put("consumers", settings.consumersPerQueue())
+                .put("warmup_s", settings.warmup().toMillis() / 1000.0);
+    }
+}

@@ -1,0 +1,105 @@
+package io.mikyu.samples;
+
+import io.mikyu.engine.ConsumerGroup;
+import io.mikyu.engine.Durability;
+import io.mikyu.engine.Entry;
+import io.mikyu.engine.Headers;
+import io.mikyu.engine.LogQueue;
+import io.mikyu.engine.LogQueueConfig;
+import io.mikyu.engine.Mikyu;
+import io.mikyu.engine.QueueStats;
+import io.mikyu.engine.Record;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * mikyu in one page: an embedded store, a log queue, appends, reads by offset, a consumer group and a long poll.
+ *
+ * <pre>
+ *   mvn -q -DskipTests package &amp;&amp; java -jar samples/target/mikyu-samples.jar [data-dir]
+ * </pre>
+ *
+ * Run it twice: the records stay in {@code ./data}, and the consumer group carries on where it stopped.
+ */
+public final class Quickstart {
+
+    public static void main(String[] args) throws InterruptedException {
+        Path dataDir = Path.of(args.length > 0 ? args[0] : "data");
+
+        // 1. Open the store. It lives in one directory, created if needed; only one process may hold it at a time.
+        //    Closing it (try-with-resources) flushes to disk and releases the directory.
+        try (Mikyu mikyu = Mikyu.open(dataDir)) {
+            System.out.println("opened store in " + mikyu.location());
+
+            // 2. A log queue: an append-only stream addressed by offset. getOrCreateLog makes this re-runnable.
+            LogQueue events = mikyu.getOrCreateLog("events", LogQueueConfig.defaults());
+            System.out.println("queue 'events' holds offsets " + events.startOffset() + ".." + events.endOffset()
+                    + " (exclusive)");
+
+            // 3. Append. Each call returns the record's offset once it is written to the OS (the queue's
+            //    default durability, async); a process crash loses nothing acknowledged.
+            long hello = events.append(Entry.of("hello, mikyu"));
+            System.out.println("appended 'hello, mikyu' at offset " + hello);
+
+            // A key (used by compaction: keep the newest record per key) and headers (name -> bytes).
+            // Durability.SYNC returns only after the fsync that covers this record: it survives power loss too.
+            Entry signup = Entry.keyed("user-42", "{\"event\":\"signup\",\"plan\":\"free\"}")
+                    .withHeaders(Headers.of("type", "signup", "region", "eu"));
+            long signupOffset = events.append(signup, Durability.SYNC);
+            System.out.println("appended a keyed record with headers at offset " + signupOffset + " (fsynced)");
+
+            // A batch is written together, in order, with one call: the cheapest way to append many records.
+            long first = events.appendBatch(List.of(Entry.of("batch: one"), Entry.of("batch: two"), Entry.of("batch: three")));
+            System.out.println("appended a batch of 3 at offsets " + first + ".." + (first + 2));
+
+            // 4. Read by offset: any record, any time, as often as you like. Reading does not consume.
+            Record record = events.read(signupOffset);
+            System.out.println("read offset " + record.offset() + ": key=" + record.keyAsString()
+                    + " type=" + record.headers().getString("type") + " payload=" + record.payloadAsString());
+
+            // 5. A consumer group remembers how far it got, durably. poll() returns records from the committed
+            //    position; commit() records the next offset to read. On the next run it resumes from there.
+            ConsumerGroup group = events.group("quickstart");
+            System.out.println("group 'quickstart' is at offset " + group.position() + ", " + group.lag() + " behind");
+            List<Record> records;
+            while (!(records = group.poll(100, Duration.ofMillis(100))).isEmpty()) {
+                for (Record r : records) {
+                    System.out.println("  consumed " + r.offset() + ": " + r.payloadAsString());
+                }
+                group.commit(records.get(records.size() - 1).offset() + 1);
+            }
+            System.out.println("group 'quickstart' committed offset " + group.position());
+
+            // 6. Long poll: wait for a record that does not exist yet. Another thread appends it shortly;
+            //    poll() returns as soon as it lands instead of sleeping and re-checking.
+            long next = events.endOffset();
+            Thread producer = new Thread(() -> {
+                try {
+                    Thread.sleep(300);
+                    events.append(Entry.of("appended by another thread"));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            producer.start();
+            long start = System.nanoTime();
+            List<Record> arrived = events.poll(next, 10, Duration.ofSeconds(5));
+            System.out.printf("long poll from offset %d returned %d record(s) after %d ms: %s%n", next, arrived.size(),
+                    (System.nanoTime() - start) / 1_000_000, arrived.isEmpty() ? "-" : arrived.get(0).payloadAsString());
+            producer.join();
+
+            // 7. Statistics of the queue: sizes are the store's, counters count since the store was opened.
+            QueueStats stats = events.stats();
+            System.out.printf("queue 'events': %d records in %d segment(s), %d bytes on disk, %d appended and"
+                            + " %d read since open, ring cache hit rate %.0f%%%n",
+                    stats.records(), stats.segments(), stats.bytesOnDisk(), stats.appendedRecords(), stats.readRecords(),
+                    stats.cacheHitRate() * 100);
+        }
+        System.out.println("closed; run again to see the records kept and the group resume");
+    }
+
+    private Quickstart() {
+    }
+}
