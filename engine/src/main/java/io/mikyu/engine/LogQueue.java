@@ -43,7 +43,10 @@ public interface LogQueue {
         return read(fromOffset, maxRecords, Long.MAX_VALUE);
     }
 
-    /** Like {@link #read(long, int, long)} but waits up to {@code wait} for a record at or after {@code fromOffset}. */
+    /**
+     * Like {@link #read(long, int, long)} but waits up to {@code wait} for a record at or after {@code fromOffset}.
+     * Interrupting the waiting thread ends the wait with {@link InterruptedException}; it never harms the store.
+     */
     List<Record> poll(long fromOffset, int maxRecords, long maxBytes, Duration wait) throws InterruptedException;
 
     default List<Record> poll(long fromOffset, int maxRecords, Duration wait) throws InterruptedException {

@@ -33,10 +33,8 @@ public interface Mikyu extends AutoCloseable {
     /** Creates a log queue; fails with {@link QueueExistsException} if it exists. */
     LogQueue createLog(String name, LogQueueConfig config);
 
-    /** Creates a log queue with the store's defaults. */
-    default LogQueue createLog(String name) {
-        return createLog(name, LogQueueConfig.defaults());
-    }
+    /** Creates a log queue with the store's defaults (durability from {@link EngineConfig#defaultDurability()}). */
+    LogQueue createLog(String name);
 
     /** Returns the log queue, creating it with {@code config} if it does not exist. */
     LogQueue getOrCreateLog(String name, LogQueueConfig config);

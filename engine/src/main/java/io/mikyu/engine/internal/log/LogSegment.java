@@ -35,7 +35,13 @@ final class LogSegment {
     private volatile long size;
     private volatile long nextOffset;
     private volatile boolean sealed;
+    private volatile boolean closed;
     private volatile MappedByteBuffer mapped;
+    /**
+     * Readers' own channel. An interrupted thread's FileChannel read closes the channel; with a channel of their
+     * own, an interrupted consumer can only close this one (reopened on next use), never the writer's.
+     */
+    private volatile FileChannel readChannel;
 
     /** Writer: end of the zero-filled region already in the file. */
     long allocated;
@@ -181,8 +187,9 @@ final class LogSegment {
         }
         ByteBuffer buf = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
         try {
+            FileChannel ch = readChannel();
             while (buf.hasRemaining()) {
-                int n = channel.read(buf, position + buf.position());
+                int n = ch.read(buf, position + buf.position());
                 if (n < 0) {
                     break;
                 }
@@ -194,6 +201,23 @@ final class LogSegment {
         return buf;
     }
 
+    private FileChannel readChannel() throws IOException {
+        FileChannel ch = readChannel;
+        if (ch == null || !ch.isOpen()) {
+            synchronized (this) {
+                ch = readChannel;
+                if (closed) {
+                    throw new java.nio.channels.ClosedChannelException();
+                }
+                if (ch == null || !ch.isOpen()) {
+                    ch = FileChannel.open(file, StandardOpenOption.READ);
+                    readChannel = ch;
+                }
+            }
+        }
+        return ch;
+    }
+
     private MappedByteBuffer mapping() {
         MappedByteBuffer m = mapped;
         if (m == null) {
@@ -201,7 +225,7 @@ final class LogSegment {
                 m = mapped;
                 if (m == null) {
                     try {
-                        m = channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
+                        m = readChannel().map(FileChannel.MapMode.READ_ONLY, 0, size);
                     } catch (IOException e) {
                         throw new UncheckedIOException("mapping " + file, e);
                     }
@@ -218,6 +242,13 @@ final class LogSegment {
 
     /** Closes the file; the mapping, if any, goes when the last reader drops it. */
     void close() throws IOException {
+        synchronized (this) {
+            closed = true;
+            FileChannel rc = readChannel;
+            if (rc != null) {
+                rc.close();
+            }
+        }
         channel.close();
     }
 

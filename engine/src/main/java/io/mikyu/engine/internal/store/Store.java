@@ -209,6 +209,12 @@ public final class Store implements Mikyu {
         }
     }
 
+    /** Uses the store's {@link EngineConfig#defaultDurability()}. */
+    @Override
+    public LogQueue createLog(String name) {
+        return createLog(name, LogQueueConfig.defaults().withDurability(config.defaultDurability()));
+    }
+
     @Override
     public synchronized LogQueue getOrCreateLog(String name, LogQueueConfig queueConfig) {
         LogQueueHandle existing = logs.get(name);

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Measures the foundation's performance goals as ratios, in one run, on one disk.
+#   usage: broker/bench/engine-ratios.sh [DIR]     (DIR defaults to ./target/bench; needs ~8 GiB free)
+# Prints each measurement's result line and a summary of the ratios at the end.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+dir="${1:-$root/target/bench}"
+mikyu="$root/bin/mikyu"
+mkdir -p "$dir"
+export MIKYU_OPTS="${MIKYU_OPTS:--Xms2g -Xmx2g}"
+json() { sed -n "s/^$1 //p" | tail -1; }
+field() { python3 -c "import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])" "$1" "$2"; }
+
+echo "== disk: dd-equivalent sequential write + fdatasync latency"
+disk=$("$mikyu" bench disk --dir "$dir" | tee /dev/stderr | json BENCH_DISK_RESULT)
+
+echo "== seed config: 8 workers, async, 1 KiB, batch 64, 1 queue, tailing consumer"
+seed=$("$mikyu" bench run --workers 8 --durability async --message-size 1KiB --batch 64 --queues 1 \
+        --bytes "${SEED_BYTES:-4GiB}" --data-dir "$dir/seed" | tee /dev/stderr | json BENCH_RESULT)
+rm -rf "$dir/seed"
+
+echo "== sync, batch 1: 1 worker, then 8 workers"
+sync1=$("$mikyu" bench run --workers 1 --durability sync --batch 1 --bytes 8MiB --data-dir "$dir/s1" \
+        | tee /dev/stderr | json BENCH_RESULT)
+rm -rf "$dir/s1"
+sync8=$("$mikyu" bench run --workers 8 --durability sync --batch 1 --bytes 48MiB --data-dir "$dir/s8" \
+        | tee /dev/stderr | json BENCH_RESULT)
+rm -rf "$dir/s8"
+
+echo "== reopen of a 5 GiB store"
+"$mikyu" bench run --workers 4 --durability async --batch 64 --bytes 5GiB --consumers 0 --data-dir "$dir/big" \
+  > /dev/null
+reopen=$("$mikyu" bench reopen --data-dir "$dir/big" | tee /dev/stderr)
+rm -rf "$dir/big"
+
+python3 - "$disk" "$seed" "$sync1" "$sync8" "$reopen" <<'PY'
+import json, re, sys
+disk, seed, s1, s8 = (json.loads(x) for x in sys.argv[1:5])
+reopen = sys.argv[5]
+dd = disk["seq_write_mb_per_s"]
+print("\nSUMMARY")
+print(f"seed produce {seed['produce_mb_per_s']:.0f} MB/s vs dd {dd:.0f} MB/s: ratio {seed['produce_mb_per_s']/dd:.2f} (goal >= 0.7)")
+print(f"seed consume {seed['consume_mb_per_s']:.0f} MB/s; ring-cache hit rate {seed['cache_hit_rate']:.3f} (goal >= 0.95)")
+print(f"sync batch 1: 8 workers {s8['produce_msgs_per_s']:.0f} msgs/s vs 1 worker {s1['produce_msgs_per_s']:.0f}: ratio {s8['produce_msgs_per_s']/s1['produce_msgs_per_s']:.2f} (goal >= 5)")
+fd = disk["fdatasync_overwrite_p50_us"]
+print(f"sync 1 worker p50 {s1['p50_us']:.0f} us vs fdatasync p50 {fd:.0f} us (append-growing file {disk['fdatasync_append_p50_us']:.0f} us): ratio {s1['p50_us']/fd:.2f} (goal <= 2)")
+print(f"reopen: {reopen.strip().splitlines()[-1]} (goal < 2 s)")
+PY
