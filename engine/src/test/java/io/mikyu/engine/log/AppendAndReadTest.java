@@ -262,4 +262,35 @@ class AppendAndReadTest {
         assertThat(q.read(1).payload()).isEqualTo(big);
         assertThat(q.read(2).payload()).isEqualTo("after".getBytes(StandardCharsets.UTF_8));
     }
+
+    @Test
+    void recordsLargerThanTheWritersBufferAndTheSegmentSizeAreStoredWhole() {
+        store.close();
+        store = Mikyu.open(data, EngineConfig.builder().cacheBytesPerQueue(0).build());
+        LogQueue big = store.createLog("big", LogQueueConfig.defaults().withSegmentBytes(64 * 1024)
+                .withDurability(io.mikyu.engine.Durability.SYNC));
+        byte[] huge = new byte[3 * 1024 * 1024 + 7];
+        new java.util.Random(1).nextBytes(huge);
+        big.append(Entry.of("before"));
+        big.append(Entry.of(huge));
+        big.appendBatch(List.of(Entry.of("after-1"), Entry.of(huge), Entry.of("after-2")));
+        big.append(Entry.of("tail"));
+        checkBig(big, huge);
+        store.close();
+        store = Mikyu.open(data);
+        assertThat(store.recoveryReport().events()).isEmpty();
+        checkBig(store.log("big"), huge);
+        q = store.log("events");
+    }
+
+    private static void checkBig(LogQueue big, byte[] huge) {
+        assertThat(big.endOffset()).isEqualTo(6);
+        assertThat(big.read(0).payloadAsString()).isEqualTo("before");
+        assertThat(big.read(1).payload()).isEqualTo(huge);
+        assertThat(big.read(2).payloadAsString()).isEqualTo("after-1");
+        assertThat(big.read(3).payload()).isEqualTo(huge);
+        assertThat(big.read(4).payloadAsString()).isEqualTo("after-2");
+        assertThat(big.read(5).payloadAsString()).isEqualTo("tail");
+        assertThat(big.read(0, 10)).extracting(Record::offset).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
+    }
 }

@@ -31,6 +31,8 @@ public final class RecentBatchCache {
     private volatile long head;
     /** Oldest sequence number still cached. */
     private volatile long tail;
+    /** Offsets below this are never served (compaction rewrote them on disk). */
+    private volatile long floor;
     private long bytes;
 
     public RecentBatchCache(int slotCount, long byteBudget) {
@@ -59,6 +61,11 @@ public final class RecentBatchCache {
         head = h + 1;
     }
 
+    /** Any thread: stops serving offsets below {@code offset}, whose records on disk were rewritten. */
+    public void invalidateBelow(long offset) {
+        floor = Math.max(floor, offset);
+    }
+
     /** Writer: drops everything (after an aborted write or a truncation). */
     public void clear() {
         tail = head;
@@ -71,6 +78,9 @@ public final class RecentBatchCache {
      */
     public long read(long from, long end, List<Record> out, int maxRecords, BatchReader.ReadBudget budget,
                      Path file) {
+        if (from < floor) {
+            return from;
+        }
         long h = head;
         long seq = find(from, tail, h);
         if (seq < 0) {

@@ -74,6 +74,7 @@ public final class BatchReader {
     public static final class ReadBudget {
         private final long maxBytes;
         private long used;
+        private boolean full;
 
         public ReadBudget(long maxBytes) {
             this.maxBytes = maxBytes;
@@ -81,15 +82,20 @@ public final class BatchReader {
 
         /** A record of {@code size} bytes fits, or it is the first of the read (which always fits). */
         boolean admits(int size, boolean first) {
-            return first || used + size <= maxBytes;
+            if (first || used + size <= maxBytes) {
+                return true;
+            }
+            full = true; // a record was turned away: the read is over
+            return false;
         }
 
         void take(int size) {
             used += size;
         }
 
+        /** No further record fits: the limit was reached or a record was turned away. */
         public boolean exhausted() {
-            return used >= maxBytes;
+            return full || used >= maxBytes;
         }
     }
 

@@ -43,6 +43,23 @@ public enum FileHeader {
         buf.position(buf.position() + LENGTH);
     }
 
+    /**
+     * {@code true} if the buffer starts with this file type's magic but another format version: a file from a
+     * newer (or older) mikyu, which must be refused, never treated as damage.
+     */
+    public boolean isOtherVersion(ByteBuffer buf) {
+        if (buf.remaining() < LENGTH) {
+            return false;
+        }
+        int p = buf.position();
+        for (int i = 0; i < magic.length; i++) {
+            if (buf.get(p + i) != magic[i]) {
+                return false;
+            }
+        }
+        return buf.duplicate().order(ByteOrder.LITTLE_ENDIAN).getInt(p + 8) != version;
+    }
+
     /** Checks magic and version at the buffer's position; throws naming the file otherwise. */
     public void check(ByteBuffer buf, Path file) {
         if (buf.remaining() < LENGTH) {

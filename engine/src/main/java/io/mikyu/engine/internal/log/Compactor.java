@@ -2,6 +2,7 @@ package io.mikyu.engine.internal.log;
 
 import io.mikyu.engine.Headers;
 import io.mikyu.engine.Record;
+import io.mikyu.engine.internal.files.Directories;
 import io.mikyu.engine.internal.format.BatchDescriptor;
 import io.mikyu.engine.internal.format.FileHeader;
 import io.mikyu.engine.internal.format.SegmentDescriptor;
@@ -45,7 +46,7 @@ public final class Compactor {
             Map<ByteBuffer, Long> newest = new HashMap<>();
             long from = log.startOffset();
             while (from < end) {
-                List<Record> chunk = log.read(from, 4096, 16L << 20);
+                List<Record> chunk = log.readFromSegments(from, 4096, 16L << 20);
                 if (chunk.isEmpty()) {
                     break;
                 }
@@ -72,8 +73,7 @@ public final class Compactor {
 
     private static long rewrite(SegmentedLog log, LogSegment seg, Map<ByteBuffer, Long> newest,
                                 long tombstoneCutoff) throws IOException {
-        List<Record> all = log.read(seg.baseOffset, Integer.MAX_VALUE, Long.MAX_VALUE).stream()
-                .filter(r -> r.offset() < seg.nextOffset()).toList();
+        List<Record> all = recordsOf(log, seg);
         List<Record> kept = new ArrayList<>(all.size());
         for (Record r : all) {
             if (r.key() == null) {
@@ -133,8 +133,29 @@ public final class Compactor {
         LogSegment replacement = LogSegment.recovered(seg.file, seg.baseOffset, ch, index, size, seg.nextOffset(),
                 size, true);
         log.segments.put(seg.baseOffset, replacement);
+        log.invalidateCacheBelow(seg.nextOffset());
+        Directories.fsync(dir);
         seg.close();
         return removed;
+    }
+
+    private static List<Record> recordsOf(SegmentedLog log, LogSegment seg) {
+        List<Record> all = new ArrayList<>();
+        long from = seg.baseOffset;
+        while (from < seg.nextOffset()) {
+            List<Record> chunk = log.readFromSegments(from, 4096, 16L << 20);
+            for (Record r : chunk) {
+                if (r.offset() >= seg.nextOffset()) {
+                    return all;
+                }
+                all.add(r);
+            }
+            if (chunk.isEmpty()) {
+                break;
+            }
+            from = chunk.get(chunk.size() - 1).offset() + 1;
+        }
+        return all;
     }
 
     private static byte[] encode(List<Record> records) {

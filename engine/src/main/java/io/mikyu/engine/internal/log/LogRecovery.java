@@ -58,12 +58,23 @@ public final class LogRecovery {
         }
         bases.sort(Long::compare);
         ConcurrentSkipListMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
-        for (int i = 0; i < bases.size(); i++) {
-            boolean last = i == bases.size() - 1;
-            LogSegment seg = openSegment(dir, bases.get(i), last, config, engine, listener);
-            if (seg != null) {
-                segments.put(seg.baseOffset, seg);
+        try {
+            for (int i = 0; i < bases.size(); i++) {
+                boolean last = i == bases.size() - 1;
+                LogSegment seg = openSegment(dir, bases.get(i), last, config, engine, listener);
+                if (seg != null) {
+                    segments.put(seg.baseOffset, seg);
+                }
             }
+        } catch (IOException | RuntimeException e) {
+            for (LogSegment seg : segments.values()) {
+                try {
+                    seg.close();
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            throw e;
         }
         if (segments.isEmpty()) {
             long base = bases.isEmpty() ? 0 : bases.get(bases.size() - 1);
@@ -163,6 +174,9 @@ public final class LogRecovery {
         ByteBuffer header = ByteBuffer.allocate(SegmentDescriptor.HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
         ch.read(header, 0);
         header.flip();
+        if (FileHeader.SEGMENT.isOtherVersion(header)) {
+            FileHeader.SEGMENT.check(header, file); // throws, naming the version: refuse under any policy
+        }
         try {
             FileHeader.SEGMENT.check(header, file);
         } catch (CorruptionException e) {

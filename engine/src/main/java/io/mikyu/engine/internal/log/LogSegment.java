@@ -1,5 +1,6 @@
 package io.mikyu.engine.internal.log;
 
+import io.mikyu.engine.internal.files.Directories;
 import io.mikyu.engine.internal.format.FileHeader;
 import io.mikyu.engine.internal.format.SegmentDescriptor;
 
@@ -76,6 +77,8 @@ final class LogSegment {
             header.putLong(SegmentDescriptor.CREATED_OFFSET, System.currentTimeMillis());
             header.position(0);
             writeFully(ch, header, 0);
+            // The new file's directory entry must be durable before a sync append in it is acknowledged.
+            Directories.fsync(dir);
             LogSegment segment = new LogSegment(file, baseOffset, ch, new SegmentIndex(baseOffset),
                     SegmentDescriptor.HEADER_LENGTH, baseOffset, SegmentDescriptor.HEADER_LENGTH, false);
             segment.dirty = true;

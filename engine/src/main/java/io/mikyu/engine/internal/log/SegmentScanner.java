@@ -87,14 +87,40 @@ final class SegmentScanner {
         return new Result(index, pos, expected, End.CLEAN, -1, null);
     }
 
-    /** A bad batch at {@code pos}: torn if nothing but zeros follows its declared extent, else corruption. */
+    /**
+     * A bad batch at {@code pos}. Corruption if a valid batch (checksum passing, at or after the expected offset)
+     * lies anywhere after it: data was written past the damage. Otherwise the bytes from {@code pos} on are what
+     * an interrupted write left behind, a torn tail.
+     */
     private static Result damaged(ByteBuffer buf, SegmentIndex index, int pos, int limit, long expected,
                                   String what) {
-        int length = buf.getInt(pos + BatchDescriptor.LENGTH_OFFSET);
-        long declaredEnd = (long) pos + BatchDescriptor.LOG_OVERHEAD + Math.max(0, length);
-        int from = declaredEnd > pos && declaredEnd <= limit ? (int) declaredEnd : pos + BatchDescriptor.HEADER_LENGTH;
-        boolean torn = from >= limit || allZero(buf, from, limit);
+        boolean torn = !validBatchAfter(buf, pos + 1, limit, expected);
         return new Result(index, pos, expected, torn ? End.TORN_TAIL : End.CORRUPTION, pos, what);
+    }
+
+    /**
+     * Searches byte by byte for a batch that passes its checks. Only on the damage path; cheap filters (version
+     * byte, plausible base offset and length) run before any checksum.
+     */
+    private static boolean validBatchAfter(ByteBuffer buf, int from, int limit, long expected) {
+        for (int i = from; i + BatchDescriptor.HEADER_LENGTH <= limit; i++) {
+            if (buf.get(i + BatchDescriptor.VERSION_OFFSET) != BatchDescriptor.VERSION) {
+                continue;
+            }
+            long base = BatchDescriptor.baseOffset(buf, i);
+            if (base < expected || base - expected > Integer.MAX_VALUE) {
+                continue;
+            }
+            int length = BatchDescriptor.length(buf, i);
+            if (length < BatchDescriptor.HEADER_LENGTH - BatchDescriptor.LOG_OVERHEAD
+                    || (long) i + BatchDescriptor.LOG_OVERHEAD + length > limit) {
+                continue;
+            }
+            if (BatchReader.check(buf, i, limit, Integer.MAX_VALUE, true) == BatchReader.VALID) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static boolean allZero(ByteBuffer buf, int from, int to) {

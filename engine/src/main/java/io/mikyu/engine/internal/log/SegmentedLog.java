@@ -6,6 +6,7 @@ import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.Record;
 import io.mikyu.engine.StoreClosedException;
 import io.mikyu.engine.internal.cache.RecentBatchCache;
+import io.mikyu.engine.internal.files.Directories;
 import io.mikyu.engine.internal.format.BatchDescriptor;
 import io.mikyu.engine.internal.format.BatchReader;
 import io.mikyu.engine.internal.format.SegmentDescriptor;
@@ -146,17 +147,16 @@ public final class SegmentedLog implements WriteTarget {
                 seg.index.observeTimestamp(maxTs);
             }
             seg.bytesSinceIndexEntry += len;
-            if (len > scratch.remaining()) {
-                flushScratch(seg, scratchAt);
-                scratchAt = pos;
-            }
-            if (len > scratch.capacity()) {
-                preallocateFor(seg, pos + len);
-                attemptedEnd = Math.max(attemptedEnd, pos + len);
-                seg.write(ByteBuffer.wrap(batch), pos);
-                scratchAt = pos + len;
-            } else {
-                scratch.put(batch);
+            // Copy through the small scratch buffer and write whenever it fills: the kernel then copies from
+            // memory still in this core's cache (see Store.WRITER_SCRATCH_BYTES for the numbers).
+            int copied = 0;
+            while (copied < len) {
+                if (!scratch.hasRemaining()) {
+                    scratchAt = flushScratch(seg, scratchAt);
+                }
+                int n = Math.min(len - copied, scratch.remaining());
+                scratch.put(batch, copied, n);
+                copied += n;
             }
             pos += len;
             written += len;
@@ -168,15 +168,17 @@ public final class SegmentedLog implements WriteTarget {
         return written;
     }
 
-    private void flushScratch(LogSegment seg, long at) throws IOException {
+    /** Writes the scratch buffer at {@code at}; returns the position after it. */
+    private long flushScratch(LogSegment seg, long at) throws IOException {
         scratch.flip();
+        long end = at + scratch.remaining();
         if (scratch.hasRemaining()) {
-            long end = at + scratch.remaining();
             preallocateFor(seg, end);
             attemptedEnd = Math.max(attemptedEnd, end);
             seg.write(scratch, at);
         }
         scratch.clear();
+        return end;
     }
 
     /**
@@ -288,6 +290,23 @@ public final class SegmentedLog implements WriteTarget {
         }
         readRecords.add(out.size());
         return out;
+    }
+
+    /** Reads from the segment files only, bypassing the cache and the counters (for compaction). */
+    List<Record> readFromSegments(long from, int maxRecords, long maxBytes) {
+        checkOpen();
+        long end = endOffset;
+        List<Record> out = new ArrayList<>();
+        long next = Math.max(from, startOffset);
+        if (next < end) {
+            readSegments(next, end, out, maxRecords, new BatchReader.ReadBudget(maxBytes));
+        }
+        return out;
+    }
+
+    /** After compaction rewrote sealed segments: the cache may still hold their old records. */
+    void invalidateCacheBelow(long offset) {
+        cache.invalidateBelow(offset);
     }
 
     private void readSegments(long from, long end, List<Record> out, int maxRecords,
@@ -458,6 +477,9 @@ public final class SegmentedLog implements WriteTarget {
             startOffset = segments.firstKey();
             removed += seg.nextOffset() - seg.baseOffset;
             seg.delete();
+        }
+        if (removed > 0) {
+            Directories.fsync(dir);
         }
         return removed;
     }

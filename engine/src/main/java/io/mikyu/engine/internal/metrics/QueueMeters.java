@@ -5,10 +5,12 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
 import io.mikyu.engine.internal.log.SegmentedLog;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -20,6 +22,7 @@ public final class QueueMeters implements AutoCloseable {
     private final MeterRegistry registry;
     private final Tags tags;
     private final List<Meter> meters = new ArrayList<>();
+    private final Timer appendLatency;
 
     public QueueMeters(MeterRegistry registry, SegmentedLog log) {
         this.registry = registry;
@@ -32,6 +35,13 @@ public final class QueueMeters implements AutoCloseable {
         gauge("mikyu.queue.depth", log, l -> l.endOffset() - l.startOffset(), "records stored (offset range)");
         gauge("mikyu.queue.disk.bytes", log, SegmentedLog::bytesOnDisk, "bytes of segment files");
         gauge("mikyu.queue.segments", log, SegmentedLog::segmentCount, "segment files");
+        appendLatency = Timer.builder("mikyu.queue.append.latency").tags(tags)
+                .description("append call, encode to acknowledgement").register(registry);
+        meters.add(appendLatency);
+    }
+
+    public void appendLatency(long nanos) {
+        appendLatency.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     private void counter(String name, SegmentedLog log, ToDoubleFunction<SegmentedLog> f, String description) {

@@ -104,7 +104,8 @@ public final class OffsetStore implements AutoCloseable {
             pos += 8 + length;
         }
         if (problem != null) {
-            boolean torn = problem.startsWith("incomplete");
+            // Zeros after the last entry: the file length reached the disk before the data did.
+            boolean torn = problem.startsWith("incomplete") || allZero(bytes, problemAt);
             if (!torn && engine.corruptionPolicy() == EngineConfig.CorruptionPolicy.FAIL) {
                 throw new CorruptionException(file, problemAt, problem + " (corruptionPolicy=FAIL)");
             }
@@ -122,6 +123,18 @@ public final class OffsetStore implements AutoCloseable {
         }
         channel = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.READ);
         size = bytes.length;
+    }
+
+    private static boolean allZero(byte[] bytes, int from) {
+        if (from < FileHeader.LENGTH) {
+            return false;
+        }
+        for (int i = from; i < bytes.length; i++) {
+            if (bytes[i] != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The committed next offset of {@code group}: {@code NO_COMMIT} if it exists uncommitted, null if unknown. */

@@ -80,9 +80,12 @@ final class LogQueueHandle implements LogQueue {
 
     @Override
     public long appendBatch(List<Entry> entries, Durability durability) {
+        long start = System.nanoTime();
         byte[] batch = BatchEncoder.encode(entries, System.currentTimeMillis(), limits.maxRecordBytes(),
                 limits.maxBatchBytes());
-        return writer.append(new AppendRequest(log, batch, durability == Durability.SYNC));
+        long offset = writer.append(new AppendRequest(log, batch, durability == Durability.SYNC));
+        meters.appendLatency(System.nanoTime() - start);
+        return offset;
     }
 
     @Override
@@ -105,15 +108,19 @@ final class LogQueueHandle implements LogQueue {
     @Override
     public List<Record> poll(long fromOffset, int maxRecords, long maxBytes, Duration wait)
             throws InterruptedException {
+        if (maxRecords <= 0) {
+            throw new IllegalArgumentException("maxRecords must be positive: " + maxRecords);
+        }
         long deadline = System.nanoTime() + wait.toNanos();
         while (true) {
+            long end = log.endOffset();
             List<Record> records = log.read(fromOffset, maxRecords, maxBytes);
             long remaining = deadline - System.nanoTime();
             if (!records.isEmpty() || remaining <= 0) {
                 return records;
             }
-            long end = log.endOffset();
-            // Records in [fromOffset, end) may all have been compacted away: wait for anything past the end.
+            // Nothing at or after fromOffset below `end` (it may all have been compacted away): wait for an
+            // append past both.
             log.awaitBeyond(Math.max(end, fromOffset + 1) - 1, remaining);
         }
     }

@@ -56,8 +56,16 @@ public final class Store implements Mikyu {
     private static final Logger LOG = LoggerFactory.getLogger(Store.class);
     private static final String FORMAT_FILE = "FORMAT";
     private static final String FORMAT_TEXT = "mikyu-store 1\n";
-    /** Largest single write the writer issues per queue and cycle. */
-    private static final int WRITER_SCRATCH_BYTES = 1 << 20;
+    /**
+     * The writer's staging buffer, and so the size of its writes. Small on purpose: the kernel copies a write from
+     * this buffer into the page cache, and a buffer that still sits in the core's cache copies several times
+     * faster. Measured on the development VM (2 GiB of pwrite from one direct buffer): 32-64 KiB writes ran at
+     * about 3.6 GB/s, 1 MiB writes at 0.7 GB/s.
+     */
+    private static final int WRITER_SCRATCH_BYTES = 64 * 1024;
+
+    /** Requests one group commit takes at most, in bytes; more wait for the next cycle. */
+    private static final long MAX_CYCLE_BYTES = 4L << 20;
 
     private final Path dataDir;
     private final EngineConfig config;
@@ -81,17 +89,27 @@ public final class Store implements Mikyu {
         checkFormat();
         this.diskGuard = new DiskSpaceGuard(dataDir, config.minFreeDiskBytes());
         this.writerMetrics = new WriterMetrics(config.meterRegistry());
-        this.writer = new GroupCommitWriter("mikyu-writer", 4L * WRITER_SCRATCH_BYTES, diskGuard, writerMetrics);
+        this.writer = new GroupCommitWriter("mikyu-writer", MAX_CYCLE_BYTES, diskGuard, writerMetrics);
         try {
             loadLogs();
         } catch (IOException | RuntimeException e) {
             writer.close();
+            for (LogQueueHandle h : logs.values()) {
+                try {
+                    h.storage().close(false);
+                    h.offsets().close();
+                } catch (IOException | RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                h.meters().close();
+            }
+            writerMetrics.close();
             throw e;
         }
-        Gauge.builder("mikyu.engine.disk.bytes", this, s -> s.bytesOnDisk()).baseUnit("bytes")
-                .register(config.meterRegistry());
-        Gauge.builder("mikyu.engine.disk.free", diskGuard, DiskSpaceGuard::freeBytes).baseUnit("bytes")
-                .register(config.meterRegistry());
+        writerMetrics.own(Gauge.builder("mikyu.engine.disk.bytes", this, s -> s.bytesOnDisk()).baseUnit("bytes")
+                .register(config.meterRegistry()));
+        writerMetrics.own(Gauge.builder("mikyu.engine.disk.free", diskGuard, DiskSpaceGuard::freeBytes)
+                .baseUnit("bytes").register(config.meterRegistry()));
         this.recoveryReport = new RecoveryReport(List.copyOf(recoveryEvents),
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
         for (RecoveryReport.Event e : recoveryReport.events()) {
@@ -366,6 +384,7 @@ public final class Store implements Mikyu {
             });
         } finally {
             writer.close();
+            writerMetrics.close();
             logs.clear();
             try {
                 lock.close();
