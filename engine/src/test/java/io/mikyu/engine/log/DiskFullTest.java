@@ -10,6 +10,7 @@ import io.mikyu.engine.support.Fill;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -52,6 +53,42 @@ class DiskFullTest {
             assertThat(q.endOffset()).isEqualTo(20);
             assertThat(q.append(Entry.of(Fill.payload(20)))).isEqualTo(20);
             Fill.assertIntact(q, 0, 21);
+        }
+    }
+
+    @Test
+    void appendsSucceedAgainOnceSpaceReturns() throws Exception {
+        // A floor just below today's free space, then a real file that takes the disk under it.
+        long free = Files.getFileStore(data).getUsableSpace();
+        long floor = free - (64L << 20);
+        Path filler = data.resolveSibling(data.getFileName() + ".filler");
+        EngineConfig tight = EngineConfig.builder().minFreeDiskBytes(floor).build();
+        try (Mikyu store = Mikyu.open(data, tight)) {
+            LogQueue q = store.createLog("q");
+            assertThat(q.append(Entry.of("before"))).isZero();
+            fill(filler, 192L << 20);
+            try {
+                Thread.sleep(700); // the guard samples free space at most every 500 ms while there is room
+                assertThatThrownBy(() -> q.append(Entry.of("full"))).isInstanceOf(StorageFullException.class);
+            } finally {
+                Files.delete(filler);
+            }
+            assertThat(q.append(Entry.of("after"))).as("next append after space returned").isEqualTo(1);
+            assertThat(q.read(0, 10)).extracting(r -> r.payloadAsString()).containsExactly("before", "after");
+        } finally {
+            Files.deleteIfExists(filler);
+        }
+    }
+
+    private static void fill(Path file, long bytes) throws java.io.IOException {
+        java.nio.ByteBuffer block = java.nio.ByteBuffer.allocateDirect(1 << 20);
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
+                java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE)) {
+            for (long written = 0; written < bytes; ) {
+                block.clear();
+                written += ch.write(block);
+            }
+            ch.force(true);
         }
     }
 
