@@ -45,7 +45,24 @@ public interface Mikyu extends AutoCloseable {
     /** Deletes a log queue with its data and consumer groups; {@code false} if it did not exist. */
     boolean deleteLog(String name);
 
-    /** Names of the queues of a kind, sorted. */
+    /**
+     * Creates a task queue and its dead-letter queue {@code <name>/dlq}; {@link QueueExistsException} if it exists.
+     */
+    TaskQueue createTaskQueue(String name, TaskQueueConfig config);
+
+    /** Creates a task queue with the store's default durability. */
+    TaskQueue createTaskQueue(String name);
+
+    /** Returns the task queue, creating it with {@code config} if it does not exist. */
+    TaskQueue getOrCreateTaskQueue(String name, TaskQueueConfig config);
+
+    /** An existing task queue, or a dead-letter queue by its name {@code <name>/dlq}. */
+    TaskQueue taskQueue(String name);
+
+    /** Deletes a task queue with its tasks and its dead-letter queue; {@code false} if it did not exist. */
+    boolean deleteTaskQueue(String name);
+
+    /** Names of the queues of a kind, sorted; for tasks, dead-letter queues included. */
     List<String> list(QueueKind kind);
 
     /** Engine-wide statistics (write path, caches, disk). */

@@ -29,8 +29,12 @@ public final class BatchDescriptor {
 
     public static final byte VERSION = 1;
 
-    /** Ordinary records. Other types (transaction markers, task state) share this layout and write path. */
+    /** Ordinary records of a log queue. */
     public static final byte TYPE_DATA = 1;
+    /** Enqueued tasks of a task queue: the record key holds the task's metadata ({@link TaskRecordDescriptor}). */
+    public static final byte TYPE_TASK = 2;
+    /** Task state changes (lease, ack, nack, dead letter): the record value holds one operation. */
+    public static final byte TYPE_TASK_STATE = 3;
 
     public static final int BASE_OFFSET_OFFSET = 0;
     public static final int LENGTH_OFFSET = 8;
@@ -96,6 +100,10 @@ public final class BatchDescriptor {
 
     public static byte version(ByteBuffer buf, int pos) {
         return buf.get(pos + VERSION_OFFSET);
+    }
+
+    public static byte type(byte[] batch) {
+        return batch[TYPE_OFFSET];
     }
 
     public static byte type(ByteBuffer buf, int pos) {

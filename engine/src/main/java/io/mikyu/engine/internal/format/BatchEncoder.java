@@ -28,6 +28,12 @@ public final class BatchEncoder {
      * @throws RecordTooLargeException if one record exceeds {@code maxRecordBytes} or the batch {@code maxBatchBytes}
      */
     public static byte[] encode(List<Entry> entries, long nowMillis, int maxRecordBytes, int maxBatchBytes) {
+        return encode(entries, nowMillis, maxRecordBytes, maxBatchBytes, BatchDescriptor.TYPE_DATA);
+    }
+
+    /** As {@link #encode(List, long, int, int)}, for a batch of the given type. */
+    public static byte[] encode(List<Entry> entries, long nowMillis, int maxRecordBytes, int maxBatchBytes,
+                                byte type) {
         if (entries.isEmpty()) {
             throw new IllegalArgumentException("a batch needs at least one entry");
         }
@@ -54,7 +60,7 @@ public final class BatchEncoder {
             maxTimestamp = Math.max(maxTimestamp, ts);
             writeRecord(buf, i, ts, e.key(), e.payload(), e.headers());
         }
-        writeHeader(bytes, buf, entries.size() - 1, maxTimestamp, entries.size());
+        writeHeader(bytes, buf, entries.size() - 1, maxTimestamp, entries.size(), type);
         return bytes;
     }
 
@@ -79,7 +85,8 @@ public final class BatchEncoder {
             maxTimestamp = Math.max(maxTimestamp, timestamps[i]);
             writeRecord(buf, Math.toIntExact(offsets[i] - baseOffset), timestamps[i], keys[i], values[i], headers[i]);
         }
-        writeHeader(bytes, buf, Math.toIntExact(offsets[count - 1] - baseOffset), maxTimestamp, count);
+        writeHeader(bytes, buf, Math.toIntExact(offsets[count - 1] - baseOffset), maxTimestamp, count,
+                BatchDescriptor.TYPE_DATA);
         BatchDescriptor.putBaseOffset(bytes, baseOffset);
         return bytes;
     }
@@ -130,11 +137,12 @@ public final class BatchEncoder {
         buf.putInt(start, buf.position() - start - 4);
     }
 
-    private static void writeHeader(byte[] bytes, ByteBuffer buf, int lastOffsetDelta, long maxTimestamp, int count) {
+    private static void writeHeader(byte[] bytes, ByteBuffer buf, int lastOffsetDelta, long maxTimestamp, int count,
+                                    byte type) {
         int end = buf.position();
         buf.putInt(BatchDescriptor.LENGTH_OFFSET, end - BatchDescriptor.LOG_OVERHEAD);
         buf.put(BatchDescriptor.VERSION_OFFSET, BatchDescriptor.VERSION);
-        buf.put(BatchDescriptor.TYPE_OFFSET, BatchDescriptor.TYPE_DATA);
+        buf.put(BatchDescriptor.TYPE_OFFSET, type);
         buf.putShort(BatchDescriptor.ATTRIBUTES_OFFSET, (short) 0);
         buf.putInt(BatchDescriptor.LAST_OFFSET_DELTA_OFFSET, lastOffsetDelta);
         buf.putLong(BatchDescriptor.MAX_TIMESTAMP_OFFSET, maxTimestamp);

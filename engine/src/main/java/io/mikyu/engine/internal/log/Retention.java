@@ -14,6 +14,26 @@ public final class Retention {
     private Retention() {
     }
 
+    /**
+     * Removes the sealed segments that end at or below {@code offset}, for a task queue whose records below its
+     * lowest unfinished task are all finished. Returns the number of records removed.
+     */
+    public static long dropSegmentsBelow(SegmentedLog log, long offset) throws IOException {
+        log.maintenance.lock();
+        try {
+            LogSegment keepFrom = null;
+            for (LogSegment seg : log.segmentList()) {
+                if (seg == log.activeSegment() || seg.nextOffset() > offset) {
+                    keepFrom = seg;
+                    break;
+                }
+            }
+            return log.dropSegmentsBefore(keepFrom);
+        } finally {
+            log.maintenance.unlock();
+        }
+    }
+
     /** Applies the queue's retention now; returns the number of records removed. */
     public static long apply(SegmentedLog log, long nowMillis) throws IOException {
         LogQueueConfig config = log.config();

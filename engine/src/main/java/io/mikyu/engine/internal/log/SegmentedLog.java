@@ -40,6 +40,7 @@ public final class SegmentedLog implements WriteTarget {
     private static final int READ_WINDOW = 256 * 1024;
 
     private final String name;
+    private final String kind;
     private final Path dir;
     private final LogQueueConfig config;
     private final EngineConfig engine;
@@ -72,9 +73,10 @@ public final class SegmentedLog implements WriteTarget {
     private final LongAdder cacheHits = new LongAdder();
     private final LongAdder cacheMisses = new LongAdder();
 
-    SegmentedLog(String name, Path dir, LogQueueConfig config, EngineConfig engine, ByteBuffer scratch,
+    SegmentedLog(String name, String kind, Path dir, LogQueueConfig config, EngineConfig engine, ByteBuffer scratch,
                  ConcurrentSkipListMap<Long, LogSegment> segments) {
         this.name = name;
+        this.kind = kind;
         this.dir = dir;
         this.config = config;
         this.engine = engine;
@@ -89,10 +91,14 @@ public final class SegmentedLog implements WriteTarget {
         this.attemptedEnd = writerSize;
     }
 
-    /** Opens (recovering) the log in {@code dir}; see {@link LogRecovery}. */
-    public static SegmentedLog open(String name, Path dir, LogQueueConfig config, EngineConfig engine,
+    /**
+     * Opens (recovering) the log in {@code dir}; see {@link LogRecovery}.
+     *
+     * @param kind what the log stores, for messages: "log queue" or "task queue"
+     */
+    public static SegmentedLog open(String name, String kind, Path dir, LogQueueConfig config, EngineConfig engine,
                                     ByteBuffer writerScratch, LogRecovery.Listener listener) throws IOException {
-        return new SegmentedLog(name, dir, config, engine, writerScratch,
+        return new SegmentedLog(name, kind, dir, config, engine, writerScratch,
                 LogRecovery.recover(dir, config, engine, listener));
     }
 
@@ -259,7 +265,7 @@ public final class SegmentedLog implements WriteTarget {
 
     @Override
     public String describe() {
-        return "log queue '" + name + "'";
+        return kind + " '" + name + "'";
     }
 
     @Override
@@ -389,6 +395,56 @@ public final class SegmentedLog implements WriteTarget {
             pos += p;
         }
         return pos >= limit ? Math.max(next, seg.nextOffset()) : next;
+    }
+
+    /** Receives each batch of a {@link #replay}: its type and its records. */
+    public interface BatchConsumer {
+        void accept(byte type, List<Record> records);
+    }
+
+    /**
+     * Reads every batch from {@code from} to the end offset in order, straight from the segment files, checking
+     * checksums. Task queues rebuild their state this way on open.
+     */
+    public void replay(long from, BatchConsumer consumer) {
+        long end = endOffset;
+        for (LogSegment seg : segments.values()) {
+            if (seg.nextOffset() <= from) {
+                continue;
+            }
+            long limit = seg.size();
+            long pos = Math.max(SegmentDescriptor.HEADER_LENGTH, seg.index.floorPosition(from));
+            int maxBatch = engine.maxBatchBytes() + BatchDescriptor.HEADER_LENGTH;
+            while (pos < limit) {
+                ByteBuffer w = seg.window(pos, READ_WINDOW, limit);
+                int p = 0;
+                while (w.limit() - p >= BatchDescriptor.HEADER_LENGTH) {
+                    int total = BatchDescriptor.totalSize(BatchDescriptor.length(w, p));
+                    if (total > 0 && p + (long) total > w.limit() && p + (long) total <= limit - pos) {
+                        if (p == 0) {
+                            w = seg.window(pos, total, limit);
+                            continue;
+                        }
+                        break;
+                    }
+                    if (BatchReader.check(w, p, w.limit(), maxBatch, true) != BatchReader.VALID) {
+                        throw new CorruptionException(seg.file, pos + p, "batch fails its checksum");
+                    }
+                    if (BatchDescriptor.baseOffset(w, p) + BatchDescriptor.lastOffsetDelta(w, p) >= from
+                            && BatchDescriptor.baseOffset(w, p) < end) {
+                        List<Record> records = new ArrayList<>(BatchDescriptor.recordCount(w, p));
+                        BatchReader.decode(w, p, from, records, Integer.MAX_VALUE,
+                                new BatchReader.ReadBudget(Long.MAX_VALUE), seg.file, pos);
+                        consumer.accept(BatchDescriptor.type(w, p), records);
+                    }
+                    p += total;
+                }
+                if (p == 0) {
+                    break;
+                }
+                pos += p;
+            }
+        }
     }
 
     /** Waits up to {@code nanos} for the end offset to pass {@code offset}; returns the end offset then. */

@@ -24,15 +24,17 @@ public final class QueueMeters implements AutoCloseable {
     private final List<Meter> meters = new ArrayList<>();
     private final Timer appendLatency;
 
-    public QueueMeters(MeterRegistry registry, SegmentedLog log) {
+    public QueueMeters(MeterRegistry registry, SegmentedLog log, String kind) {
         this.registry = registry;
-        this.tags = Tags.of("queue", log.name(), "kind", "log");
+        this.tags = Tags.of("queue", log.name(), "kind", kind);
         counter("mikyu.queue.in", log, SegmentedLog::appendedRecords, "records appended");
         counter("mikyu.queue.in.bytes", log, SegmentedLog::appendedBytes, "bytes appended (encoded)");
         counter("mikyu.queue.out", log, SegmentedLog::readRecords, "records read");
         counter("mikyu.queue.cache.hits", log, SegmentedLog::cacheHits, "reads served from the ring cache");
         counter("mikyu.queue.cache.misses", log, SegmentedLog::cacheMisses, "reads that went to segment files");
-        gauge("mikyu.queue.depth", log, l -> l.endOffset() - l.startOffset(), "records stored (offset range)");
+        if ("log".equals(kind)) {
+            gauge("mikyu.queue.depth", log, l -> l.endOffset() - l.startOffset(), "records stored (offset range)");
+        }
         gauge("mikyu.queue.disk.bytes", log, SegmentedLog::bytesOnDisk, "bytes of segment files");
         gauge("mikyu.queue.segments", log, SegmentedLog::segmentCount, "segment files");
         appendLatency = Timer.builder("mikyu.queue.append.latency").tags(tags)
@@ -44,12 +46,14 @@ public final class QueueMeters implements AutoCloseable {
         appendLatency.record(nanos, TimeUnit.NANOSECONDS);
     }
 
-    private void counter(String name, SegmentedLog log, ToDoubleFunction<SegmentedLog> f, String description) {
-        meters.add(FunctionCounter.builder(name, log, f).tags(tags).description(description).register(registry));
+    /** A counter of this queue read from {@code f}, e.g. acked or dead-lettered tasks. */
+    public <T> void counter(String name, T source, ToDoubleFunction<T> f, String description) {
+        meters.add(FunctionCounter.builder(name, source, f).tags(tags).description(description).register(registry));
     }
 
-    private void gauge(String name, SegmentedLog log, ToDoubleFunction<SegmentedLog> f, String description) {
-        meters.add(Gauge.builder(name, log, f).tags(tags).description(description).strongReference(false)
+    /** A gauge of this queue read from {@code f}, e.g. ready or in-flight tasks. */
+    public <T> void gauge(String name, T source, ToDoubleFunction<T> f, String description) {
+        meters.add(Gauge.builder(name, source, f).tags(tags).description(description).strongReference(false)
                 .register(registry));
     }
 

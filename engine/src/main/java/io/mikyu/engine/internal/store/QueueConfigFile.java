@@ -3,6 +3,7 @@ package io.mikyu.engine.internal.store;
 import io.mikyu.engine.CorruptionException;
 import io.mikyu.engine.Durability;
 import io.mikyu.engine.LogQueueConfig;
+import io.mikyu.engine.TaskQueueConfig;
 
 import java.io.IOException;
 import java.io.StringReader;
@@ -36,14 +37,54 @@ final class QueueConfigFile {
         Files.writeString(dir.resolve(FILE_NAME), text, StandardCharsets.UTF_8);
     }
 
-    static LogQueueConfig read(Path dir) throws IOException {
+    static void write(Path dir, TaskQueueConfig c) throws IOException {
+        String text = MAGIC + "\n"
+                + "kind=task\n"
+                + "durability=" + c.durability().name().toLowerCase() + "\n"
+                + "max.attempts=" + c.maxAttempts() + "\n"
+                + "backoff.initial.ms=" + c.backoffInitial().toMillis() + "\n"
+                + "backoff.multiplier=" + c.backoffMultiplier() + "\n"
+                + "backoff.max.ms=" + c.backoffMax().toMillis() + "\n"
+                + "lease.default.ms=" + c.defaultLease().toMillis() + "\n"
+                + "segment.bytes=" + c.segmentBytes() + "\n";
+        Files.writeString(dir.resolve(FILE_NAME), text, StandardCharsets.UTF_8);
+    }
+
+    static TaskQueueConfig readTask(Path dir) throws IOException {
         Path file = dir.resolve(FILE_NAME);
+        Properties p = load(file);
+        try {
+            TaskQueueConfig d = TaskQueueConfig.defaults();
+            return d.withDurability(Durability.parse(p.getProperty("durability", "async")))
+                    .withMaxAttempts(Integer.parseInt(p.getProperty("max.attempts", String.valueOf(d.maxAttempts()))))
+                    .withBackoff(Duration.ofMillis(Long.parseLong(p.getProperty("backoff.initial.ms",
+                                    String.valueOf(d.backoffInitial().toMillis())))),
+                            Double.parseDouble(p.getProperty("backoff.multiplier",
+                                    String.valueOf(d.backoffMultiplier()))),
+                            Duration.ofMillis(Long.parseLong(p.getProperty("backoff.max.ms",
+                                    String.valueOf(d.backoffMax().toMillis())))))
+                    .withDefaultLease(Duration.ofMillis(Long.parseLong(p.getProperty("lease.default.ms",
+                            String.valueOf(d.defaultLease().toMillis())))))
+                    .withSegmentBytes(Long.parseLong(p.getProperty("segment.bytes",
+                            String.valueOf(d.segmentBytes()))));
+        } catch (IllegalArgumentException e) {
+            throw new CorruptionException(file, 0, "invalid queue config: " + e.getMessage());
+        }
+    }
+
+    private static Properties load(Path file) throws IOException {
         String text = Files.readString(file, StandardCharsets.UTF_8);
         if (!text.startsWith(MAGIC + "\n")) {
             throw new CorruptionException(file, 0, "not a mikyu queue config (expected first line '" + MAGIC + "')");
         }
         Properties p = new Properties();
         p.load(new StringReader(text));
+        return p;
+    }
+
+    static LogQueueConfig read(Path dir) throws IOException {
+        Path file = dir.resolve(FILE_NAME);
+        Properties p = load(file);
         try {
             LogQueueConfig c = LogQueueConfig.defaults()
                     .withDurability(Durability.parse(p.getProperty("durability", "async")))

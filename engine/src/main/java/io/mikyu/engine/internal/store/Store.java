@@ -11,11 +11,14 @@ import io.mikyu.engine.QueueKind;
 import io.mikyu.engine.QueueNotFoundException;
 import io.mikyu.engine.RecoveryReport;
 import io.mikyu.engine.StoreClosedException;
+import io.mikyu.engine.TaskQueue;
+import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.engine.internal.files.Directories;
 import io.mikyu.engine.internal.log.SegmentedLog;
 import io.mikyu.engine.internal.metrics.QueueMeters;
 import io.mikyu.engine.internal.metrics.WriterMetrics;
 import io.mikyu.engine.internal.offsets.OffsetStore;
+import io.mikyu.engine.internal.task.TaskQueueHandle;
 import io.mikyu.engine.internal.write.BackgroundFlusher;
 import io.mikyu.engine.internal.write.DiskSpaceGuard;
 import io.mikyu.engine.internal.write.GroupCommitWriter;
@@ -64,6 +67,8 @@ public final class Store implements Mikyu {
      */
     private static final int WRITER_SCRATCH_BYTES = 64 * 1024;
 
+    /** The subfolder of a task queue's folder that holds its dead-letter queue. */
+    private static final String DLQ_DIRECTORY = "dlq";
     /** Requests one group commit takes at most, in bytes; more wait for the next cycle. */
     private static final long MAX_CYCLE_BYTES = 4L << 20;
 
@@ -75,6 +80,9 @@ public final class Store implements Mikyu {
     private final DiskSpaceGuard diskGuard;
     private final ByteBuffer writerScratch = ByteBuffer.allocateDirect(WRITER_SCRATCH_BYTES);
     private final ConcurrentHashMap<String, LogQueueHandle> logs = new ConcurrentHashMap<>();
+    /** Task queues by name, dead-letter queues ({@code <name>/dlq}) included. */
+    private final ConcurrentHashMap<String, TaskQueueHandle> tasks = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, QueueMeters> taskMeters = new ConcurrentHashMap<>();
     private final ScheduledExecutorService housekeeper;
     private final BackgroundFlusher flusher;
     private final List<RecoveryReport.Event> recoveryEvents = Collections.synchronizedList(new ArrayList<>());
@@ -92,8 +100,17 @@ public final class Store implements Mikyu {
         this.writer = new GroupCommitWriter("mikyu-writer", MAX_CYCLE_BYTES, diskGuard, writerMetrics);
         try {
             loadLogs();
+            loadTasks();
         } catch (IOException | RuntimeException e) {
             writer.close();
+            for (TaskQueueHandle t : tasks.values()) {
+                try {
+                    t.storage().close(false);
+                } catch (IOException | RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            taskMeters.values().forEach(QueueMeters::close);
             for (LogQueueHandle h : logs.values()) {
                 try {
                     h.storage().close(false);
@@ -119,8 +136,7 @@ public final class Store implements Mikyu {
                 LOG.warn("recovery: {}", e);
             }
         }
-        this.flusher = new BackgroundFlusher(() -> logs.values().stream().map(LogQueueHandle::storage).toList(),
-                config.flushInterval().toNanos(), writerMetrics);
+        this.flusher = new BackgroundFlusher(this::allLogs, config.flushInterval().toNanos(), writerMetrics);
         this.housekeeper = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "mikyu-housekeeper");
             t.setDaemon(true);
@@ -191,10 +207,75 @@ public final class Store implements Mikyu {
         }
     }
 
+    private void loadTasks() throws IOException {
+        Path root = dataDir.resolve(QueueKind.TASK.directory());
+        try (Stream<Path> dirs = Files.list(root)) {
+            for (Path d : (Iterable<Path>) dirs::iterator) {
+                String name = d.getFileName().toString();
+                if (name.startsWith(".")) {
+                    Directories.deleteRecursively(d);
+                    continue;
+                }
+                if (Files.isDirectory(d) && Files.exists(d.resolve(QueueConfigFile.FILE_NAME))) {
+                    openTask(name, d, QueueConfigFile.readTask(d));
+                }
+            }
+        }
+    }
+
+    /** Opens a task queue and its dead-letter queue (in the subfolder {@code dlq/}), registering both. */
+    private TaskQueueHandle openTask(String name, Path dir, TaskQueueConfig queueConfig) throws IOException {
+        String dlqName = name + TaskQueue.DEAD_LETTER_SUFFIX;
+        Path dlqDir = dir.resolve(DLQ_DIRECTORY);
+        Files.createDirectories(dlqDir);
+        TaskQueueConfig dlqConfig = queueConfig.withMaxAttempts(TaskQueueConfig.UNLIMITED_ATTEMPTS);
+        TaskQueueHandle dlq = openTaskLog(dlqName, dlqDir, dlqConfig, null);
+        TaskQueueHandle queue = openTaskLog(name, dir, queueConfig, dlq);
+        return queue;
+    }
+
+    private TaskQueueHandle openTaskLog(String name, Path dir, TaskQueueConfig c, TaskQueueHandle dlq)
+            throws IOException {
+        LogQueueConfig logConfig = LogQueueConfig.defaults().withDurability(c.durability())
+                .withSegmentBytes(c.segmentBytes());
+        SegmentedLog log = SegmentedLog.open(name, "task queue", dir, logConfig, config, writerScratch,
+                recoveryEvents::add);
+        TaskQueueHandle handle;
+        try {
+            handle = TaskQueueHandle.open(name, c, log, writer, config, dlq);
+        } catch (RuntimeException e) {
+            log.close(false);
+            throw e;
+        }
+        QueueMeters meters = new QueueMeters(config.meterRegistry(), log, "task");
+        meters.gauge("mikyu.queue.depth", handle, h -> h.counts().depth(), "unfinished tasks");
+        meters.gauge("mikyu.queue.ready", handle, h -> h.counts().ready(), "tasks deliverable now");
+        meters.gauge("mikyu.queue.scheduled", handle, h -> h.counts().scheduled(), "tasks waiting for their time");
+        meters.gauge("mikyu.queue.inflight", handle, h -> h.counts().inFlight(), "tasks under a lease");
+        meters.counter("mikyu.queue.acked", handle, TaskQueueHandle::ackedCount, "tasks acked");
+        meters.counter("mikyu.queue.deadlettered", handle, TaskQueueHandle::deadLetteredCount,
+                "tasks moved to the dead-letter queue");
+        tasks.put(name, handle);
+        taskMeters.put(name, meters);
+        return handle;
+    }
+
+    private List<SegmentedLog> allLogs() {
+        List<SegmentedLog> all = new ArrayList<>(logs.size() + tasks.size());
+        for (LogQueueHandle h : logs.values()) {
+            all.add(h.storage());
+        }
+        for (TaskQueueHandle t : tasks.values()) {
+            all.add(t.storage());
+        }
+        return all;
+    }
+
     private LogQueueHandle openLog(String name, Path dir, LogQueueConfig queueConfig) throws IOException {
-        SegmentedLog log = SegmentedLog.open(name, dir, queueConfig, config, writerScratch, recoveryEvents::add);
+        SegmentedLog log = SegmentedLog.open(name, "log queue", dir, queueConfig, config, writerScratch,
+                recoveryEvents::add);
         OffsetStore offsets = OffsetStore.open(dir, config, recoveryEvents::add);
-        return new LogQueueHandle(log, offsets, writer, config, new QueueMeters(config.meterRegistry(), log));
+        return new LogQueueHandle(log, offsets, writer, config, new QueueMeters(config.meterRegistry(), log, "log"));
     }
 
     private void checkOpen() {
@@ -280,10 +361,101 @@ public final class Store implements Mikyu {
     }
 
     @Override
+    public synchronized TaskQueue createTaskQueue(String name, TaskQueueConfig queueConfig) {
+        checkOpen();
+        QueueNames.check("queue", name);
+        if (tasks.containsKey(name)) {
+            throw new QueueExistsException("task queue '" + name + "' already exists");
+        }
+        Path root = dataDir.resolve(QueueKind.TASK.directory());
+        Path tmp = root.resolve("." + name + ".creating");
+        Path dir = root.resolve(name);
+        try {
+            Directories.deleteRecursively(tmp);
+            Files.createDirectories(tmp.resolve(DLQ_DIRECTORY));
+            QueueConfigFile.write(tmp, queueConfig);
+            Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
+            Directories.fsync(root);
+            return openTask(name, dir, queueConfig);
+        } catch (IOException e) {
+            throw new UncheckedIOException("creating task queue '" + name + "' in " + root, e);
+        }
+    }
+
+    @Override
+    public TaskQueue createTaskQueue(String name) {
+        return createTaskQueue(name, TaskQueueConfig.defaults().withDurability(config.defaultDurability()));
+    }
+
+    @Override
+    public synchronized TaskQueue getOrCreateTaskQueue(String name, TaskQueueConfig queueConfig) {
+        TaskQueueHandle existing = tasks.get(name);
+        return existing != null ? existing : createTaskQueue(name, queueConfig);
+    }
+
+    @Override
+    public TaskQueue taskQueue(String name) {
+        checkOpen();
+        TaskQueueHandle handle = tasks.get(name);
+        if (handle == null) {
+            throw new QueueNotFoundException("task queue '" + name + "' does not exist");
+        }
+        return handle;
+    }
+
+    @Override
+    public synchronized boolean deleteTaskQueue(String name) {
+        checkOpen();
+        if (name.endsWith(TaskQueue.DEAD_LETTER_SUFFIX) && tasks.containsKey(name)) {
+            throw new IllegalArgumentException("'" + name + "' is a dead-letter queue; it goes with its queue '"
+                    + name.substring(0, name.length() - TaskQueue.DEAD_LETTER_SUFFIX.length()) + "'");
+        }
+        TaskQueueHandle handle = tasks.remove(name);
+        if (handle == null) {
+            return false;
+        }
+        String dlqName = name + TaskQueue.DEAD_LETTER_SUFFIX;
+        TaskQueueHandle dlq = tasks.remove(dlqName);
+        List<TaskQueueHandle> closing = dlq == null ? List.of(handle) : List.of(handle, dlq);
+        for (TaskQueueHandle h : closing) {
+            h.storage().awaitMaintenance();
+        }
+        writer.execute(() -> {
+            for (TaskQueueHandle h : closing) {
+                try {
+                    h.storage().close(false);
+                } catch (IOException e) {
+                    LOG.warn("closing {} for deletion", h.name(), e);
+                }
+            }
+            return null;
+        });
+        for (TaskQueueHandle h : closing) {
+            h.wakeAll();
+            QueueMeters m = taskMeters.remove(h.name());
+            if (m != null) {
+                m.close();
+            }
+        }
+        Path dir = handle.storage().dir();
+        Path doomed = dir.resolveSibling("." + name + ".deleting-" + System.nanoTime());
+        try {
+            Files.move(dir, doomed, StandardCopyOption.ATOMIC_MOVE);
+            Directories.fsync(dir.getParent());
+            Directories.deleteRecursively(doomed);
+        } catch (IOException e) {
+            throw new UncheckedIOException("deleting task queue '" + name + "' at " + dir, e);
+        }
+        return true;
+    }
+
+    @Override
     public List<String> list(QueueKind kind) {
         checkOpen();
         if (kind == QueueKind.TASK) {
-            return List.of();
+            List<String> names = new ArrayList<>(tasks.keySet());
+            Collections.sort(names);
+            return names;
         }
         List<String> names = new ArrayList<>(logs.keySet());
         Collections.sort(names);
@@ -296,21 +468,21 @@ public final class Store implements Mikyu {
         long bytes = 0;
         long hits = 0;
         long misses = 0;
-        for (LogQueueHandle h : logs.values()) {
-            records += h.storage().appendedRecords();
-            bytes += h.storage().appendedBytes();
-            hits += h.storage().cacheHits();
-            misses += h.storage().cacheMisses();
+        for (SegmentedLog log : allLogs()) {
+            records += log.appendedRecords();
+            bytes += log.appendedBytes();
+            hits += log.cacheHits();
+            misses += log.cacheMisses();
         }
-        return new EngineStats(dataDir.toString(), logs.size(), 0, bytesOnDisk(), writerMetrics.commits(),
+        return new EngineStats(dataDir.toString(), logs.size(), tasks.size(), bytesOnDisk(), writerMetrics.commits(),
                 writerMetrics.commitRequests(), writerMetrics.fsyncs(), records, bytes, hits, misses,
                 diskGuard.freeBytes());
     }
 
     private long bytesOnDisk() {
         long total = 0;
-        for (LogQueueHandle h : logs.values()) {
-            total += h.storage().bytesOnDisk();
+        for (SegmentedLog log : allLogs()) {
+            total += log.bytesOnDisk();
         }
         return total;
     }
@@ -328,18 +500,27 @@ public final class Store implements Mikyu {
     @Override
     public void flush() {
         checkOpen();
-        for (LogQueueHandle h : logs.values()) {
+        for (SegmentedLog log : allLogs()) {
             try {
-                if (h.storage().isDirty()) {
-                    h.storage().force();
+                if (log.isDirty()) {
+                    log.force();
                 }
             } catch (IOException e) {
-                throw new UncheckedIOException("flushing " + h.storage().describe(), e);
+                throw new UncheckedIOException("flushing " + log.describe(), e);
             }
         }
     }
 
     private void housekeeping() {
+        for (TaskQueueHandle t : tasks.values()) {
+            try {
+                t.housekeeping();
+            } catch (RuntimeException e) {
+                if (!closed) {
+                    LOG.warn("housekeeping of {} failed", t.storage().describe(), e);
+                }
+            }
+        }
         for (LogQueueHandle h : logs.values()) {
             try {
                 h.applyRetention();
@@ -380,12 +561,24 @@ public final class Store implements Mikyu {
                     }
                     h.meters().close();
                 }
+                for (TaskQueueHandle t : tasks.values()) {
+                    try {
+                        t.storage().close(true);
+                    } catch (IOException e) {
+                        LOG.error("closing {} failed; it will be recovered on the next open", t.storage().describe(),
+                                e);
+                    }
+                    t.wakeAll();
+                }
+                taskMeters.values().forEach(QueueMeters::close);
                 return null;
             });
         } finally {
             writer.close();
             writerMetrics.close();
             logs.clear();
+            tasks.clear();
+            taskMeters.clear();
             try {
                 lock.close();
             } catch (IOException e) {

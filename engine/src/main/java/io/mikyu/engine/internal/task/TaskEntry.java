@@ -1,0 +1,81 @@
+package io.mikyu.engine.internal.task;
+
+import io.mikyu.engine.Headers;
+import io.mikyu.engine.TaskView;
+
+import java.util.Comparator;
+
+/** The in-memory state of one unfinished task. Guarded by its queue's lock. */
+final class TaskEntry implements TaskView {
+
+    enum State { READY, SCHEDULED, LEASED, LEAVING }
+
+    /** Delivery order: higher priority first, then lower id (FIFO). */
+    static final Comparator<TaskEntry> DELIVERY_ORDER =
+            Comparator.comparingInt((TaskEntry e) -> -e.priority).thenComparingLong(e -> e.id);
+    static final Comparator<TaskEntry> BY_VISIBLE_AT =
+            Comparator.comparingLong((TaskEntry e) -> e.visibleAt).thenComparingLong(e -> e.id);
+    static final Comparator<TaskEntry> BY_LEASE_END =
+            Comparator.comparingLong((TaskEntry e) -> e.leaseUntil).thenComparingLong(e -> e.id);
+
+    final long id;
+    final int priority;
+    final long enqueuedAt;
+    final long expiresAt;
+    final Headers headers;
+
+    State state = State.SCHEDULED;
+    int attempts;
+    long visibleAt;
+    long lease;
+    long leaseUntil;
+    String lastReason;
+
+    TaskEntry(long id, int priority, long enqueuedAt, long deliverAt, long expiresAt, Headers headers) {
+        this.id = id;
+        this.priority = priority;
+        this.enqueuedAt = enqueuedAt;
+        this.visibleAt = deliverAt;
+        this.expiresAt = expiresAt;
+        this.headers = headers;
+    }
+
+    boolean isExpired(long now) {
+        return expiresAt != 0 && expiresAt <= now;
+    }
+
+    @Override
+    public long id() {
+        return id;
+    }
+
+    @Override
+    public int priority() {
+        return priority;
+    }
+
+    @Override
+    public Headers headers() {
+        return headers;
+    }
+
+    @Override
+    public int attempts() {
+        return attempts;
+    }
+
+    @Override
+    public long enqueuedAt() {
+        return enqueuedAt;
+    }
+
+    @Override
+    public long expiresAt() {
+        return expiresAt;
+    }
+
+    @Override
+    public String toString() {
+        return "task " + id + " (" + state + ", attempts " + attempts + ")";
+    }
+}

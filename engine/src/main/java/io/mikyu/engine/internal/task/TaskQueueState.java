@@ -1,0 +1,309 @@
+package io.mikyu.engine.internal.task;
+
+import io.mikyu.engine.Headers;
+import io.mikyu.engine.LeaseToken;
+import io.mikyu.engine.StaleLeaseException;
+import io.mikyu.engine.TaskCounts;
+import io.mikyu.engine.TaskFilter;
+import io.mikyu.engine.TaskQueueConfig;
+import io.mikyu.engine.internal.format.TaskRecordDescriptor;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Which tasks of a queue are ready, scheduled or leased, and the rules that move them. Pure state: no I/O, so the
+ * caller decides what to write before or after each transition. Every method must be called holding the queue's
+ * lock. Times are epoch millis passed in, which keeps the rules testable and replay deterministic.
+ *
+ * <p>Lease expiry is derived, not recorded: a lease that ended at T makes the task visible at
+ * {@code T + backoff(attempts)}, or sends it to the dead-letter queue after {@code maxAttempts}. Replaying the
+ * log and then applying the current time reaches the same state the live queue would have.
+ */
+final class TaskQueueState {
+
+    private final String queue;
+    private final TaskQueueConfig config;
+    private final Map<Long, TaskEntry> tasks = new HashMap<>();
+    private final TreeSet<TaskEntry> ready = new TreeSet<>(TaskEntry.DELIVERY_ORDER);
+    private final TreeSet<TaskEntry> scheduled = new TreeSet<>(TaskEntry.BY_VISIBLE_AT);
+    private final TreeSet<TaskEntry> leased = new TreeSet<>(TaskEntry.BY_LEASE_END);
+    private final FilterIndex filters = new FilterIndex();
+    private long lastLease;
+    private long expired;
+
+    TaskQueueState(String queue, TaskQueueConfig config) {
+        this.queue = queue;
+        this.config = config;
+    }
+
+    // ------------------------------------------------------------------------------------------------ replay
+
+    /** A task record, during replay or after an enqueue was written. */
+    void enqueued(long id, TaskRecordDescriptor.Meta meta, long enqueuedAt, Headers headers, long now) {
+        TaskEntry e = new TaskEntry(id, meta.priority(), enqueuedAt, meta.deliverAt(), meta.expiresAt(), headers);
+        tasks.put(id, e);
+        place(e, now);
+    }
+
+    /** A state record during replay: the state before {@code now} is applied afterwards by {@link #promote}. */
+    void replay(TaskRecordDescriptor.State s) {
+        TaskEntry e = tasks.get(s.taskId());
+        if (s.lease() > lastLease) {
+            lastLease = s.lease();
+        }
+        if (e == null) {
+            return; // finished earlier, or its task record was lost to a quarantined segment
+        }
+        unplace(e);
+        switch (s.op()) {
+            case TaskRecordDescriptor.LEASE -> {
+                e.attempts = s.attempts();
+                e.lease = s.lease();
+                e.leaseUntil = s.time();
+                e.state = TaskEntry.State.LEASED;
+                leased.add(e);
+            }
+            case TaskRecordDescriptor.EXTEND -> {
+                if (e.lease == s.lease()) {
+                    e.leaseUntil = s.time();
+                }
+                e.state = TaskEntry.State.LEASED;
+                leased.add(e);
+            }
+            case TaskRecordDescriptor.NACK -> {
+                e.visibleAt = s.time();
+                e.lastReason = s.reason();
+                e.state = TaskEntry.State.SCHEDULED;
+                scheduled.add(e);
+            }
+            case TaskRecordDescriptor.ACK, TaskRecordDescriptor.DEAD -> tasks.remove(e.id);
+            default -> throw new IllegalStateException("unknown task state op " + s.op() + " in " + queue);
+        }
+    }
+
+    // ----------------------------------------------------------------------------------------------- moving
+
+    /**
+     * Applies the clock: scheduled tasks that are due become ready, expired tasks are dropped, ended leases
+     * return their task (or, past {@code maxAttempts}, mark it for the dead-letter queue: returned, LEAVING).
+     */
+    List<TaskEntry> promote(long now) {
+        List<TaskEntry> dead = null;
+        while (!leased.isEmpty() && leased.first().leaseUntil <= now) {
+            TaskEntry e = leased.pollFirst();
+            if (e.attempts >= config.maxAttempts()) {
+                e.state = TaskEntry.State.LEAVING;
+                e.lastReason = "lease expired " + e.attempts + " times";
+                if (dead == null) {
+                    dead = new ArrayList<>();
+                }
+                dead.add(e);
+            } else {
+                e.visibleAt = e.leaseUntil + config.backoff(e.attempts).toMillis();
+                e.lastReason = "lease expired";
+                e.state = TaskEntry.State.SCHEDULED;
+                scheduled.add(e);
+            }
+        }
+        while (!scheduled.isEmpty() && scheduled.first().visibleAt <= now) {
+            TaskEntry e = scheduled.pollFirst();
+            if (e.isExpired(now)) {
+                drop(e);
+            } else {
+                e.state = TaskEntry.State.READY;
+                ready.add(e);
+                filters.becameReady(e);
+            }
+        }
+        return dead == null ? List.of() : dead;
+    }
+
+    /** Millis until the next scheduled task or lease end, or {@code Long.MAX_VALUE}. */
+    long millisUntilNextChange(long now) {
+        long next = Long.MAX_VALUE;
+        if (!scheduled.isEmpty()) {
+            next = Math.min(next, scheduled.first().visibleAt);
+        }
+        if (!leased.isEmpty()) {
+            next = Math.min(next, leased.first().leaseUntil);
+        }
+        return next == Long.MAX_VALUE ? next : Math.max(0, next - now);
+    }
+
+    /** Leases up to {@code max} ready tasks (matching {@code filter}) until {@code leaseUntil}. */
+    List<TaskEntry> lease(int max, TaskFilter filter, long now, long leaseUntil) {
+        List<TaskEntry> out = new ArrayList<>(Math.min(max, 64));
+        TreeSet<TaskEntry> source = filter == null ? ready : filters.matches(filter, ready, now);
+        while (out.size() < max && !source.isEmpty()) {
+            TaskEntry e = source.pollFirst();
+            ready.remove(e);
+            filters.leftReady(e);
+            if (e.isExpired(now)) {
+                drop(e);
+                continue;
+            }
+            e.attempts++;
+            e.lease = ++lastLease;
+            e.leaseUntil = leaseUntil;
+            e.state = TaskEntry.State.LEASED;
+            leased.add(e);
+            out.add(e);
+        }
+        return out;
+    }
+
+    /** Undoes {@link #lease} for entries whose lease record could not be written. */
+    void unlease(List<TaskEntry> entries, long now) {
+        for (TaskEntry e : entries) {
+            if (e.state == TaskEntry.State.LEASED && tasks.get(e.id) == e) {
+                leased.remove(e);
+                e.attempts--;
+                e.visibleAt = now;
+                place(e, now);
+            }
+        }
+    }
+
+    /** The task a token names, if the token still holds; else {@link StaleLeaseException}. */
+    TaskEntry holder(LeaseToken token) {
+        TaskEntry e = tasks.get(token.taskId());
+        if (e == null) {
+            throw new StaleLeaseException("task " + token.taskId() + " of task queue '" + queue
+                    + "' is not pending: it was acked, dead-lettered, purged or never existed (token " + token + ")");
+        }
+        if (e.lease != token.lease() || e.state == TaskEntry.State.LEAVING) {
+            throw new StaleLeaseException("lease " + token + " on task " + token.taskId() + " of task queue '" + queue
+                    + "' is stale: the lease expired and the task was handed out again (now lease " + e.lease + ")");
+        }
+        return e;
+    }
+
+    /** Removes a finished task (acked or dead-lettered). */
+    void finish(long id) {
+        TaskEntry e = tasks.remove(id);
+        if (e != null) {
+            unplace(e);
+        }
+    }
+
+    /** Gives a held task back, visible again at {@code visibleAt}. */
+    void giveBack(TaskEntry e, long visibleAt, String reason, long now) {
+        unplace(e);
+        e.visibleAt = visibleAt;
+        e.lastReason = reason;
+        place(e, now);
+    }
+
+    /** Marks a task as leaving for the dead-letter queue: no longer visible, not yet finished. */
+    void leave(TaskEntry e, String reason) {
+        unplace(e);
+        e.lastReason = reason;
+        e.state = TaskEntry.State.LEAVING;
+    }
+
+    /** A task whose move to the dead-letter queue failed: try again after {@code retryAt}. */
+    void stay(TaskEntry e, long retryAt, long now) {
+        if (tasks.get(e.id) == e && e.state == TaskEntry.State.LEAVING) {
+            e.visibleAt = retryAt;
+            place(e, now);
+        }
+    }
+
+    void extend(TaskEntry e, long leaseUntil) {
+        leased.remove(e);
+        e.leaseUntil = leaseUntil;
+        leased.add(e);
+    }
+
+    /** Ready tasks in delivery order matching {@code filter}, up to {@code max}. */
+    List<TaskEntry> browse(int max, TaskFilter filter, long now) {
+        List<TaskEntry> out = new ArrayList<>();
+        Iterable<TaskEntry> source = filter == null ? ready : filters.matches(filter, ready, now);
+        for (TaskEntry e : source) {
+            if (out.size() >= max) {
+                break;
+            }
+            if (!e.isExpired(now)) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    /** Ids of every ready and scheduled task, removed from the queue. */
+    List<Long> purge() {
+        List<Long> ids = new ArrayList<>(ready.size() + scheduled.size());
+        for (TaskEntry e : ready) {
+            ids.add(e.id);
+        }
+        for (TaskEntry e : scheduled) {
+            ids.add(e.id);
+        }
+        for (Long id : ids) {
+            tasks.remove(id);
+        }
+        ready.clear();
+        scheduled.clear();
+        filters.clear();
+        return ids;
+    }
+
+    TaskCounts counts() {
+        return new TaskCounts(ready.size(), scheduled.size(), leased.size());
+    }
+
+    /** The lowest unfinished id, or {@code Long.MAX_VALUE}: log segments below it hold nothing live. */
+    long lowestLiveId() {
+        long min = Long.MAX_VALUE;
+        for (Long id : tasks.keySet()) {
+            min = Math.min(min, id);
+        }
+        return min;
+    }
+
+    long expiredCount() {
+        return expired;
+    }
+
+    void dropIdleFilters(long now) {
+        filters.dropIdle(now);
+    }
+
+    boolean hasReady() {
+        return !ready.isEmpty();
+    }
+
+    private void place(TaskEntry e, long now) {
+        if (e.visibleAt > now) {
+            e.state = TaskEntry.State.SCHEDULED;
+            scheduled.add(e);
+        } else if (e.isExpired(now)) {
+            drop(e);
+        } else {
+            e.state = TaskEntry.State.READY;
+            ready.add(e);
+            filters.becameReady(e);
+        }
+    }
+
+    private void unplace(TaskEntry e) {
+        switch (e.state) {
+            case READY -> {
+                ready.remove(e);
+                filters.leftReady(e);
+            }
+            case SCHEDULED -> scheduled.remove(e);
+            case LEASED -> leased.remove(e);
+            case LEAVING -> { }
+        }
+    }
+
+    private void drop(TaskEntry e) {
+        tasks.remove(e.id);
+        expired++;
+    }
+}
