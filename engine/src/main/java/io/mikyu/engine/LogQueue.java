@@ -65,7 +65,13 @@ public interface LogQueue {
     /** The consumer group, created (with no committed offset) if it does not exist. */
     ConsumerGroup group(String name);
 
-    /** Names of this queue's consumer groups, sorted. */
+    /**
+     * The shared consumer group {@code name}, created with {@code config} (starting at the queue's start) if it
+     * does not exist. A name is either an exclusive group ({@link #group}) or a shared one, never both.
+     */
+    SharedGroup sharedGroup(String name, SharedGroupConfig config);
+
+    /** Names of this queue's consumer groups (exclusive and shared), sorted. */
     List<String> groups();
 
     /** Deletes a consumer group and its committed offset; {@code false} if it did not exist. */

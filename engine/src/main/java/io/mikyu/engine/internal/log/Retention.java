@@ -34,6 +34,26 @@ public final class Retention {
         }
     }
 
+    /**
+     * Removes the sealed segments whose records all carry a timestamp at or below {@code stamp}. A shared group's
+     * state log stamps each record with the group's window end, so this drops state about finished records only.
+     */
+    public static long dropSegmentsStampedAtOrBelow(SegmentedLog log, long stamp) throws IOException {
+        log.maintenance.lock();
+        try {
+            LogSegment keepFrom = null;
+            for (LogSegment seg : log.segmentList()) {
+                if (seg == log.activeSegment() || seg.maxTimestamp() > stamp) {
+                    keepFrom = seg;
+                    break;
+                }
+            }
+            return log.dropSegmentsBefore(keepFrom);
+        } finally {
+            log.maintenance.unlock();
+        }
+    }
+
     /** Applies the queue's retention now; returns the number of records removed. */
     public static long apply(SegmentedLog log, long nowMillis) throws IOException {
         LogQueueConfig config = log.config();

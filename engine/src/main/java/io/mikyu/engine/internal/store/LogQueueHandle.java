@@ -10,6 +10,8 @@ import io.mikyu.engine.OffsetOutOfRangeException;
 import io.mikyu.engine.QueueKind;
 import io.mikyu.engine.QueueStats;
 import io.mikyu.engine.Record;
+import io.mikyu.engine.SharedGroup;
+import io.mikyu.engine.SharedGroupConfig;
 import io.mikyu.engine.internal.format.BatchEncoder;
 import io.mikyu.engine.internal.format.OffsetsDescriptor;
 import io.mikyu.engine.internal.log.Compactor;
@@ -38,17 +40,25 @@ final class LogQueueHandle implements LogQueue {
     private final EngineConfig limits;
     private final QueueMeters meters;
     private final ConcurrentHashMap<String, GroupHandle> groups = new ConcurrentHashMap<>();
+    private final SharedGroups shared;
 
     LogQueueHandle(SegmentedLog log, OffsetStore offsets, GroupCommitWriter writer, EngineConfig limits,
-                   QueueMeters meters) {
+                   QueueMeters meters, SharedGroups shared) {
         this.log = log;
         this.offsets = offsets;
         this.writer = writer;
         this.limits = limits;
         this.meters = meters;
+        this.shared = shared;
         for (String g : offsets.groups()) {
-            registerGroup(g);
+            if (!shared.contains(g)) {
+                registerGroup(g);
+            }
         }
+    }
+
+    SharedGroups shared() {
+        return shared;
     }
 
     SegmentedLog storage() {
@@ -141,8 +151,24 @@ final class LogQueueHandle implements LogQueue {
     }
 
     @Override
+    public SharedGroup sharedGroup(String name, SharedGroupConfig config) {
+        QueueNames.check("consumer group", name);
+        synchronized (groups) {
+            if (groups.containsKey(name)) {
+                throw new IllegalStateException("consumer group '" + name + "' of log queue '" + name()
+                        + "' is an exclusive group, not a shared one");
+            }
+            return shared.getOrCreate(name, config);
+        }
+    }
+
+    @Override
     public ConsumerGroup group(String name) {
         QueueNames.check("consumer group", name);
+        if (shared.contains(name)) {
+            throw new IllegalStateException("consumer group '" + name + "' of log queue '" + name()
+                    + "' is a shared group: use sharedGroup(name, config)");
+        }
         GroupHandle g = groups.get(name);
         if (g != null) {
             return g;
@@ -168,11 +194,16 @@ final class LogQueueHandle implements LogQueue {
 
     @Override
     public List<String> groups() {
-        return offsets.groups();
+        java.util.TreeSet<String> all = new java.util.TreeSet<>(offsets.groups());
+        all.addAll(shared.names());
+        return new java.util.ArrayList<>(all);
     }
 
     @Override
     public boolean deleteGroup(String name) {
+        if (shared.contains(name)) {
+            throw new UnsupportedOperationException("deleting shared group '" + name + "' is not supported yet");
+        }
         synchronized (groups) {
             if (groups.remove(name) == null) {
                 return false;

@@ -3,6 +3,7 @@ package io.mikyu.engine.internal.store;
 import io.mikyu.engine.CorruptionException;
 import io.mikyu.engine.Durability;
 import io.mikyu.engine.LogQueueConfig;
+import io.mikyu.engine.SharedGroupConfig;
 import io.mikyu.engine.TaskQueueConfig;
 
 import java.io.IOException;
@@ -48,6 +49,23 @@ final class QueueConfigFile {
                 + "lease.default.ms=" + c.defaultLease().toMillis() + "\n"
                 + "segment.bytes=" + c.segmentBytes() + "\n";
         Files.writeString(dir.resolve(FILE_NAME), text, StandardCharsets.UTF_8);
+    }
+
+    static void write(Path dir, SharedGroupConfig c) throws IOException {
+        write(dir, c.redelivery());
+        Files.writeString(dir.resolve(FILE_NAME), "kind=shared-group\nmax.in.flight=" + c.maxInFlight() + "\n",
+                StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+    }
+
+    static SharedGroupConfig readShared(Path dir) throws IOException {
+        Path file = dir.resolve(FILE_NAME);
+        TaskQueueConfig redelivery = readTask(dir);
+        try {
+            return new SharedGroupConfig(Integer.parseInt(load(file).getProperty("max.in.flight",
+                    String.valueOf(SharedGroupConfig.defaults().maxInFlight()))), redelivery);
+        } catch (IllegalArgumentException e) {
+            throw new CorruptionException(file, 0, "invalid shared group config: " + e.getMessage());
+        }
     }
 
     static TaskQueueConfig readTask(Path dir) throws IOException {

@@ -18,6 +18,7 @@ import io.mikyu.engine.internal.log.SegmentedLog;
 import io.mikyu.engine.internal.metrics.QueueMeters;
 import io.mikyu.engine.internal.metrics.WriterMetrics;
 import io.mikyu.engine.internal.offsets.OffsetStore;
+import io.mikyu.engine.internal.task.SharedGroupHandle;
 import io.mikyu.engine.internal.task.TaskQueueHandle;
 import io.mikyu.engine.internal.write.BackgroundFlusher;
 import io.mikyu.engine.internal.write.DiskSpaceGuard;
@@ -264,6 +265,7 @@ public final class Store implements Mikyu {
         List<SegmentedLog> all = new ArrayList<>(logs.size() + tasks.size());
         for (LogQueueHandle h : logs.values()) {
             all.add(h.storage());
+            all.addAll(h.shared().stateLogs());
         }
         for (TaskQueueHandle t : tasks.values()) {
             all.add(t.storage());
@@ -275,7 +277,22 @@ public final class Store implements Mikyu {
         SegmentedLog log = SegmentedLog.open(name, "log queue", dir, queueConfig, config, writerScratch,
                 recoveryEvents::add);
         OffsetStore offsets = OffsetStore.open(dir, config, recoveryEvents::add);
-        return new LogQueueHandle(log, offsets, writer, config, new QueueMeters(config.meterRegistry(), log, "log"));
+        SharedGroups shared = new SharedGroups(log, offsets, writer, config, new SharedGroups.Opener() {
+            @Override
+            public SegmentedLog openLog(String groupName, Path groupDir, LogQueueConfig c) throws IOException {
+                return SegmentedLog.open(groupName, "shared group", groupDir, c, config, writerScratch,
+                        recoveryEvents::add);
+            }
+
+            @Override
+            public TaskQueueHandle openDeadLetters(String dlqName, Path dlqDir, TaskQueueConfig c)
+                    throws IOException {
+                Files.createDirectories(dlqDir);
+                return openTaskLog(dlqName, dlqDir, c, null);
+            }
+        });
+        return new LogQueueHandle(log, offsets, writer, config, new QueueMeters(config.meterRegistry(), log, "log"),
+                shared);
     }
 
     private void checkOpen() {
@@ -340,8 +357,22 @@ public final class Store implements Mikyu {
         handle.storage().awaitMaintenance();
         Path dir = handle.storage().dir();
         Path doomed = dir.resolveSibling("." + name + ".deleting-" + System.nanoTime());
+        List<TaskQueueHandle> groupDlqs = new ArrayList<>();
+        for (SharedGroupHandle g : handle.shared().all()) {
+            TaskQueueHandle dlq = tasks.remove(name + ":" + g.name() + TaskQueue.DEAD_LETTER_SUFFIX);
+            if (dlq != null) {
+                groupDlqs.add(dlq);
+            }
+        }
         writer.execute(() -> {
             try {
+                for (SharedGroupHandle g : handle.shared().all()) {
+                    g.stateLog().close(false);
+                    g.wakeAll();
+                }
+                for (TaskQueueHandle dlq : groupDlqs) {
+                    dlq.storage().close(false);
+                }
                 handle.storage().close(false);
                 handle.offsets().close();
             } catch (IOException e) {
@@ -349,6 +380,12 @@ public final class Store implements Mikyu {
             }
             return null;
         });
+        for (TaskQueueHandle dlq : groupDlqs) {
+            QueueMeters m = taskMeters.remove(dlq.name());
+            if (m != null) {
+                m.close();
+            }
+        }
         handle.meters().close();
         try {
             Files.move(dir, doomed, StandardCopyOption.ATOMIC_MOVE);
@@ -523,6 +560,7 @@ public final class Store implements Mikyu {
         }
         for (LogQueueHandle h : logs.values()) {
             try {
+                h.shared().checkpointAll();
                 h.applyRetention();
                 if (h.config().compacted()) {
                     h.compact();
@@ -550,9 +588,24 @@ public final class Store implements Mikyu {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        for (LogQueueHandle h : logs.values()) {
+            try {
+                h.shared().checkpointAll();
+            } catch (RuntimeException e) {
+                LOG.warn("checkpointing the shared groups of {} failed", h.storage().describe(), e);
+            }
+        }
         try {
             writer.execute(() -> {
                 for (LogQueueHandle h : logs.values()) {
+                    for (SharedGroupHandle g : h.shared().all()) {
+                        try {
+                            g.stateLog().close(true);
+                        } catch (IOException e) {
+                            LOG.error("closing {} failed", g.stateLog().describe(), e);
+                        }
+                        g.wakeAll();
+                    }
                     try {
                         h.storage().close(true);
                         h.offsets().close();

@@ -265,6 +265,11 @@ final class TaskQueueState {
         return min;
     }
 
+    /** Unfinished items: what a shared group's window holds. */
+    int size() {
+        return tasks.size();
+    }
+
     long expiredCount() {
         return expired;
     }

@@ -1,0 +1,51 @@
+package io.mikyu.engine;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A consumer group of a log queue in shared mode: many members fetch records under per-record leases, within a
+ * bounded in-flight window, and ack them one by one (the Kafka share-group model, and what JMS shared
+ * subscriptions need). A nacked record or one whose lease ends is delivered again with its delivery count raised,
+ * after the backoff of {@link TaskQueueConfig}; after {@code maxAttempts} deliveries it moves to the group's
+ * dead-letter queue. The committed offset is the lowest record not yet finished; it only moves forward.
+ *
+ * <p>Lease tokens work as for task queues: a token whose lease ended and whose record went to another member is
+ * refused ({@link StaleLeaseException}).
+ */
+public interface SharedGroup {
+
+    String name();
+
+    String queue();
+
+    SharedGroupConfig config();
+
+    /** Up to {@code max} records under a lease of {@code lease}, waiting up to {@code wait} for the first. */
+    List<Delivery> fetch(int max, Duration lease, Duration wait) throws InterruptedException;
+
+    void ack(LeaseToken token);
+
+    void ack(List<LeaseToken> tokens);
+
+    /** Delivers the record again after {@code delay} (the backoff if {@code null}), or dead-letters it. */
+    void nack(LeaseToken token, Duration delay, String reason);
+
+    long extend(LeaseToken token, Duration lease);
+
+    /** Every record below this offset is finished (acked or dead-lettered). */
+    long committedOffset();
+
+    /** Records of the window by state: ready for delivery, waiting for redelivery, in flight. */
+    TaskCounts counts();
+
+    /** Records between the committed offset and the end of the queue. */
+    long lag();
+
+    /** Where records go after {@code maxAttempts} deliveries: a task queue named {@code <queue>:<group>/dlq}. */
+    TaskQueue deadLetters();
+
+    /** A record handed out to a member. */
+    record Delivery(Record record, LeaseToken token, int deliveryCount, long leaseExpiresAt) {
+    }
+}

@@ -1,0 +1,124 @@
+package io.mikyu.engine.internal.store;
+
+import io.mikyu.engine.EngineConfig;
+import io.mikyu.engine.LogQueueConfig;
+import io.mikyu.engine.SharedGroupConfig;
+import io.mikyu.engine.TaskQueueConfig;
+import io.mikyu.engine.internal.files.Directories;
+import io.mikyu.engine.internal.log.SegmentedLog;
+import io.mikyu.engine.internal.offsets.OffsetStore;
+import io.mikyu.engine.internal.task.SharedGroupHandle;
+import io.mikyu.engine.internal.task.TaskQueueHandle;
+import io.mikyu.engine.internal.write.GroupCommitWriter;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+/**
+ * The shared consumer groups of one log queue, each in {@code <queue>/shared/<group>/} with its state log and,
+ * in {@code dlq/}, its dead-letter queue (registered with the store as task queue {@code <queue>:<group>/dlq}).
+ */
+final class SharedGroups {
+
+    static final String DIRECTORY = "shared";
+
+    /** How the store opens the logs and dead-letter queues groups need. */
+    interface Opener {
+        SegmentedLog openLog(String name, Path dir, LogQueueConfig config) throws IOException;
+
+        TaskQueueHandle openDeadLetters(String name, Path dir, TaskQueueConfig config) throws IOException;
+    }
+
+    private final SegmentedLog source;
+    private final OffsetStore offsets;
+    private final GroupCommitWriter writer;
+    private final EngineConfig engine;
+    private final Opener opener;
+    private final ConcurrentHashMap<String, SharedGroupHandle> groups = new ConcurrentHashMap<>();
+
+    SharedGroups(SegmentedLog source, OffsetStore offsets, GroupCommitWriter writer, EngineConfig engine,
+                 Opener opener) throws IOException {
+        this.source = source;
+        this.offsets = offsets;
+        this.writer = writer;
+        this.engine = engine;
+        this.opener = opener;
+        Path root = source.dir().resolve(DIRECTORY);
+        if (Files.isDirectory(root)) {
+            try (Stream<Path> dirs = Files.list(root)) {
+                for (Path d : (Iterable<Path>) dirs::iterator) {
+                    String name = d.getFileName().toString();
+                    if (name.startsWith(".")) {
+                        Directories.deleteRecursively(d);
+                    } else if (Files.exists(d.resolve(QueueConfigFile.FILE_NAME))) {
+                        groups.put(name, open(name, d, QueueConfigFile.readShared(d)));
+                    }
+                }
+            }
+        }
+    }
+
+    boolean contains(String name) {
+        return groups.containsKey(name);
+    }
+
+    List<String> names() {
+        return new ArrayList<>(groups.keySet());
+    }
+
+    synchronized SharedGroupHandle getOrCreate(String name, SharedGroupConfig config) {
+        SharedGroupHandle g = groups.get(name);
+        if (g != null) {
+            return g;
+        }
+        Path root = source.dir().resolve(DIRECTORY);
+        Path tmp = root.resolve("." + name + ".creating");
+        Path dir = root.resolve(name);
+        try {
+            Directories.deleteRecursively(tmp);
+            Files.createDirectories(tmp.resolve("dlq"));
+            QueueConfigFile.write(tmp, config);
+            Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
+            Directories.fsync(root);
+            g = open(name, dir, config);
+            groups.put(name, g);
+            return g;
+        } catch (IOException e) {
+            throw new UncheckedIOException("creating shared group '" + name + "' of " + source.describe(), e);
+        }
+    }
+
+    private SharedGroupHandle open(String name, Path dir, SharedGroupConfig config) throws IOException {
+        TaskQueueHandle dlq = opener.openDeadLetters(source.name() + ":" + name + "/dlq", dir.resolve("dlq"),
+                config.redelivery().withMaxAttempts(TaskQueueConfig.UNLIMITED_ATTEMPTS));
+        LogQueueConfig stateConfig = LogQueueConfig.defaults().withDurability(config.redelivery().durability())
+                .withSegmentBytes(config.redelivery().segmentBytes());
+        SegmentedLog stateLog = opener.openLog(source.name() + ":" + name, dir, stateConfig);
+        return SharedGroupHandle.open(name, source, offsets, config, stateLog, writer, engine, dlq);
+    }
+
+    List<SegmentedLog> stateLogs() {
+        List<SegmentedLog> logs = new ArrayList<>(groups.size());
+        for (SharedGroupHandle g : groups.values()) {
+            logs.add(g.stateLog());
+        }
+        return logs;
+    }
+
+    List<SharedGroupHandle> all() {
+        return new ArrayList<>(groups.values());
+    }
+
+    void checkpointAll() {
+        for (SharedGroupHandle g : groups.values()) {
+            g.checkpoint();
+        }
+    }
+}

@@ -1,0 +1,281 @@
+package io.mikyu.engine.internal.task;
+
+import io.mikyu.engine.Durability;
+import io.mikyu.engine.EngineConfig;
+import io.mikyu.engine.Entry;
+import io.mikyu.engine.Headers;
+import io.mikyu.engine.LeaseToken;
+import io.mikyu.engine.LeasedTask;
+import io.mikyu.engine.MikyuException;
+import io.mikyu.engine.Record;
+import io.mikyu.engine.StoreClosedException;
+import io.mikyu.engine.Task;
+import io.mikyu.engine.TaskCounts;
+import io.mikyu.engine.TaskFilter;
+import io.mikyu.engine.TaskQueue;
+import io.mikyu.engine.TaskQueueConfig;
+import io.mikyu.engine.internal.format.BatchDescriptor;
+import io.mikyu.engine.internal.format.BatchEncoder;
+import io.mikyu.engine.internal.format.TaskRecordDescriptor;
+import io.mikyu.engine.internal.log.SegmentedLog;
+import io.mikyu.engine.internal.write.AppendRequest;
+import io.mikyu.engine.internal.write.GroupCommitWriter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongFunction;
+import java.util.function.LongSupplier;
+
+/**
+ * Leases, acks, nacks and dead letters over a set of work items, shared by task queues (the items are the
+ * queue's own task records) and shared consumer groups (the items are a log queue's records).
+ *
+ * <p>Each change is decided under the lock on {@link TaskQueueState}, written as a state record through the
+ * group-commit writer outside the lock (so concurrent consumers share fsyncs), and only then acknowledged.
+ */
+final class LeaseLedger {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LeaseLedger.class);
+    /** How long a failed move to the dead-letter queue waits before it is tried again. */
+    private static final long DEAD_LETTER_RETRY_MILLIS = 1000;
+
+    final String name;
+    final TaskQueueConfig config;
+    final SegmentedLog stateLog;
+    final TaskQueueState state;
+    final ReentrantLock lock = new ReentrantLock();
+    final Condition changed = lock.newCondition();
+    private final GroupCommitWriter writer;
+    private final EngineConfig engine;
+    private final TaskQueueHandle deadLetters;
+    /** The work item (task or log record) of an id, for its payload and headers. */
+    private final LongFunction<Record> item;
+    /** The timestamp stamped on state records (shared groups store their window end there). */
+    private final LongSupplier stateStamp;
+    private volatile long acked;
+    private volatile long deadLettered;
+
+    LeaseLedger(String name, TaskQueueConfig config, SegmentedLog stateLog, GroupCommitWriter writer,
+                EngineConfig engine, TaskQueueHandle deadLetters, LongFunction<Record> item, LongSupplier stateStamp) {
+        this.name = name;
+        this.config = config;
+        this.stateLog = stateLog;
+        this.writer = writer;
+        this.engine = engine;
+        this.deadLetters = deadLetters;
+        this.item = item;
+        this.stateStamp = stateStamp;
+        this.state = new TaskQueueState(name, config);
+    }
+
+    TaskQueueHandle deadLetters() {
+        return deadLetters;
+    }
+
+    /** Leases are taken by the caller under {@link #lock}; this snapshots them and their lease records. */
+    record Taken(List<TaskEntry> entries, List<Entry> records, List<LeasedTask> handedOut) {
+    }
+
+    /** Under the lock: leases up to {@code max} ready items. Empty if none is ready. */
+    Taken take(int max, TaskFilter filter, long now, long leaseUntil) {
+        List<TaskEntry> taken = state.lease(max, filter, now, leaseUntil);
+        List<Entry> records = new ArrayList<>(taken.size());
+        List<LeasedTask> handedOut = new ArrayList<>(taken.size());
+        for (TaskEntry e : taken) {
+            records.add(stateRecord(TaskRecordDescriptor.LEASE, e.id, e.lease, leaseUntil, e.attempts, null));
+            handedOut.add(new LeasedTask(e.id, new LeaseToken(e.id, e.lease), e.attempts, e.priority, e.enqueuedAt,
+                    e.expiresAt, leaseUntil, e.headers, null));
+        }
+        return new Taken(taken, records, handedOut);
+    }
+
+    /** Outside the lock: writes the lease records of {@code taken}, undoing the leases if that fails. */
+    void record(Taken taken) {
+        try {
+            writeState(taken.records());
+        } catch (RuntimeException failure) {
+            withLock(() -> state.unlease(taken.entries(), System.currentTimeMillis()));
+            throw failure;
+        }
+    }
+
+    void ack(List<LeaseToken> tokens) {
+        if (tokens.isEmpty()) {
+            return;
+        }
+        List<Entry> records = new ArrayList<>(tokens.size());
+        withLock(() -> {
+            for (LeaseToken t : tokens) {
+                TaskEntry e = state.holder(t);
+                records.add(stateRecord(TaskRecordDescriptor.ACK, e.id, e.lease, 0, e.attempts, null));
+            }
+        });
+        writeState(records);
+        withLock(() -> {
+            for (LeaseToken t : tokens) {
+                state.finish(t.taskId());
+            }
+        });
+        acked += tokens.size();
+    }
+
+    void nack(LeaseToken token, Duration delay, String reason) {
+        long now = System.currentTimeMillis();
+        TaskEntry[] held = new TaskEntry[1];
+        int[] attempts = new int[1];
+        boolean[] leaving = new boolean[1];
+        withLock(() -> {
+            TaskEntry h = state.holder(token);
+            held[0] = h;
+            attempts[0] = h.attempts;
+            if (h.attempts >= config.maxAttempts()) {
+                state.leave(h, reason == null ? "nacked " + h.attempts + " times" : reason);
+                leaving[0] = true;
+            }
+        });
+        if (leaving[0]) {
+            deadLetter(List.of(held[0]));
+            return;
+        }
+        long visibleAt = now + (delay == null ? config.backoff(attempts[0]) : delay).toMillis();
+        writeState(List.of(stateRecord(TaskRecordDescriptor.NACK, token.taskId(), token.lease(), visibleAt,
+                attempts[0], reason)));
+        withLock(() -> {
+            if (state.holder(token) == held[0]) {
+                state.giveBack(held[0], visibleAt, reason, System.currentTimeMillis());
+                changed.signalAll();
+            }
+        });
+    }
+
+    long extend(LeaseToken token, Duration lease) {
+        if (lease == null || lease.isNegative() || lease.isZero()) {
+            throw new IllegalArgumentException("lease must be positive: " + lease);
+        }
+        long until = System.currentTimeMillis() + lease.toMillis();
+        int[] attempts = new int[1];
+        withLock(() -> attempts[0] = state.holder(token).attempts);
+        writeState(List.of(stateRecord(TaskRecordDescriptor.EXTEND, token.taskId(), token.lease(), until,
+                attempts[0], null)));
+        withLock(() -> state.extend(state.holder(token), until));
+        return until;
+    }
+
+    /** Under the lock: applies the clock, moving what must leave to the dead-letter queue. */
+    void promote(long now) {
+        deadLetter(state.promote(now));
+    }
+
+    TaskCounts counts() {
+        TaskCounts[] c = new TaskCounts[1];
+        withLock(() -> {
+            promote(System.currentTimeMillis());
+            c[0] = state.counts();
+        });
+        return c[0];
+    }
+
+    /**
+     * Moves items marked leaving to the dead-letter queue: enqueue there first, then record DEAD here. A crash
+     * between the two leaves the item here, past its attempts, so it is moved again on the next promotion: a
+     * dead letter may be duplicated, never lost. Releases the lock (if held) around the writes.
+     */
+    void deadLetter(List<TaskEntry> leaving) {
+        if (leaving.isEmpty()) {
+            return;
+        }
+        int holds = lock.getHoldCount();
+        for (int i = 0; i < holds; i++) {
+            lock.unlock();
+        }
+        try {
+            for (TaskEntry e : leaving) {
+                moveToDeadLetters(e);
+            }
+        } finally {
+            for (int i = 0; i < holds; i++) {
+                lock.lock();
+            }
+        }
+    }
+
+    private void moveToDeadLetters(TaskEntry e) {
+        try {
+            if (deadLetters == null) {
+                throw new MikyuException("'" + name + "' has no dead-letter queue");
+            }
+            Record r = item.apply(e.id);
+            Headers.Builder hb = Headers.builder();
+            for (Headers.Header h : e.headers.asList()) {
+                hb.add(h.name(), h.value());
+            }
+            hb.add(TaskQueue.DLQ_ORIGINAL_QUEUE, name).add(TaskQueue.DLQ_ORIGINAL_ID, Long.toString(e.id))
+                    .add(TaskQueue.DLQ_ATTEMPTS, Integer.toString(e.attempts))
+                    .add(TaskQueue.DLQ_REASON, e.lastReason == null ? "" : e.lastReason);
+            byte[] payload = r.payload() == null ? new byte[0] : r.payload();
+            deadLetters.enqueue(new Task(payload, hb.build(), e.priority, 0, 0), config.durability());
+            writeState(List.of(stateRecord(TaskRecordDescriptor.DEAD, e.id, e.lease, System.currentTimeMillis(),
+                    e.attempts, e.lastReason)));
+            withLock(() -> state.finish(e.id));
+            deadLettered++;
+        } catch (RuntimeException failure) {
+            LOG.warn("moving {} of '{}' to its dead-letter queue failed; retrying later", e.id, name, failure);
+            long now = System.currentTimeMillis();
+            withLock(() -> state.stay(e, now + DEAD_LETTER_RETRY_MILLIS, now));
+        }
+    }
+
+    long ackedCount() {
+        return acked;
+    }
+
+    long deadLetteredCount() {
+        return deadLettered;
+    }
+
+    /** Writes items of a work log (task records) or state records; returns the first offset. */
+    long write(List<Entry> entries, byte type, Durability durability) {
+        checkOpen();
+        byte[] batch = BatchEncoder.encode(entries, System.currentTimeMillis(), engine.maxRecordBytes(),
+                engine.maxBatchBytes(), type);
+        return writer.append(new AppendRequest(stateLog, batch, durability == Durability.SYNC));
+    }
+
+    void writeState(List<Entry> records) {
+        write(records, BatchDescriptor.TYPE_TASK_STATE, config.durability());
+    }
+
+    private Entry stateRecord(byte op, long id, long lease, long time, int attempts, String reason) {
+        return new Entry(null, Headers.EMPTY, TaskRecordDescriptor.state(op, id, lease, time, attempts, reason),
+                stateStamp.getAsLong());
+    }
+
+    /** Replays one state record (or a task record for task queues) while opening. */
+    void replay(byte type, Record r, long now) {
+        if (type == BatchDescriptor.TYPE_TASK) {
+            state.enqueued(r.offset(), TaskRecordDescriptor.Meta.decode(r.key()), r.timestamp(), r.headers(), now);
+        } else if (type == BatchDescriptor.TYPE_TASK_STATE) {
+            state.replay(TaskRecordDescriptor.State.decode(r.payload()));
+        }
+    }
+
+    void withLock(Runnable action) {
+        lock.lock();
+        try {
+            action.run();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void checkOpen() {
+        if (!stateLog.isOpen()) {
+            throw new StoreClosedException(stateLog.describe() + " is closed");
+        }
+    }
+}

@@ -1,0 +1,264 @@
+package io.mikyu.engine.internal.task;
+
+import io.mikyu.engine.EngineConfig;
+import io.mikyu.engine.LeaseToken;
+import io.mikyu.engine.LeasedTask;
+import io.mikyu.engine.MikyuException;
+import io.mikyu.engine.Record;
+import io.mikyu.engine.SharedGroup;
+import io.mikyu.engine.SharedGroupConfig;
+import io.mikyu.engine.Task;
+import io.mikyu.engine.TaskCounts;
+import io.mikyu.engine.TaskQueue;
+import io.mikyu.engine.internal.format.BatchDescriptor;
+import io.mikyu.engine.internal.format.TaskRecordDescriptor;
+import io.mikyu.engine.internal.log.Retention;
+import io.mikyu.engine.internal.log.SegmentedLog;
+import io.mikyu.engine.internal.offsets.OffsetStore;
+import io.mikyu.engine.internal.write.GroupCommitWriter;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A shared consumer group: the records of a log queue from the group's committed offset on are admitted, up to
+ * {@code maxInFlight} at a time, into a {@link LeaseLedger} whose state records live in the group's own small
+ * log ({@code log/<queue>/shared/<group>/}). The committed offset (lowest unfinished record) is written to the
+ * queue's offsets file by housekeeping and on close; state records carry the window end in their timestamp, so
+ * state-log segments that only speak of finished records can be deleted.
+ */
+public final class SharedGroupHandle implements SharedGroup {
+
+    /** Admitted records get the default priority and no delivery time or expiry of their own. */
+    private static final TaskRecordDescriptor.Meta RECORD_META =
+            new TaskRecordDescriptor.Meta(Task.DEFAULT_PRIORITY, 0, 0);
+    /** Longest wait for a redelivery made ready by another member before looking again. */
+    private static final long MAX_WAIT_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private final String group;
+    private final SegmentedLog source;
+    private final OffsetStore offsets;
+    private final SharedGroupConfig config;
+    private final LeaseLedger ledger;
+    /** The next record to admit; only grows. Written under the ledger's lock. */
+    private volatile long windowEnd;
+    private long committed;
+
+    private SharedGroupHandle(String group, SegmentedLog source, OffsetStore offsets, SharedGroupConfig config,
+                              SegmentedLog stateLog, GroupCommitWriter writer, EngineConfig engine,
+                              TaskQueueHandle deadLetters) {
+        this.group = group;
+        this.source = source;
+        this.offsets = offsets;
+        this.config = config;
+        this.ledger = new LeaseLedger(source.name() + ":" + group, config.redelivery(), stateLog, writer, engine,
+                deadLetters, this::readRecord, () -> windowEnd);
+    }
+
+    /** Opens the group, replaying its state log from its committed offset. */
+    public static SharedGroupHandle open(String group, SegmentedLog source, OffsetStore offsets,
+                                         SharedGroupConfig config, SegmentedLog stateLog, GroupCommitWriter writer,
+                                         EngineConfig engine, TaskQueueHandle deadLetters) {
+        SharedGroupHandle g = new SharedGroupHandle(group, source, offsets, config, stateLog, writer, engine,
+                deadLetters);
+        Long c = offsets.committed(group);
+        long start = Math.max(source.startOffset(), c == null || c < 0 ? 0 : c);
+        g.committed = start;
+        g.windowEnd = start;
+        long now = System.currentTimeMillis();
+        stateLog.replay(stateLog.startOffset(), (type, records) -> {
+            if (type != BatchDescriptor.TYPE_TASK_STATE) {
+                return;
+            }
+            for (Record r : records) {
+                TaskRecordDescriptor.State s = TaskRecordDescriptor.State.decode(r.payload());
+                if (s.taskId() >= start) {
+                    g.admitThrough(s.taskId(), now);
+                    g.ledger.state.replay(s);
+                }
+            }
+        });
+        return g;
+    }
+
+    public SegmentedLog stateLog() {
+        return ledger.stateLog;
+    }
+
+    @Override
+    public String name() {
+        return group;
+    }
+
+    @Override
+    public String queue() {
+        return source.name();
+    }
+
+    @Override
+    public SharedGroupConfig config() {
+        return config;
+    }
+
+    @Override
+    public List<Delivery> fetch(int max, Duration lease, Duration wait) throws InterruptedException {
+        if (max <= 0) {
+            throw new IllegalArgumentException("max must be positive: " + max);
+        }
+        if (lease == null || lease.isNegative() || lease.isZero()) {
+            throw new IllegalArgumentException("lease must be positive: " + lease);
+        }
+        long deadline = System.nanoTime() + (wait == null ? 0 : wait.toNanos());
+        LeaseLedger.Taken taken;
+        while (true) {
+            long untilChange;
+            long admittedTo;
+            ledger.lock.lockInterruptibly();
+            try {
+                ledger.checkOpen();
+                long now = System.currentTimeMillis();
+                ledger.promote(now);
+                admit(now);
+                taken = ledger.take(max, null, now, now + lease.toMillis());
+                if (!taken.entries().isEmpty()) {
+                    break;
+                }
+                untilChange = TimeUnit.MILLISECONDS.toNanos(ledger.state.millisUntilNextChange(now));
+                admittedTo = windowEnd;
+            } finally {
+                ledger.lock.unlock();
+            }
+            long remaining = deadline - System.nanoTime();
+            if (remaining <= 0) {
+                return List.of();
+            }
+            // Woken by an append to the queue; redeliveries are looked for at least every 100 ms.
+            source.awaitBeyond(admittedTo - 1, Math.min(remaining, Math.min(Math.max(untilChange, 1_000_000L),
+                    MAX_WAIT_SLICE_NANOS)));
+        }
+        ledger.record(taken);
+        List<Delivery> out = new ArrayList<>(taken.handedOut().size());
+        for (LeasedTask t : taken.handedOut()) {
+            out.add(new Delivery(readRecord(t.id()), t.token(), t.attempt(), t.leaseExpiresAt()));
+        }
+        return out;
+    }
+
+    /** Under the lock: admits records while the window has room. */
+    private void admit(long now) {
+        int room = config.maxInFlight() - ledger.state.size();
+        long end = source.endOffset();
+        while (room > 0 && windowEnd < end) {
+            List<Record> records = source.read(windowEnd, Math.min(room, 1024), 8L << 20);
+            if (records.isEmpty()) {
+                windowEnd = Math.max(windowEnd, Math.min(end, source.startOffset()));
+                break;
+            }
+            for (Record r : records) {
+                ledger.state.enqueued(r.offset(), RECORD_META, r.timestamp(), r.headers(), now);
+            }
+            windowEnd = records.get(records.size() - 1).offset() + 1;
+            room -= records.size();
+        }
+    }
+
+    /** While replaying: admits every record up to {@code offset}, whatever the window. */
+    private void admitThrough(long offset, long now) {
+        while (windowEnd <= offset) {
+            List<Record> records = source.read(windowEnd, 1024, 8L << 20);
+            if (records.isEmpty()) {
+                return;
+            }
+            for (Record r : records) {
+                ledger.state.enqueued(r.offset(), RECORD_META, r.timestamp(), r.headers(), now);
+            }
+            windowEnd = records.get(records.size() - 1).offset() + 1;
+        }
+    }
+
+    @Override
+    public void ack(LeaseToken token) {
+        ledger.ack(List.of(token));
+    }
+
+    @Override
+    public void ack(List<LeaseToken> tokens) {
+        ledger.ack(tokens);
+    }
+
+    @Override
+    public void nack(LeaseToken token, Duration delay, String reason) {
+        ledger.nack(token, delay, reason);
+    }
+
+    @Override
+    public long extend(LeaseToken token, Duration lease) {
+        return ledger.extend(token, lease);
+    }
+
+    @Override
+    public long committedOffset() {
+        long[] c = new long[1];
+        ledger.withLock(() -> c[0] = Math.min(ledger.state.lowestLiveId(), windowEnd));
+        return c[0];
+    }
+
+    @Override
+    public TaskCounts counts() {
+        return ledger.counts();
+    }
+
+    @Override
+    public long lag() {
+        return Math.max(0, source.endOffset() - committedOffset());
+    }
+
+    @Override
+    public TaskQueue deadLetters() {
+        return ledger.deadLetters();
+    }
+
+    public long ackedCount() {
+        return ledger.ackedCount();
+    }
+
+    /**
+     * Makes the committed offset durable in the queue's offsets file and deletes state-log segments that only
+     * describe records below it. Called by housekeeping and before close.
+     */
+    public void checkpoint() {
+        ledger.withLock(() -> ledger.promote(System.currentTimeMillis()));
+        long c = committedOffset();
+        if (c > committed) {
+            offsets.commit(group, c);
+            committed = c;
+            try {
+                Retention.dropSegmentsStampedAtOrBelow(ledger.stateLog, c);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cleaning the state log of shared group '" + group + "'", e);
+            }
+        }
+    }
+
+    public void wakeAll() {
+        ledger.withLock(ledger.changed::signalAll);
+    }
+
+    private Record readRecord(long offset) {
+        List<Record> r = source.read(offset, 1, Long.MAX_VALUE);
+        if (r.isEmpty() || r.get(0).offset() != offset) {
+            throw new MikyuException("record " + offset + " of log queue '" + source.name()
+                    + "' is gone (retention or compaction) while shared group '" + group + "' still held it");
+        }
+        return r.get(0);
+    }
+
+    @Override
+    public String toString() {
+        return "SharedGroup[" + source.name() + "/" + group + " @ " + committedOffset() + "]";
+    }
+}
