@@ -65,6 +65,18 @@ public interface Mikyu extends AutoCloseable {
     /** Names of the queues of a kind, sorted; for tasks, dead-letter queues included. */
     List<String> list(QueueKind kind);
 
+    /** Starts an atomic batch across queues; see {@link Transaction}. */
+    Transaction beginTransaction();
+
+    /** Xids of transactions prepared and not yet decided, also those recovered after a restart. */
+    java.util.List<byte[]> preparedTransactions();
+
+    /** Phase two: applies a prepared transaction. {@link MikyuException} if no transaction is prepared as xid. */
+    void commitPrepared(byte[] xid);
+
+    /** Phase two: discards a prepared transaction; the tasks it would have acked return to their queues. */
+    void rollbackPrepared(byte[] xid);
+
     /** Engine-wide statistics (write path, caches, disk). */
     EngineStats stats();
 

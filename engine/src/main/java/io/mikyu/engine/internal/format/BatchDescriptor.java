@@ -15,7 +15,7 @@ import java.nio.ByteOrder;
  *   +------+------+-----+------------------+------------------+   crc32c covers [16, 12 + length)
  *   |ver i8|typ i8|attr i16| lastOffsetDelta int32            |
  *   +-------------------------------------+-------------------+
- *   | maxTimestamp int64                  | producerId int64  |   producerId: 0, reserved for transactions
+ *   | maxTimestamp int64                  | producerId int64  |   producerId: the transaction id, or 0
  *   +-------------------+-----------------+-------------------+
  *   | recordCount int32 | records ...                             (RecordDescriptor)
  *   +-------------------+
@@ -35,6 +35,8 @@ public final class BatchDescriptor {
     public static final byte TYPE_TASK = 2;
     /** Task state changes (lease, ack, nack, dead letter): the record value holds one operation. */
     public static final byte TYPE_TASK_STATE = 3;
+    /** Records of the store's transaction log ({@code TransactionRecord}). */
+    public static final byte TYPE_TRANSACTION = 4;
 
     public static final int BASE_OFFSET_OFFSET = 0;
     public static final int LENGTH_OFFSET = 8;
@@ -116,6 +118,10 @@ public final class BatchDescriptor {
 
     public static long maxTimestamp(ByteBuffer buf, int pos) {
         return buf.getLong(pos + MAX_TIMESTAMP_OFFSET);
+    }
+
+    public static long producerId(ByteBuffer buf, int pos) {
+        return buf.getLong(pos + PRODUCER_ID_OFFSET);
     }
 
     public static int recordCount(ByteBuffer buf, int pos) {

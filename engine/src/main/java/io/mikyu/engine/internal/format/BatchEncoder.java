@@ -34,6 +34,15 @@ public final class BatchEncoder {
     /** As {@link #encode(List, long, int, int)}, for a batch of the given type. */
     public static byte[] encode(List<Entry> entries, long nowMillis, int maxRecordBytes, int maxBatchBytes,
                                 byte type) {
+        return encode(entries, nowMillis, maxRecordBytes, maxBatchBytes, type, 0L);
+    }
+
+    /**
+     * As {@link #encode(List, long, int, int)}, for a batch of the given type written by transaction
+     * {@code producerId} (0 for none), which recovery uses to apply a committed transaction exactly once.
+     */
+    public static byte[] encode(List<Entry> entries, long nowMillis, int maxRecordBytes, int maxBatchBytes,
+                                byte type, long producerId) {
         if (entries.isEmpty()) {
             throw new IllegalArgumentException("a batch needs at least one entry");
         }
@@ -60,7 +69,7 @@ public final class BatchEncoder {
             maxTimestamp = Math.max(maxTimestamp, ts);
             writeRecord(buf, i, ts, e.key(), e.payload(), e.headers());
         }
-        writeHeader(bytes, buf, entries.size() - 1, maxTimestamp, entries.size(), type);
+        writeHeader(bytes, buf, entries.size() - 1, maxTimestamp, entries.size(), type, producerId);
         return bytes;
     }
 
@@ -86,7 +95,7 @@ public final class BatchEncoder {
             writeRecord(buf, Math.toIntExact(offsets[i] - baseOffset), timestamps[i], keys[i], values[i], headers[i]);
         }
         writeHeader(bytes, buf, Math.toIntExact(offsets[count - 1] - baseOffset), maxTimestamp, count,
-                BatchDescriptor.TYPE_DATA);
+                BatchDescriptor.TYPE_DATA, 0L);
         BatchDescriptor.putBaseOffset(bytes, baseOffset);
         return bytes;
     }
@@ -138,7 +147,7 @@ public final class BatchEncoder {
     }
 
     private static void writeHeader(byte[] bytes, ByteBuffer buf, int lastOffsetDelta, long maxTimestamp, int count,
-                                    byte type) {
+                                    byte type, long producerId) {
         int end = buf.position();
         buf.putInt(BatchDescriptor.LENGTH_OFFSET, end - BatchDescriptor.LOG_OVERHEAD);
         buf.put(BatchDescriptor.VERSION_OFFSET, BatchDescriptor.VERSION);
@@ -146,7 +155,7 @@ public final class BatchEncoder {
         buf.putShort(BatchDescriptor.ATTRIBUTES_OFFSET, (short) 0);
         buf.putInt(BatchDescriptor.LAST_OFFSET_DELTA_OFFSET, lastOffsetDelta);
         buf.putLong(BatchDescriptor.MAX_TIMESTAMP_OFFSET, maxTimestamp);
-        buf.putLong(BatchDescriptor.PRODUCER_ID_OFFSET, 0L);
+        buf.putLong(BatchDescriptor.PRODUCER_ID_OFFSET, producerId);
         buf.putInt(BatchDescriptor.RECORD_COUNT_OFFSET, count);
         CRC32C crc = new CRC32C();
         crc.update(bytes, BatchDescriptor.CRC_START, end - BatchDescriptor.CRC_START);

@@ -19,6 +19,8 @@ import io.mikyu.engine.internal.log.Retention;
 import io.mikyu.engine.internal.log.SegmentedLog;
 import io.mikyu.engine.internal.metrics.QueueMeters;
 import io.mikyu.engine.internal.offsets.OffsetStore;
+import io.mikyu.engine.internal.txn.TxOp;
+import io.mikyu.engine.internal.txn.TxParticipant;
 import io.mikyu.engine.internal.write.AppendRequest;
 import io.mikyu.engine.internal.write.GroupCommitWriter;
 
@@ -32,7 +34,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * The {@link LogQueue} callers hold: encodes appends on the caller's thread and hands them to the writer, and
  * routes reads, groups and maintenance to the queue's storage.
  */
-final class LogQueueHandle implements LogQueue {
+final class LogQueueHandle implements LogQueue, TxParticipant {
 
     private final SegmentedLog log;
     private final OffsetStore offsets;
@@ -237,6 +239,51 @@ final class LogQueueHandle implements LogQueue {
         long end = log.endOffset();
         return new QueueStats(name(), QueueKind.LOG, start, end, end - start, log.bytesOnDisk(), log.segmentCount(),
                 log.appendedRecords(), log.appendedBytes(), log.readRecords(), log.cacheHits(), log.cacheMisses());
+    }
+
+    // ---------------------------------------------------------------------------------------- transactions
+
+    @Override
+    public SegmentedLog txLog() {
+        return log;
+    }
+
+    @Override
+    public void validate(List<TxOp> ops) {
+        if (!log.isOpen()) {
+            throw new io.mikyu.engine.StoreClosedException(log.describe() + " is closed");
+        }
+        BatchEncoder.encode(entries(ops), 0, limits.maxRecordBytes(), limits.maxBatchBytes()); // size limits
+    }
+
+    @Override
+    public List<AppendRequest> prepareWrites(List<TxOp> ops, long txId) {
+        byte[] batch = BatchEncoder.encode(entries(ops), System.currentTimeMillis(), limits.maxRecordBytes(),
+                limits.maxBatchBytes(), io.mikyu.engine.internal.format.BatchDescriptor.TYPE_DATA, txId);
+        return List.of(new AppendRequest(log, batch, true));
+    }
+
+    @Override
+    public void afterWrites(List<TxOp> ops, List<AppendRequest> written) {
+        // appended records are visible once written; nothing is kept in memory
+    }
+
+    @Override
+    public void hold(List<TxOp> ops) {
+    }
+
+    @Override
+    public void release(List<TxOp> ops) {
+    }
+
+    private static List<Entry> entries(List<TxOp> ops) {
+        List<Entry> entries = new java.util.ArrayList<>(ops.size());
+        for (TxOp op : ops) {
+            if (op instanceof TxOp.Append a) {
+                entries.add(a.entry());
+            }
+        }
+        return entries;
     }
 
     @Override

@@ -69,6 +69,10 @@ final class SharedGroups {
         return groups.containsKey(name);
     }
 
+    SharedGroupHandle get(String name) {
+        return groups.get(name);
+    }
+
     List<String> names() {
         return new ArrayList<>(groups.keySet());
     }

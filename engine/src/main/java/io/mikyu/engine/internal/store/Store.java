@@ -12,6 +12,7 @@ import io.mikyu.engine.QueueNotFoundException;
 import io.mikyu.engine.RecoveryReport;
 import io.mikyu.engine.StoreClosedException;
 import io.mikyu.engine.TaskQueue;
+import io.mikyu.engine.Transaction;
 import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.engine.internal.files.Directories;
 import io.mikyu.engine.internal.log.SegmentedLog;
@@ -19,6 +20,9 @@ import io.mikyu.engine.internal.metrics.QueueMeters;
 import io.mikyu.engine.internal.metrics.WriterMetrics;
 import io.mikyu.engine.internal.offsets.OffsetStore;
 import io.mikyu.engine.internal.task.SharedGroupHandle;
+import io.mikyu.engine.internal.txn.TransactionHandle;
+import io.mikyu.engine.internal.txn.TransactionManager;
+import io.mikyu.engine.internal.txn.TxParticipant;
 import io.mikyu.engine.internal.task.TaskQueueHandle;
 import io.mikyu.engine.internal.write.BackgroundFlusher;
 import io.mikyu.engine.internal.write.DiskSpaceGuard;
@@ -70,6 +74,8 @@ public final class Store implements Mikyu {
 
     /** The subfolder of a task queue's folder that holds its dead-letter queue. */
     private static final String DLQ_DIRECTORY = "dlq";
+    /** The transaction log's folder under the data directory. */
+    private static final String TXN_DIRECTORY = "txn";
     /** Requests one group commit takes at most, in bytes; more wait for the next cycle. */
     private static final long MAX_CYCLE_BYTES = 4L << 20;
 
@@ -86,6 +92,7 @@ public final class Store implements Mikyu {
     private final ConcurrentHashMap<String, QueueMeters> taskMeters = new ConcurrentHashMap<>();
     private final ScheduledExecutorService housekeeper;
     private final BackgroundFlusher flusher;
+    private TransactionManager transactions;
     private final List<RecoveryReport.Event> recoveryEvents = Collections.synchronizedList(new ArrayList<>());
     private final RecoveryReport recoveryReport;
     private volatile boolean closed;
@@ -102,8 +109,16 @@ public final class Store implements Mikyu {
         try {
             loadLogs();
             loadTasks();
+            openTransactions();
         } catch (IOException | RuntimeException e) {
             writer.close();
+            if (transactions != null) {
+                try {
+                    transactions.log().close(false);
+                } catch (IOException | RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
             for (TaskQueueHandle t : tasks.values()) {
                 try {
                     t.storage().close(false);
@@ -208,6 +223,83 @@ public final class Store implements Mikyu {
         }
     }
 
+    private void openTransactions() throws IOException {
+        Path dir = dataDir.resolve(TXN_DIRECTORY);
+        Files.createDirectories(dir);
+        LogQueueConfig c = LogQueueConfig.defaults().withDurability(io.mikyu.engine.Durability.SYNC)
+                .withSegmentBytes(16L << 20);
+        SegmentedLog log = SegmentedLog.open("transactions", "transaction log", dir, c, config, writerScratch,
+                recoveryEvents::add);
+        transactions = new TransactionManager(log, writer, config, this::participant);
+        transactions.recover();
+    }
+
+    /** Resolves a transaction operation's target ({@code TxOp.target()}) to the queue or group it writes. */
+    private TxParticipant participant(String target) {
+        int slash = target.indexOf('/');
+        String kind = target.substring(0, slash);
+        String rest = target.substring(slash + 1);
+        switch (kind) {
+            case "log" -> {
+                LogQueueHandle h = logs.get(rest);
+                if (h == null) {
+                    throw new QueueNotFoundException("log queue '" + rest + "' does not exist");
+                }
+                return h;
+            }
+            case "task" -> {
+                TaskQueueHandle h = tasks.get(rest);
+                if (h == null) {
+                    throw new QueueNotFoundException("task queue '" + rest + "' does not exist");
+                }
+                return h;
+            }
+            case "shared", "offsets" -> {
+                int colon = rest.lastIndexOf(':');
+                String queue = rest.substring(0, colon);
+                String group = rest.substring(colon + 1);
+                LogQueueHandle h = logs.get(queue);
+                if (h == null) {
+                    throw new QueueNotFoundException("log queue '" + queue + "' does not exist");
+                }
+                if (kind.equals("offsets")) {
+                    return new OffsetCommitParticipant(h, group);
+                }
+                SharedGroupHandle g = h.shared().get(group);
+                if (g == null) {
+                    throw new QueueNotFoundException("shared group '" + group + "' of log queue '" + queue
+                            + "' does not exist");
+                }
+                return g;
+            }
+            default -> throw new IllegalArgumentException("unknown transaction target " + target);
+        }
+    }
+
+    @Override
+    public Transaction beginTransaction() {
+        checkOpen();
+        return new TransactionHandle(transactions);
+    }
+
+    @Override
+    public List<byte[]> preparedTransactions() {
+        checkOpen();
+        return transactions.preparedXids();
+    }
+
+    @Override
+    public void commitPrepared(byte[] xid) {
+        checkOpen();
+        transactions.commitPrepared(xid);
+    }
+
+    @Override
+    public void rollbackPrepared(byte[] xid) {
+        checkOpen();
+        transactions.rollbackPrepared(xid);
+    }
+
     private void loadTasks() throws IOException {
         Path root = dataDir.resolve(QueueKind.TASK.directory());
         try (Stream<Path> dirs = Files.list(root)) {
@@ -262,7 +354,10 @@ public final class Store implements Mikyu {
     }
 
     private List<SegmentedLog> allLogs() {
-        List<SegmentedLog> all = new ArrayList<>(logs.size() + tasks.size());
+        List<SegmentedLog> all = new ArrayList<>(logs.size() + tasks.size() + 1);
+        if (transactions != null) {
+            all.add(transactions.log());
+        }
         for (LogQueueHandle h : logs.values()) {
             all.add(h.storage());
             all.addAll(h.shared().stateLogs());
@@ -549,6 +644,13 @@ public final class Store implements Mikyu {
     }
 
     private void housekeeping() {
+        try {
+            transactions.housekeeping();
+        } catch (RuntimeException e) {
+            if (!closed) {
+                LOG.warn("housekeeping of the transaction log failed", e);
+            }
+        }
         for (TaskQueueHandle t : tasks.values()) {
             try {
                 t.housekeeping();
@@ -624,6 +726,11 @@ public final class Store implements Mikyu {
                     t.wakeAll();
                 }
                 taskMeters.values().forEach(QueueMeters::close);
+                try {
+                    transactions.log().close(true);
+                } catch (IOException e) {
+                    LOG.error("closing the transaction log failed; it will be recovered on the next open", e);
+                }
                 return null;
             });
         } finally {

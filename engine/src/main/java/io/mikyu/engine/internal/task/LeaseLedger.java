@@ -230,6 +230,100 @@ final class LeaseLedger {
         }
     }
 
+    // ---------------------------------------------------------------------------------------- transactions
+
+    /** An ack or nack decided by a transaction. {@code delayMillis} -1: the backoff. */
+    record Settlement(LeaseToken token, boolean nack, long delayMillis, String reason) {
+    }
+
+    /** Fails unless every settlement's lease still holds. */
+    void validate(List<Settlement> settlements) {
+        withLock(() -> {
+            for (Settlement s : settlements) {
+                state.holder(s.token());
+            }
+        });
+    }
+
+    /** The state records of {@code settlements}, as one request stamped with {@code txId}. */
+    AppendRequest settleRequest(List<Settlement> settlements, long txId) {
+        List<Entry> records = new ArrayList<>(settlements.size());
+        long now = System.currentTimeMillis();
+        withLock(() -> {
+            for (Settlement s : settlements) {
+                TaskEntry e = state.find(s.token().taskId());
+                int attempts = e == null ? 0 : e.attempts;
+                if (s.nack()) {
+                    long delay = s.delayMillis() < 0 ? config.backoff(attempts).toMillis() : s.delayMillis();
+                    records.add(stateRecord(TaskRecordDescriptor.NACK, s.token().taskId(), s.token().lease(),
+                            now + delay, attempts, s.reason()));
+                } else {
+                    records.add(stateRecord(TaskRecordDescriptor.ACK, s.token().taskId(), s.token().lease(), 0,
+                            attempts, null));
+                }
+            }
+        });
+        byte[] batch = BatchEncoder.encode(records, now, engine.maxRecordBytes(), engine.maxBatchBytes(),
+                BatchDescriptor.TYPE_TASK_STATE, txId);
+        return new AppendRequest(stateLog, batch, config.durability() == Durability.SYNC);
+    }
+
+    /**
+     * After a transaction's settle records were written: its decisions stand whatever happened to the leases
+     * since (the records already say so, and replay would apply them the same way).
+     */
+    void settled(List<Settlement> settlements) {
+        List<TaskEntry> leaving = new ArrayList<>();
+        withLock(() -> {
+            long now = System.currentTimeMillis();
+            for (Settlement s : settlements) {
+                TaskEntry e = state.find(s.token().taskId());
+                if (e == null || e.state == TaskEntry.State.LEAVING) {
+                    continue;
+                }
+                if (!s.nack()) {
+                    state.finish(e.id);
+                    acked++;
+                } else if (e.attempts >= config.maxAttempts()) {
+                    state.leave(e, s.reason() == null ? "rolled back " + e.attempts + " times" : s.reason());
+                    leaving.add(e);
+                } else {
+                    long delay = s.delayMillis() < 0 ? config.backoff(e.attempts).toMillis() : s.delayMillis();
+                    state.giveBack(e, now + delay, s.reason(), now);
+                }
+            }
+            changed.signalAll();
+        });
+        deadLetter(leaving);
+    }
+
+    /** Keeps the settled tasks leased until the prepared transaction is decided. */
+    void hold(List<Settlement> settlements) {
+        withLock(() -> {
+            for (Settlement s : settlements) {
+                TaskEntry e = state.find(s.token().taskId());
+                if (e != null && e.lease == s.token().lease() && e.state == TaskEntry.State.LEASED) {
+                    state.extend(e, Long.MAX_VALUE);
+                }
+            }
+        });
+    }
+
+    /** A rolled-back prepared transaction's tasks: their leases end now, and the usual redelivery follows. */
+    void release(List<Settlement> settlements) {
+        withLock(() -> {
+            long now = System.currentTimeMillis();
+            for (Settlement s : settlements) {
+                TaskEntry e = state.find(s.token().taskId());
+                if (e != null && e.lease == s.token().lease() && e.state == TaskEntry.State.LEASED) {
+                    state.extend(e, now);
+                }
+            }
+            promote(now);
+            changed.signalAll();
+        });
+    }
+
     long ackedCount() {
         return acked;
     }

@@ -15,6 +15,9 @@ import io.mikyu.engine.internal.format.TaskRecordDescriptor;
 import io.mikyu.engine.internal.log.Retention;
 import io.mikyu.engine.internal.log.SegmentedLog;
 import io.mikyu.engine.internal.offsets.OffsetStore;
+import io.mikyu.engine.internal.txn.TxOp;
+import io.mikyu.engine.internal.txn.TxParticipant;
+import io.mikyu.engine.internal.write.AppendRequest;
 import io.mikyu.engine.internal.write.GroupCommitWriter;
 
 import java.io.IOException;
@@ -31,7 +34,7 @@ import java.util.concurrent.TimeUnit;
  * queue's offsets file by housekeeping and on close; state records carry the window end in their timestamp, so
  * state-log segments that only speak of finished records can be deleted.
  */
-public final class SharedGroupHandle implements SharedGroup {
+public final class SharedGroupHandle implements SharedGroup, TxParticipant {
 
     /** Admitted records get the default priority and no delivery time or expiry of their own. */
     private static final TaskRecordDescriptor.Meta RECORD_META =
@@ -246,6 +249,50 @@ public final class SharedGroupHandle implements SharedGroup {
 
     public void wakeAll() {
         ledger.withLock(ledger.changed::signalAll);
+    }
+
+    // ---------------------------------------------------------------------------------------- transactions
+
+    @Override
+    public SegmentedLog txLog() {
+        return ledger.stateLog;
+    }
+
+    @Override
+    public void validate(List<TxOp> ops) {
+        ledger.checkOpen();
+        ledger.validate(settlements(ops));
+    }
+
+    @Override
+    public List<AppendRequest> prepareWrites(List<TxOp> ops, long txId) {
+        List<LeaseLedger.Settlement> s = settlements(ops);
+        return s.isEmpty() ? List.of() : List.of(ledger.settleRequest(s, txId));
+    }
+
+    @Override
+    public void afterWrites(List<TxOp> ops, List<AppendRequest> written) {
+        ledger.settled(settlements(ops));
+    }
+
+    @Override
+    public void hold(List<TxOp> ops) {
+        ledger.hold(settlements(ops));
+    }
+
+    @Override
+    public void release(List<TxOp> ops) {
+        ledger.release(settlements(ops));
+    }
+
+    private static List<LeaseLedger.Settlement> settlements(List<TxOp> ops) {
+        List<LeaseLedger.Settlement> out = new ArrayList<>();
+        for (TxOp op : ops) {
+            if (op instanceof TxOp.SettleShared s) {
+                out.add(new LeaseLedger.Settlement(s.token(), s.nack(), s.delayMillis(), s.reason()));
+            }
+        }
+        return out;
     }
 
     private Record readRecord(long offset) {

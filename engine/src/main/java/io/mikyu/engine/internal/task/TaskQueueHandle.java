@@ -15,9 +15,13 @@ import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.engine.internal.format.BatchDescriptor;
+import io.mikyu.engine.internal.format.BatchEncoder;
 import io.mikyu.engine.internal.format.TaskRecordDescriptor;
 import io.mikyu.engine.internal.log.Retention;
 import io.mikyu.engine.internal.log.SegmentedLog;
+import io.mikyu.engine.internal.txn.TxOp;
+import io.mikyu.engine.internal.txn.TxParticipant;
+import io.mikyu.engine.internal.write.AppendRequest;
 import io.mikyu.engine.internal.write.GroupCommitWriter;
 
 import java.io.IOException;
@@ -31,14 +35,16 @@ import java.util.concurrent.TimeUnit;
  * The {@link TaskQueue} callers hold. The queue's log holds both its task records (id = offset) and the state
  * records of their leases; {@link LeaseLedger} does the leasing, this class enqueues and waits.
  */
-public final class TaskQueueHandle implements TaskQueue {
+public final class TaskQueueHandle implements TaskQueue, TxParticipant {
 
     private final LeaseLedger ledger;
     private final SegmentedLog log;
+    private final EngineConfig engine;
 
     private TaskQueueHandle(String name, TaskQueueConfig config, SegmentedLog log, GroupCommitWriter writer,
                             EngineConfig engine, TaskQueueHandle deadLetters) {
         this.log = log;
+        this.engine = engine;
         this.ledger = new LeaseLedger(name, config, log, writer, engine, deadLetters, this::readTask,
                 System::currentTimeMillis);
     }
@@ -234,6 +240,98 @@ public final class TaskQueueHandle implements TaskQueue {
     /** Wakes waiting consumers (on close: they then see the queue closed). */
     public void wakeAll() {
         ledger.withLock(ledger.changed::signalAll);
+    }
+
+    // ---------------------------------------------------------------------------------------- transactions
+
+    @Override
+    public SegmentedLog txLog() {
+        return log;
+    }
+
+    @Override
+    public void validate(List<TxOp> ops) {
+        ledger.checkOpen();
+        List<Entry> entries = taskEntries(ops, 0);
+        if (!entries.isEmpty()) {
+            BatchEncoder.encode(entries, 0, engine.maxRecordBytes(), engine.maxBatchBytes()); // size limits
+        }
+        ledger.validate(settlements(ops));
+    }
+
+    @Override
+    public List<AppendRequest> prepareWrites(List<TxOp> ops, long txId) {
+        List<AppendRequest> out = new ArrayList<>(2);
+        long now = System.currentTimeMillis();
+        List<Entry> entries = taskEntries(ops, now);
+        if (!entries.isEmpty()) {
+            byte[] batch = BatchEncoder.encode(entries, now, engine.maxRecordBytes(), engine.maxBatchBytes(),
+                    BatchDescriptor.TYPE_TASK, txId);
+            out.add(new AppendRequest(log, batch, true));
+        }
+        List<LeaseLedger.Settlement> settlements = settlements(ops);
+        if (!settlements.isEmpty()) {
+            out.add(ledger.settleRequest(settlements, txId));
+        }
+        return out;
+    }
+
+    @Override
+    public void afterWrites(List<TxOp> ops, List<AppendRequest> written) {
+        List<Task> tasks = new ArrayList<>();
+        for (TxOp op : ops) {
+            if (op instanceof TxOp.Enqueue e) {
+                tasks.add(e.task());
+            }
+        }
+        if (!tasks.isEmpty()) {
+            long first = BatchDescriptor.baseOffset(written.get(0).batch());
+            long now = System.currentTimeMillis();
+            ledger.withLock(() -> {
+                long id = first;
+                for (Task t : tasks) {
+                    ledger.state.enqueued(id++, new TaskRecordDescriptor.Meta(t.priority(), t.deliverAt(),
+                            t.expiresAt()), now, t.headers(), now);
+                }
+                ledger.changed.signalAll();
+            });
+        }
+        List<LeaseLedger.Settlement> settlements = settlements(ops);
+        if (!settlements.isEmpty()) {
+            ledger.settled(settlements);
+        }
+    }
+
+    @Override
+    public void hold(List<TxOp> ops) {
+        ledger.hold(settlements(ops));
+    }
+
+    @Override
+    public void release(List<TxOp> ops) {
+        ledger.release(settlements(ops));
+    }
+
+    private static List<Entry> taskEntries(List<TxOp> ops, long now) {
+        List<Entry> entries = new ArrayList<>();
+        for (TxOp op : ops) {
+            if (op instanceof TxOp.Enqueue e) {
+                Task t = e.task();
+                entries.add(new Entry(TaskRecordDescriptor.meta(t.priority(), t.deliverAt(), t.expiresAt()),
+                        t.headers(), t.payload(), now));
+            }
+        }
+        return entries;
+    }
+
+    private static List<LeaseLedger.Settlement> settlements(List<TxOp> ops) {
+        List<LeaseLedger.Settlement> out = new ArrayList<>();
+        for (TxOp op : ops) {
+            if (op instanceof TxOp.Settle s) {
+                out.add(new LeaseLedger.Settlement(s.token(), s.nack(), s.delayMillis(), s.reason()));
+            }
+        }
+        return out;
     }
 
     /** The task record of {@code id}: its offset in the log. */

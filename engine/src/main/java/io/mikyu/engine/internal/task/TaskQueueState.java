@@ -182,6 +182,11 @@ final class TaskQueueState {
         return e;
     }
 
+    /** The unfinished task {@code id}, or {@code null}. */
+    TaskEntry find(long id) {
+        return tasks.get(id);
+    }
+
     /** Removes a finished task (acked or dead-lettered). */
     void finish(long id) {
         TaskEntry e = tasks.remove(id);

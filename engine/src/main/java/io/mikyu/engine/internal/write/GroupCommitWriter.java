@@ -80,6 +80,33 @@ public final class GroupCommitWriter implements AutoCloseable {
         return request.await();
     }
 
+    /**
+     * Submits all requests back to back (they usually land in one group commit), then waits for all of them.
+     * Throws the first failure after every request finished.
+     */
+    public void appendAll(List<AppendRequest> requests) {
+        if (!running) {
+            throw new StoreClosedException("the store is closed");
+        }
+        for (AppendRequest r : requests) {
+            inbox.offer(r);
+        }
+        if (parked) {
+            LockSupport.unpark(thread);
+        }
+        RuntimeException first = null;
+        for (AppendRequest r : requests) {
+            try {
+                r.await();
+            } catch (RuntimeException e) {
+                first = first == null ? e : first;
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
     /** Runs {@code action} on the writer thread between cycles and returns its result. */
     @SuppressWarnings("unchecked")
     public <T> T execute(Supplier<T> action) {

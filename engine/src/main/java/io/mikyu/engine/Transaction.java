@@ -1,0 +1,56 @@
+package io.mikyu.engine;
+
+import java.time.Duration;
+
+/**
+ * An atomic batch across queues and kinds: appends to log queues, enqueues to task queues, acks and nacks of
+ * leased tasks and of shared-group records, and consumer-group commits either all take effect or none does, also
+ * across a crash at any point. Nothing is written before {@link #commit()} or {@link #prepare(byte[])}.
+ *
+ * <p>Commit writes the whole batch to the store's transaction log and fsyncs it: that record is the atomic point.
+ * The operations are then applied to their queues in one group commit; after a crash, recovery applies whatever
+ * part of a committed transaction did not reach its queues (and never applies a part twice).
+ *
+ * <p>Acks and nacks in a transaction take effect at commit even if the lease ended in between: the transaction
+ * decided. Build a transaction on one thread; it is not thread-safe. Closing an unfinished transaction rolls it
+ * back.
+ */
+public interface Transaction extends AutoCloseable {
+
+    Transaction append(String logQueue, Entry entry);
+
+    Transaction enqueue(String taskQueue, Task task);
+
+    Transaction ack(String taskQueue, LeaseToken token);
+
+    /** Gives the task back: {@code delay} {@code null} means the queue's backoff. */
+    Transaction nack(String taskQueue, LeaseToken token, Duration delay, String reason);
+
+    Transaction ackShared(String logQueue, String group, LeaseToken token);
+
+    Transaction nackShared(String logQueue, String group, LeaseToken token, Duration delay, String reason);
+
+    /** Commits an exclusive consumer group's position as part of the transaction. */
+    Transaction commitOffset(String logQueue, String group, long nextOffset);
+
+    /** Number of operations so far. */
+    int size();
+
+    /** Applies everything atomically and durably. The transaction is finished afterwards. */
+    void commit();
+
+    /** Discards everything. The transaction is finished afterwards. */
+    void rollback();
+
+    /**
+     * Phase one of two: durably records the operations as prepared under {@code xid} (opaque bytes, e.g. an XA
+     * Xid). Their effects stay invisible, and the tasks and records they ack or nack stay leased, until
+     * {@link Mikyu#commitPrepared(byte[])} or {@link Mikyu#rollbackPrepared(byte[])} decides, also after a restart
+     * ({@link Mikyu#preparedTransactions()}). The transaction object is finished afterwards.
+     */
+    void prepare(byte[] xid);
+
+    /** Rolls back if neither committed, rolled back nor prepared. */
+    @Override
+    void close();
+}

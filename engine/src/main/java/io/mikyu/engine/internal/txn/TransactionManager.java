@@ -1,0 +1,327 @@
+package io.mikyu.engine.internal.txn;
+
+import io.mikyu.engine.EngineConfig;
+import io.mikyu.engine.Entry;
+import io.mikyu.engine.Headers;
+import io.mikyu.engine.MikyuException;
+import io.mikyu.engine.Record;
+import io.mikyu.engine.internal.format.BatchDescriptor;
+import io.mikyu.engine.internal.format.BatchEncoder;
+import io.mikyu.engine.internal.log.Retention;
+import io.mikyu.engine.internal.log.SegmentedLog;
+import io.mikyu.engine.internal.write.AppendRequest;
+import io.mikyu.engine.internal.write.GroupCommitWriter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.Function;
+
+/**
+ * Commits, prepares and recovers transactions through the store's transaction log ({@code <data>/txn/}).
+ *
+ * <pre>
+ *   commit:   validate → COMMIT(txId, ops, scanFrom) fsynced → writes to every queue in one group commit
+ *             (stamped txId, fsynced) → memory updated → APPLIED(txId)
+ *   prepare:  validate → PREPARE(txId, xid, ops) fsynced → settled tasks held
+ *   decide:   COMMIT(txId) fsynced → apply as above  |  ROLLBACK(txId) fsynced → held tasks released
+ *   recover:  replay the log; COMMIT without APPLIED → apply each queue's part that its log does not already
+ *             contain (a batch stamped txId after scanFrom); PREPARE undecided → in doubt, its tasks held
+ * </pre>
+ *
+ * The fsynced COMMIT is the atomic point: before it nothing was written anywhere; after it recovery completes
+ * the transaction. Queue writes are fsynced before APPLIED is written, so APPLIED never survives a power loss
+ * that its writes did not.
+ */
+public final class TransactionManager {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TransactionManager.class);
+
+    /**
+     * Fault injection for crash tests (system property {@code mikyu.test.txnCrashPoint}): {@code after-commit-record}
+     * halts the process once a COMMIT record is durable, {@code after-first-write} once the first queue of a
+     * transaction has been written. Read once; unset in production, where the checks cost a null test.
+     */
+    private static final String CRASH_POINT = System.getProperty("mikyu.test.txnCrashPoint");
+
+    private final SegmentedLog txLog;
+    private final GroupCommitWriter writer;
+    private final EngineConfig engine;
+    private final Function<String, TxParticipant> participants;
+    private final Map<ByteBuffer, Prepared> prepared = new ConcurrentHashMap<>();
+    /** Transaction-log offset of each unresolved transaction's first record: the log is kept from the lowest. */
+    private final ConcurrentSkipListMap<Long, Long> unresolvedFrom = new ConcurrentSkipListMap<>();
+    /** Committed transactions whose writes failed (a full disk, say): housekeeping tries them again. */
+    private final Map<Long, TransactionRecord> unapplied = new ConcurrentHashMap<>();
+    private long nextTxId = 1;
+
+    private record Prepared(long txId, byte[] xid, List<TxOp> ops, Map<String, Long> scanFrom) {
+    }
+
+    public TransactionManager(SegmentedLog txLog, GroupCommitWriter writer, EngineConfig engine,
+                              Function<String, TxParticipant> participants) {
+        this.txLog = txLog;
+        this.writer = writer;
+        this.engine = engine;
+        this.participants = participants;
+    }
+
+    public SegmentedLog log() {
+        return txLog;
+    }
+
+    // ----------------------------------------------------------------------------------------------- commit
+
+    public void commit(List<TxOp> ops) {
+        if (ops.isEmpty()) {
+            return;
+        }
+        Map<String, List<TxOp>> byTarget = group(ops);
+        validate(byTarget);
+        long txId;
+        synchronized (this) {
+            txId = nextTxId++;
+        }
+        Map<String, Long> scanFrom = scanFrom(byTarget);
+        TransactionRecord commit = new TransactionRecord(TransactionRecord.COMMIT, txId, null, scanFrom, ops);
+        long at = writeRecord(commit);
+        unresolvedFrom.put(txId, at);
+        crashPoint("after-commit-record");
+        applyOrDefer(commit, byTarget);
+    }
+
+    /** Applies a committed transaction; if that fails it stays committed and is applied later. */
+    private void applyOrDefer(TransactionRecord commit, Map<String, List<TxOp>> byTarget) {
+        try {
+            apply(commit.txId(), byTarget);
+        } catch (RuntimeException failure) {
+            unapplied.put(commit.txId(), commit);
+            throw new MikyuException("transaction " + commit.txId() + " is committed but its writes failed ("
+                    + failure.getMessage() + "); it will be applied when they succeed, by housekeeping or on the "
+                    + "next open", failure);
+        }
+        resolved(commit.txId());
+    }
+
+    public void prepare(byte[] xid, List<TxOp> ops) {
+        ByteBuffer key = ByteBuffer.wrap(xid.clone());
+        if (prepared.containsKey(key)) {
+            throw new MikyuException("a transaction is already prepared as xid " + hex(xid));
+        }
+        Map<String, List<TxOp>> byTarget = group(ops);
+        validate(byTarget);
+        long txId;
+        synchronized (this) {
+            txId = nextTxId++;
+        }
+        Map<String, Long> scanFrom = scanFrom(byTarget);
+        long at = writeRecord(new TransactionRecord(TransactionRecord.PREPARE, txId, xid, scanFrom, ops));
+        unresolvedFrom.put(txId, at);
+        prepared.put(key, new Prepared(txId, xid.clone(), ops, scanFrom));
+        byTarget.forEach((target, part) -> participants.apply(target).hold(part));
+    }
+
+    public List<byte[]> preparedXids() {
+        List<byte[]> out = new ArrayList<>();
+        for (Prepared p : prepared.values()) {
+            out.add(p.xid().clone());
+        }
+        return out;
+    }
+
+    public void commitPrepared(byte[] xid) {
+        Prepared p = takePrepared(xid);
+        writeRecord(new TransactionRecord(TransactionRecord.COMMIT, p.txId(), xid, Map.of(), List.of()));
+        applyOrDefer(new TransactionRecord(TransactionRecord.COMMIT, p.txId(), p.xid(), p.scanFrom(), p.ops()),
+                group(p.ops()));
+    }
+
+    public void rollbackPrepared(byte[] xid) {
+        Prepared p = takePrepared(xid);
+        writeRecord(new TransactionRecord(TransactionRecord.ROLLBACK, p.txId(), xid, Map.of(), List.of()));
+        group(p.ops()).forEach((target, part) -> participants.apply(target).release(part));
+        unresolvedFrom.remove(p.txId());
+    }
+
+    private Prepared takePrepared(byte[] xid) {
+        Prepared p = prepared.remove(ByteBuffer.wrap(xid));
+        if (p == null) {
+            throw new MikyuException("no transaction is prepared as xid " + hex(xid));
+        }
+        return p;
+    }
+
+    // ------------------------------------------------------------------------------------------------ apply
+
+    private void apply(long txId, Map<String, List<TxOp>> byTarget) {
+        Map<String, List<AppendRequest>> writes = new LinkedHashMap<>();
+        List<AppendRequest> all = new ArrayList<>();
+        byTarget.forEach((target, part) -> {
+            List<AppendRequest> w = participants.apply(target).prepareWrites(part, txId);
+            writes.put(target, w);
+            all.addAll(w);
+        });
+        if (CRASH_POINT != null && CRASH_POINT.equals("after-first-write") && !writes.isEmpty()) {
+            writer.appendAll(writes.values().iterator().next());
+            crashPoint("after-first-write");
+        }
+        writer.appendAll(all);
+        byTarget.forEach((target, part) -> participants.apply(target).afterWrites(part, writes.get(target)));
+    }
+
+    private void resolved(long txId) {
+        try {
+            writeRecord(new TransactionRecord(TransactionRecord.APPLIED, txId, null, Map.of(), List.of()), false);
+        } finally {
+            unresolvedFrom.remove(txId);
+        }
+    }
+
+    private static void crashPoint(String point) {
+        if (point.equals(CRASH_POINT)) {
+            Runtime.getRuntime().halt(137);
+        }
+    }
+
+    // --------------------------------------------------------------------------------------------- recovery
+
+    /** Replays the transaction log: finishes committed transactions, restores prepared ones as in doubt. */
+    public void recover() {
+        Map<Long, TransactionRecord> open = new TreeMap<>();
+        Map<Long, Long> firstRecord = new TreeMap<>();
+        txLog.replay(txLog.startOffset(), (type, records) -> {
+            if (type != BatchDescriptor.TYPE_TRANSACTION) {
+                return;
+            }
+            for (Record r : records) {
+                TransactionRecord t = TransactionRecord.decode(r.payload());
+                nextTxId = Math.max(nextTxId, t.txId() + 1);
+                firstRecord.putIfAbsent(t.txId(), r.offset());
+                switch (t.kind()) {
+                    case TransactionRecord.PREPARE -> open.put(t.txId(), t);
+                    case TransactionRecord.COMMIT -> {
+                        TransactionRecord before = open.get(t.txId());
+                        open.put(t.txId(), before != null && before.kind() == TransactionRecord.PREPARE
+                                ? new TransactionRecord(TransactionRecord.COMMIT, t.txId(), before.xid(),
+                                        before.scanFrom(), before.ops())
+                                : t);
+                    }
+                    case TransactionRecord.ROLLBACK, TransactionRecord.APPLIED -> {
+                        open.remove(t.txId());
+                        firstRecord.remove(t.txId());
+                    }
+                    default -> throw new IllegalStateException("unknown transaction record kind " + t.kind());
+                }
+            }
+        });
+        for (TransactionRecord t : open.values()) {
+            unresolvedFrom.put(t.txId(), firstRecord.get(t.txId()));
+            if (t.kind() == TransactionRecord.COMMIT) {
+                completeRecovered(t);
+            } else {
+                prepared.put(ByteBuffer.wrap(t.xid()), new Prepared(t.txId(), t.xid(), t.ops(), t.scanFrom()));
+                group(t.ops()).forEach((target, part) -> participants.apply(target).hold(part));
+                LOG.warn("transaction {} (xid {}) is prepared and in doubt: commit or roll it back", t.txId(),
+                        hex(t.xid()));
+            }
+        }
+    }
+
+    private void completeRecovered(TransactionRecord t) {
+        Map<String, List<TxOp>> missing = new LinkedHashMap<>();
+        group(t.ops()).forEach((target, part) -> {
+            TxParticipant p = participants.apply(target);
+            SegmentedLog log = p.txLog();
+            long from = t.scanFrom().getOrDefault(target, 0L);
+            if (log == null || !log.containsProducer(from, t.txId())) {
+                missing.put(target, part);
+            }
+        });
+        LOG.warn("recovery: completing committed transaction {} ({} of its {} queues)", t.txId(), missing.size(),
+                group(t.ops()).size());
+        apply(t.txId(), missing);
+        resolved(t.txId());
+    }
+
+    /** Applies deferred transactions, then drops transaction-log segments older than every unresolved one. */
+    public void housekeeping() {
+        for (TransactionRecord t : new ArrayList<>(unapplied.values())) {
+            try {
+                completeRecovered(t);
+                unapplied.remove(t.txId());
+            } catch (RuntimeException e) {
+                LOG.warn("committed transaction {} still cannot be applied: {}", t.txId(), e.toString());
+            }
+        }
+        Map.Entry<Long, Long> lowest = null;
+        for (Map.Entry<Long, Long> e : unresolvedFrom.entrySet()) {
+            if (lowest == null || e.getValue() < lowest.getValue()) {
+                lowest = e;
+            }
+        }
+        long keepFrom = lowest == null ? txLog.endOffset() : lowest.getValue();
+        try {
+            Retention.dropSegmentsBelow(txLog, keepFrom);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cleaning the transaction log", e);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------- helpers
+
+    private static Map<String, List<TxOp>> group(List<TxOp> ops) {
+        Map<String, List<TxOp>> byTarget = new LinkedHashMap<>();
+        for (TxOp op : ops) {
+            byTarget.computeIfAbsent(op.target(), t -> new ArrayList<>()).add(op);
+        }
+        return byTarget;
+    }
+
+    private void validate(Map<String, List<TxOp>> byTarget) {
+        byTarget.forEach((target, part) -> participants.apply(target).validate(part));
+    }
+
+    private Map<String, Long> scanFrom(Map<String, List<TxOp>> byTarget) {
+        Map<String, Long> from = new TreeMap<>();
+        for (String target : byTarget.keySet()) {
+            SegmentedLog log = participants.apply(target).txLog();
+            if (log != null) {
+                from.put(target, log.endOffset());
+            }
+        }
+        return from;
+    }
+
+    private long writeRecord(TransactionRecord record) {
+        return writeRecord(record, true);
+    }
+
+    private long writeRecord(TransactionRecord record, boolean sync) {
+        byte[] batch = BatchEncoder.encode(List.of(new Entry(null, Headers.EMPTY, record.encode(),
+                        Entry.NO_TIMESTAMP)), System.currentTimeMillis(), Integer.MAX_VALUE, Integer.MAX_VALUE,
+                BatchDescriptor.TYPE_TRANSACTION, record.txId());
+        if (batch.length > engine.maxBatchBytes()) {
+            throw new io.mikyu.engine.RecordTooLargeException("transaction of " + record.ops().size()
+                    + " operations is " + batch.length + " bytes, over the maximum batch size of "
+                    + engine.maxBatchBytes() + " bytes");
+        }
+        return writer.append(new AppendRequest(txLog, batch, sync));
+    }
+
+    private static String hex(byte[] bytes) {
+        StringBuilder b = new StringBuilder();
+        for (byte x : bytes) {
+            b.append(String.format("%02x", x));
+        }
+        return b.toString();
+    }
+}

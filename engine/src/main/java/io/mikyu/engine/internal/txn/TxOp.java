@@ -1,0 +1,44 @@
+package io.mikyu.engine.internal.txn;
+
+import io.mikyu.engine.Entry;
+import io.mikyu.engine.LeaseToken;
+import io.mikyu.engine.Task;
+
+/** One operation of a transaction, as buffered and as stored in the transaction log. */
+public sealed interface TxOp {
+
+    /** The queue (and group) the operation writes to, as the key its writes are grouped by. */
+    String target();
+
+    record Append(String logQueue, Entry entry) implements TxOp {
+        public String target() {
+            return "log/" + logQueue;
+        }
+    }
+
+    record Enqueue(String taskQueue, Task task) implements TxOp {
+        public String target() {
+            return "task/" + taskQueue;
+        }
+    }
+
+    /** Ack ({@code nack == false}) or nack of a task; {@code delayMillis} -1 means the queue's backoff. */
+    record Settle(String taskQueue, LeaseToken token, boolean nack, long delayMillis, String reason) implements TxOp {
+        public String target() {
+            return "task/" + taskQueue;
+        }
+    }
+
+    record SettleShared(String logQueue, String group, LeaseToken token, boolean nack, long delayMillis,
+                        String reason) implements TxOp {
+        public String target() {
+            return "shared/" + logQueue + ":" + group;
+        }
+    }
+
+    record CommitOffset(String logQueue, String group, long offset) implements TxOp {
+        public String target() {
+            return "offsets/" + logQueue + ":" + group;
+        }
+    }
+}
