@@ -42,7 +42,12 @@ echo "== reopen of a 5 GiB store"
 reopen=$("$mikyu" bench reopen --data-dir "$dir/big" | tee /dev/stderr)
 rm -rf "$dir/big"
 
-python3 - "$disk" "$seed_all" "$sync1" "$sync8" "$reopen" "$dd_all" <<'PY'
+echo "== task queue: 8 producers, 4 consumers, async, 1 KiB, batch 64: enqueue + dequeue + ack"
+task=$("$mikyu" bench run --kind task --workers 8 --durability async --message-size 1KiB --batch 64 --bytes 1GiB \
+       --data-dir "$dir/task" | tee /dev/stderr | json BENCH_RESULT)
+rm -rf "$dir/task"
+
+python3 - "$disk" "$seed_all" "$sync1" "$sync8" "$reopen" "$dd_all" "$task" <<'PY'
 import json, statistics, sys
 disk, s1, s8 = json.loads(sys.argv[1]), json.loads(sys.argv[3]), json.loads(sys.argv[4])
 seeds = [json.loads(x) for x in sys.argv[2].split("|") if x.strip()]
@@ -58,4 +63,8 @@ print(f"sync batch 1: 8 workers {s8['produce_msgs_per_s']:.0f} msgs/s vs 1 worke
 fd = disk["fdatasync_overwrite_p50_us"]
 print(f"sync 1 worker p50 {s1['p50_us']:.0f} us vs fdatasync p50 {fd:.0f} us (append-growing file {disk['fdatasync_append_p50_us']:.0f} us): ratio {s1['p50_us']/fd:.2f} (goal <= 2)")
 print(f"reopen: {reopen.strip().splitlines()[-1]} (goal < 2 s)")
+task = json.loads(sys.argv[7])
+seed_msgs = statistics.median(s["produce_msgs_per_s"] for s in seeds)
+print(f"task enqueue+dequeue+ack {task['consume_msgs_per_s']:.0f} acked msgs/s (enqueued {task['produce_msgs_per_s']:.0f} msgs/s)"
+      f" vs seed log produce {seed_msgs:.0f} msgs/s: ratio {task['consume_msgs_per_s']/seed_msgs:.2f} (goal >= 0.3)")
 PY

@@ -63,7 +63,7 @@ final class AppendCommand extends StoreCommand {
         if (!fromStdin && payload == null) {
             throw new ParameterException(spec.commandLine(), "missing PAYLOAD (or '-' to read standard input)");
         }
-        Headers recordHeaders = headers();
+        Headers recordHeaders = parseHeaders(headers, "--header");
         LogQueue queue = store.log(queueName);
         Durability mode = durability != null ? durability : queue.config().durability();
         if (!fromStdin) {
@@ -109,17 +109,5 @@ final class AppendCommand extends StoreCommand {
     private Entry entry(String text, Headers recordHeaders) {
         return new Entry(key == null ? null : key.getBytes(StandardCharsets.UTF_8), recordHeaders,
                 text.getBytes(StandardCharsets.UTF_8), Entry.NO_TIMESTAMP);
-    }
-
-    private Headers headers() {
-        Headers.Builder builder = Headers.builder();
-        for (String header : headers) {
-            int eq = header.indexOf('=');
-            if (eq <= 0) {
-                throw new ParameterException(spec.commandLine(), "header '" + header + "' is not NAME=VALUE");
-            }
-            builder.add(header.substring(0, eq), header.substring(eq + 1));
-        }
-        return builder.build();
     }
 }

@@ -1,8 +1,9 @@
 package io.mikyu.cli;
 
+import io.mikyu.cli.bench.Bench;
+import io.mikyu.cli.bench.BenchResult;
+import io.mikyu.cli.bench.BenchSettings;
 import io.mikyu.cli.bench.JsonObject;
-import io.mikyu.cli.bench.LogBench;
-import io.mikyu.cli.bench.LogBenchResult;
 import io.mikyu.cli.units.Units;
 import io.mikyu.engine.Durability;
 import io.mikyu.engine.Mikyu;
@@ -27,11 +28,17 @@ import java.util.concurrent.atomic.AtomicReference;
 
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Benchmarks the embedded engine.",
-            "Producer threads append to queues bench-0.. while a tailing consumer per queue reads every record"
-                + " back with long polls and checks each arrives once, in order. Reports produce and consume"
-                + " throughput (MB = 10^6 bytes), append-call latency percentiles, group-commit batching and the"
-                + " ring-cache hit rate. Exit code 2 if a record was lost, duplicated or reordered."},
-        footer = {"", "Example: mikyu bench run --durability sync --bytes 4GiB"})
+            "Log queues (--kind log): producer threads append to queues bench-0.. while a tailing consumer per queue"
+                + " reads every record back with long polls and checks each arrives once, in order.",
+            "Task queues (--kind task): producer threads enqueue to task queues bench-0.. while consumers per queue"
+                + " dequeue up to --batch tasks under a lease and ack them in one call; every task must be acked"
+                + " exactly once.",
+            "Reports produce and consume throughput (MB = 10^6 bytes; for tasks, consume counts acked tasks),"
+                + " write-call latency percentiles, group-commit batching and the ring-cache hit rate. Exit code 2"
+                + " if a message was lost, duplicated or reordered."},
+        footer = {"", "Examples:",
+            "  mikyu bench run --durability sync --bytes 4GiB",
+            "  mikyu bench run --kind task --workers 8 --batch 64"})
 final class BenchRunCommand implements Callable<Integer> {
 
     enum Access { EMBEDDED, REMOTE }
@@ -59,7 +66,8 @@ final class BenchRunCommand implements Callable<Integer> {
     long totalBytes;
 
     @Option(names = "--batch", paramLabel = "N", defaultValue = "64",
-            description = "Records per appendBatch call; 1 uses append (default: ${DEFAULT-VALUE}).")
+            description = "Messages per appendBatch (enqueueBatch) call, 1 for append (enqueue); for tasks also the"
+                    + " most a consumer dequeues and acks at once (default: ${DEFAULT-VALUE}).")
     int batch;
 
     @Option(names = "--queues", paramLabel = "N", defaultValue = "1",
@@ -70,18 +78,19 @@ final class BenchRunCommand implements Callable<Integer> {
             description = "Kind of queue (default: ${DEFAULT-VALUE}).")
     QueueKind kind;
 
-    @Option(names = "--consumers", paramLabel = "N", defaultValue = "1",
-            description = "Tailing consumers per queue, each reading every record; 0 for produce only"
-                    + " (default: ${DEFAULT-VALUE}).")
-    int consumers;
+    @Option(names = "--consumers", paramLabel = "N",
+            description = "Consumers per queue; 0 for produce only. Log: tailing consumers that each read every"
+                    + " record (default: 1). Task: consumers that share the tasks (default: half of --workers,"
+                    + " rounded up).")
+    Integer consumers;
 
     @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "0s", converter = Units.DurationConverter.class,
             description = "Produce into throw-away queues this long first, such as 10s (default: none).")
     Duration warmup;
 
     @Option(names = "--data-dir", paramLabel = "DIR",
-            description = "Store to benchmark in; its bench queues are kept for 'bench reopen'."
-                    + " Default: a new temporary directory, deleted afterwards.")
+            description = "Store to benchmark in; its bench queues are kept for 'bench reopen' (task queues are"
+                    + " emptied at the start of a run). Default: a new temporary directory, deleted afterwards.")
     Path dataDir;
 
     @Override
@@ -89,16 +98,13 @@ final class BenchRunCommand implements Callable<Integer> {
         if (access == Access.REMOTE) {
             throw new CommandException("--access remote is not available until the mikyu broker exists; use --access embedded");
         }
-        if (kind == QueueKind.TASK) {
-            throw new CommandException("--kind task is not available yet: the engine has log queues only; use --kind log");
-        }
         if (messageSize > Integer.MAX_VALUE) {
             throw new CommandException("--message-size " + messageSize + " is larger than a record can be");
         }
-        LogBench.Settings settings;
+        BenchSettings settings;
         try {
-            settings = new LogBench.Settings(workers, durability, (int) messageSize, totalBytes, batch, queues,
-                    consumers, warmup);
+            settings = new BenchSettings(workers, durability, (int) messageSize, totalBytes, batch, queues,
+                    consumers != null ? consumers : defaultConsumers(), warmup);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -106,16 +112,18 @@ final class BenchRunCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
 
         Path dir = dataDir != null ? dataDir : Files.createTempDirectory("mikyu-bench-");
-        AtomicReference<LogBench> running = new AtomicReference<>();
-        LogBenchResult result;
+        AtomicReference<Bench<?, ?>> running = new AtomicReference<>();
+        BenchResult result;
         // On Ctrl-C, stop the workers, close the store and delete the temporary directory before the JVM exits.
         try (GracefulStop stop = new GracefulStop(() -> stopBench(running.get()), Duration.ofSeconds(10))) {
             try (Mikyu store = Mikyu.open(dir)) {
-                err.printf(Locale.ROOT, "bench: %,d records of %d bytes (%s) from %d workers into %d queue(s), %s,"
-                                + " batch %d, in %s%n", settings.messages(), messageSize, Units.formatBytes(totalBytes),
-                        workers, queues, durability.name().toLowerCase(Locale.ROOT), batch, dir);
+                err.printf(Locale.ROOT, "bench: %,d %s of %d bytes (%s) from %d workers into %d %s queue(s), %s,"
+                                + " batch %d, %d consumer(s) per queue, in %s%n", settings.messages(),
+                        kind == QueueKind.TASK ? "tasks" : "records", messageSize, Units.formatBytes(totalBytes),
+                        workers, queues, kind.directory(), durability.name().toLowerCase(Locale.ROOT), batch,
+                        settings.consumersPerQueue(), dir);
                 err.flush();
-                LogBench bench = new LogBench(store, settings, err);
+                Bench<?, ?> bench = Bench.of(kind, store, settings, err);
                 running.set(bench);
                 result = bench.run();
             } finally {
@@ -134,7 +142,12 @@ final class BenchRunCommand implements Callable<Integer> {
         return result.verified() ? 0 : 2;
     }
 
-    private static void stopBench(LogBench bench) {
+    /** Log: one tailing consumer. Task: half as many consumers as producers, which must do more per task. */
+    private int defaultConsumers() {
+        return kind == QueueKind.TASK ? Math.max(1, (workers + 1) / 2) : 1;
+    }
+
+    private static void stopBench(Bench<?, ?> bench) {
         if (bench != null) {
             bench.stop();
         }

@@ -7,7 +7,9 @@ import picocli.CommandLine.Option;
 
 @Command(name = "list", mixinStandardHelpOptions = true,
         description = {"Lists queues.",
-            "One per line as KIND/NAME (log/events), or with --type only the names of that kind."})
+            "One per line as KIND/NAME (log/events); task queues, dead-letter queues (task/jobs/dlq) included, with"
+                + " how many tasks are ready, scheduled for later and in flight (leased). With --type, only the"
+                + " bare names of that kind."})
 final class ListCommand extends StoreCommand {
 
     @Option(names = "--type", paramLabel = "log|task", description = "Only queues of this kind; prints bare names.")
@@ -19,10 +21,12 @@ final class ListCommand extends StoreCommand {
             store.list(kind).forEach(out()::println);
             return 0;
         }
-        for (QueueKind each : QueueKind.values()) {
-            for (String name : store.list(each)) {
-                out().println(each.directory() + "/" + name);
-            }
+        for (String name : store.list(QueueKind.LOG)) {
+            out().println(QueueKind.LOG.directory() + "/" + name);
+        }
+        for (String name : store.list(QueueKind.TASK)) {
+            out().println(QueueKind.TASK.directory() + "/" + name + " "
+                    + TextFormat.counts(store.taskQueue(name).counts()));
         }
         return 0;
     }

@@ -32,11 +32,15 @@ import java.util.concurrent.ExecutionException;
 @Command(name = "mikyu",
         mixinStandardHelpOptions = true,
         versionProvider = MikyuCli.Version.class,
-        description = "Creates, writes, reads and measures mikyu queues in a local data directory.",
+        description = {"Creates, writes, reads and measures mikyu queues in a local data directory.",
+            "Log queues: append, read, tail, groups, commit, compact. Task queues: enqueue, dequeue, ack, nack,"
+                + " extend, peek, browse, dlq."},
         subcommands = {
             CreateCommand.class, AppendCommand.class, ReadCommand.class, TailCommand.class,
-            GroupsCommand.class, CommitCommand.class, ListCommand.class, DeleteCommand.class,
-            StatsCommand.class, CompactCommand.class, BenchCommand.class,
+            GroupsCommand.class, CommitCommand.class,
+            EnqueueCommand.class, DequeueCommand.class, AckCommand.class, NackCommand.class, ExtendCommand.class,
+            PeekCommand.class, BrowseCommand.class, DlqCommand.class,
+            ListCommand.class, DeleteCommand.class, StatsCommand.class, CompactCommand.class, BenchCommand.class,
             CommandLine.HelpCommand.class
         },
         footer = {"", "Run 'mikyu COMMAND --help' for a command's options."})

@@ -1,12 +1,16 @@
 package io.mikyu.cli;
 
+import io.mikyu.engine.Headers;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.QueueKind;
+import io.mikyu.engine.TaskQueue;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /** A command that opens the store in {@code --data-dir}, works on it, and closes it. */
@@ -36,10 +40,45 @@ abstract class StoreCommand implements Callable<Integer> {
         return spec.commandLine().getErr();
     }
 
-    /** Task queues have a folder and a kind in the engine but no operations yet. */
-    static void requireLogQueues(QueueKind kind) {
-        if (kind == QueueKind.TASK) {
-            throw new CommandException("task queues are not available yet in this version of mikyu; use --type log");
+    /** A usage error of this command: exit 2, pointing at its help. */
+    protected ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+
+    /** Headers from {@code NAME=VALUE} texts, as given to {@code option}. */
+    protected Headers parseHeaders(List<String> texts, String option) {
+        Headers.Builder builder = Headers.builder();
+        for (String text : texts) {
+            int eq = text.indexOf('=');
+            if (eq <= 0) {
+                throw usage(option + " '" + text + "' is not NAME=VALUE");
+            }
+            builder.add(text.substring(0, eq), text.substring(eq + 1));
         }
+        return builder.build();
+    }
+
+    /**
+     * The kind of the queue {@code name}: {@code explicit} if given, else the one kind that has a queue of that
+     * name. Log and task queues live apart and may share a name; then the user must say which.
+     *
+     * @return {@code null} if there is no queue of that name
+     */
+    protected QueueKind kindOf(Mikyu store, String name, QueueKind explicit) {
+        if (explicit != null) {
+            return explicit;
+        }
+        boolean log = store.list(QueueKind.LOG).contains(name);
+        boolean task = store.list(QueueKind.TASK).contains(name);
+        if (log && task) {
+            throw usage("there is a log queue and a task queue named '" + name + "'; say which with --type log"
+                    + " or --type task");
+        }
+        return log ? QueueKind.LOG : task ? QueueKind.TASK : null;
+    }
+
+    /** Whether {@code name} is a dead-letter queue's, such as {@code jobs/dlq}. */
+    static boolean isDeadLetterQueue(String name) {
+        return name.endsWith(TaskQueue.DEAD_LETTER_SUFFIX);
     }
 }

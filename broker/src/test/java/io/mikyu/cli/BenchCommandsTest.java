@@ -63,11 +63,50 @@ class BenchCommandsTest {
     }
 
     @Test
-    void taskQueuesAreNotAvailableYet() {
-        Cli.Run run = Cli.runExactly(null, "bench", "run", "--kind", "task");
+    void aSmallTaskRunAcksEveryTaskOnceAndEndsWithABenchResultLine() {
+        Cli.Run run = Cli.runExactly(null, "bench", "run", "--kind", "task", "--bytes", "2MiB", "--workers", "2");
 
-        assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.errLines()).singleElement().asString().contains("--kind task is not available yet");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        List<String> lines = run.outLines();
+        String last = lines.get(lines.size() - 1);
+        assertThat(last).startsWith("BENCH_RESULT {").endsWith("}");
+        assertThat(run.out()).contains("verified  every task acked exactly once", "enqueue   p50");
+        String json = last.substring("BENCH_RESULT ".length());
+        assertThat(number(json, "produced_msgs")).isEqualTo(2048);
+        assertThat(number(json, "consumed_msgs")).isEqualTo(2048);
+        assertThat(json).contains("\"verified\":true", "\"kind\":\"task\"", "\"workers\":2", "\"consumers\":1");
+        for (String key : List.of("produce_msgs_per_s", "produce_mb_per_s", "consume_msgs_per_s", "consume_mb_per_s",
+                "p50_us", "p99_us", "p999_us", "cache_hit_rate", "requests_per_commit")) {
+            assertThat(number(json, key)).as(key).isGreaterThanOrEqualTo(0);
+        }
+        assertThat(number(json, "consume_msgs_per_s")).isPositive();
+    }
+
+    @Test
+    void aTaskRunWithSeveralQueuesAndConsumersInAGivenDataDirectoryCanBeRunAgain() {
+        Path store = dir.resolve("store");
+        String[] args = {"bench", "run", "--kind", "task", "--bytes", "200KiB", "--message-size", "100",
+            "--workers", "3", "--queues", "2", "--consumers", "3", "--batch", "7", "--data-dir", store.toString()};
+
+        Cli.Run first = Cli.runExactly(null, args);
+        Cli.Run second = Cli.runExactly(null, args);
+
+        assertThat(first.exitCode()).as(first.err()).isZero();
+        assertThat(second.exitCode()).as(second.err()).isZero();
+        assertThat(second.out()).contains("\"verified\":true", "\"queues\":2", "\"consumers\":3");
+        assertThat(new Cli(store).run("list", "--type", "task").outLines())
+                .containsExactly("bench-0", "bench-0/dlq", "bench-1", "bench-1/dlq");
+    }
+
+    @Test
+    void taskProducersWithoutConsumersLeaveTheirTasks() {
+        Path store = dir.resolve("store");
+        Cli.Run run = Cli.runExactly(null, "bench", "run", "--kind", "task", "--bytes", "10KiB", "--workers", "2",
+                "--consumers", "0", "--data-dir", store.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains("consume   skipped");
+        assertThat(new Cli(store).run("list").outLines()).contains("task/bench-0 ready=10 scheduled=0 in-flight=0");
     }
 
     @Test

@@ -50,6 +50,8 @@ final class Cli {
         if (stdin != null) {
             AppendCommand append = cli.getSubcommands().get("append").getCommand();
             append.input = new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8));
+            EnqueueCommand enqueue = cli.getSubcommands().get("enqueue").getCommand();
+            enqueue.input = new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8));
         }
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

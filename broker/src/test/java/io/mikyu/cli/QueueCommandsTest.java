@@ -44,14 +44,6 @@ class QueueCommandsTest {
     }
 
     @Test
-    void createOfATaskQueueSaysTaskQueuesAreNotAvailableYet() {
-        Cli.Run run = cli.run("create", "--type", "task", "jobs");
-
-        assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.errLines()).singleElement().asString().contains("task queues are not available yet");
-    }
-
-    @Test
     void appendPrintsTheOffsetOfTheNewRecord() {
         cli.run("create", "events");
 
@@ -186,7 +178,7 @@ class QueueCommandsTest {
         Cli.Run run = cli.run("delete", "nothing");
 
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.errLines()).singleElement().asString().isEqualTo("mikyu: error: no log queue named 'nothing'");
+        assertThat(run.errLines()).singleElement().asString().isEqualTo("mikyu: error: no log or task queue named 'nothing'");
     }
 
     @Test

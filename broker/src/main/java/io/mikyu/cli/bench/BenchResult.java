@@ -1,20 +1,24 @@
 package io.mikyu.cli.bench;
 
 import io.mikyu.engine.EngineStats;
+import io.mikyu.engine.QueueKind;
 import org.HdrHistogram.Histogram;
 
 import java.io.PrintWriter;
 import java.util.Locale;
 
 /**
- * What a {@link LogBench} run measured. Rates are per second of wall time from the start of the run to the
+ * What a {@link Bench} run measured. Rates are per second of wall time from the start of the run to the
  * last producer's (or consumer's) finish. MB is 10^6 bytes of payload.
  *
- * @param latency         append-call latency in nanoseconds, one value per {@code append}/{@code appendBatch} call
+ * @param kind            log: every consumer reads every record; task: the consumers of a queue share its tasks,
+ *                        and a task counts as consumed when its ack returned
+ * @param latency         write-call latency in nanoseconds, one value per {@code append}/{@code appendBatch}
+ *                        (or {@code enqueue}/{@code enqueueBatch}) call
  * @param before          engine counters when the measured run started (after any warm-up)
  * @param verificationError the first record that was lost, duplicated or out of order; {@code null} if none
  */
-public record LogBenchResult(LogBench.Settings settings, long producedMessages, long consumedMessages,
+public record BenchResult(QueueKind kind, BenchSettings settings, long producedMessages, long consumedMessages,
                              double produceSeconds, double consumeSeconds, Histogram latency,
                              EngineStats before, EngineStats after, String verificationError) {
 
@@ -22,11 +26,22 @@ public record LogBenchResult(LogBench.Settings settings, long producedMessages, 
         return settings.consumersPerQueue() > 0;
     }
 
-    /** Every consumer saw each record of its queue exactly once, in order. Trivially true without consumers. */
+    /**
+     * Log: every consumer saw each record of its queue exactly once, in order. Task: every task was acked exactly
+     * once. Trivially true without consumers.
+     */
     public boolean verified() {
         return verificationError == null
-                && consumedMessages == producedMessages * settings.consumersPerQueue()
+                && consumedMessages == expectedDeliveries()
                 && producedMessages == settings.messages();
+    }
+
+    /** Messages the consumers should have consumed (log) or acked (task). */
+    public long expectedDeliveries() {
+        if (kind == QueueKind.TASK) {
+            return consumersRan() ? producedMessages : 0;
+        }
+        return producedMessages * settings.consumersPerQueue();
     }
 
     public double produceMessagesPerSecond() {
@@ -71,27 +86,33 @@ public record LogBenchResult(LogBench.Settings settings, long producedMessages, 
     }
 
     public void print(PrintWriter out) {
+        boolean task = kind == QueueKind.TASK;
         out.printf(Locale.ROOT, "produce   %,.0f msgs/s  %.1f MB/s  (%,d msgs of %d bytes in %.2f s)%n",
                 produceMessagesPerSecond(), produceMegabytesPerSecond(), producedMessages, settings.messageSize(),
                 produceSeconds);
         if (consumersRan()) {
-            out.printf(Locale.ROOT, "consume   %,.0f msgs/s  %.1f MB/s  (%,d msgs by %d consumer(s) per queue in %.2f s)%n",
+            out.printf(Locale.ROOT, "consume   %,.0f msgs/s  %.1f MB/s  (%,d msgs %s by %d consumer(s) per queue in %.2f s)%n",
                     consumeMessagesPerSecond(), consumeMegabytesPerSecond(), consumedMessages,
-                    settings.consumersPerQueue(), consumeSeconds);
+                    task ? "dequeued and acked" : "read", settings.consumersPerQueue(), consumeSeconds);
         } else {
             out.println("consume   skipped (--consumers 0)");
         }
-        out.printf(Locale.ROOT, "append    p50 %.1f us  p90 %.1f us  p99 %.1f us  p99.9 %.1f us  max %.1f us"
+        String call = task ? (settings.batch() == 1 ? "enqueue" : "enqueueBatch")
+                : (settings.batch() == 1 ? "append" : "appendBatch");
+        out.printf(Locale.ROOT, "%-9s p50 %.1f us  p90 %.1f us  p99 %.1f us  p99.9 %.1f us  max %.1f us"
                         + "  (per %s call of %d)%n",
-                latencyMicros(50), latencyMicros(90), latencyMicros(99), latencyMicros(99.9),
-                latency.getMaxValue() / 1000.0, settings.batch() == 1 ? "append" : "appendBatch", settings.batch());
-        out.printf(Locale.ROOT, "engine    %,d group commits, %.2f append calls per commit, %,d fsyncs,"
-                + " ring cache hit rate %.1f%%%n", commits(), requestsPerCommit(), fsyncs(), cacheHitRate() * 100);
+                task ? "enqueue" : "append", latencyMicros(50), latencyMicros(90), latencyMicros(99),
+                latencyMicros(99.9), latency.getMaxValue() / 1000.0, call, settings.batch());
+        out.printf(Locale.ROOT, "engine    %,d group commits, %.2f %s per commit, %,d fsyncs,"
+                        + " ring cache hit rate %.1f%%%n", commits(), requestsPerCommit(),
+                task ? "write calls (enqueues, leases, acks)" : "append calls", fsyncs(), cacheHitRate() * 100);
         out.println("          MB = 10^6 bytes of payload");
         if (consumersRan()) {
-            out.println(verified() ? "verified  every record consumed once, in order"
+            String verifiedLine = task ? "verified  every task acked exactly once"
+                    : "verified  every record consumed once, in order";
+            out.println(verified() ? verifiedLine
                     : "FAILED    " + (verificationError != null ? verificationError
-                            : "consumed " + consumedMessages + " of " + producedMessages * settings.consumersPerQueue()
+                            : (task ? "acked " : "consumed ") + consumedMessages + " of " + expectedDeliveries()
                             + " expected deliveries"));
         }
         out.flush();
