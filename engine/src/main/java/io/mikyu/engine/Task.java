@@ -7,7 +7,8 @@ import java.util.Objects;
 
 /**
  * What a producer enqueues on a task queue: payload, headers, priority, when it becomes deliverable and when it
- * expires. Build with {@link #of(byte[])} and the {@code with…} methods.
+ * expires. Build with {@link #of(byte[])} and the {@code with…} methods. The payload array is not copied (the queue
+ * may keep it in memory for its consumers): do not change it after enqueueing.
  *
  * @param priority  0 (lowest) to 9 (highest); higher-priority tasks are handed out first, FIFO within a priority
  * @param deliverAt epoch millis before which the task is not handed out; 0 for at once

@@ -92,6 +92,9 @@ public final class Store implements Mikyu {
     private final ConcurrentHashMap<String, QueueMeters> taskMeters = new ConcurrentHashMap<>();
     private final ScheduledExecutorService housekeeper;
     private final BackgroundFlusher flusher;
+    /** Redelivers and dead-letters on time, whether or not anyone is dequeuing. */
+    private final ScheduledExecutorService timer;
+    private static final long TICK_MILLIS = 100;
     private TransactionManager transactions;
     private final List<RecoveryReport.Event> recoveryEvents = Collections.synchronizedList(new ArrayList<>());
     private final RecoveryReport recoveryReport;
@@ -160,6 +163,12 @@ public final class Store implements Mikyu {
         });
         long every = Math.max(1, config.housekeepingInterval().toMillis());
         housekeeper.scheduleWithFixedDelay(this::housekeeping, every, every, TimeUnit.MILLISECONDS);
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "mikyu-timer");
+            t.setDaemon(true);
+            return t;
+        });
+        timer.scheduleWithFixedDelay(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     /** Opens the store in {@code dataDir}, creating it (owner-only permissions) if needed. */
@@ -643,6 +652,29 @@ public final class Store implements Mikyu {
         }
     }
 
+    private void tick() {
+        for (TaskQueueHandle t : tasks.values()) {
+            try {
+                t.tick();
+            } catch (RuntimeException e) {
+                if (!closed) {
+                    LOG.warn("timer of {} failed", t.name(), e);
+                }
+            }
+        }
+        for (LogQueueHandle h : logs.values()) {
+            for (SharedGroupHandle g : h.shared().all()) {
+                try {
+                    g.tick();
+                } catch (RuntimeException e) {
+                    if (!closed) {
+                        LOG.warn("timer of shared group {} failed", g.name(), e);
+                    }
+                }
+            }
+        }
+    }
+
     private void housekeeping() {
         try {
             transactions.housekeeping();
@@ -684,9 +716,11 @@ public final class Store implements Mikyu {
             closed = true;
         }
         flusher.close();
+        timer.shutdownNow();
         housekeeper.shutdownNow();
         try {
             housekeeper.awaitTermination(30, TimeUnit.SECONDS);
+            timer.awaitTermination(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

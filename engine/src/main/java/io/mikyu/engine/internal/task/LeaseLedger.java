@@ -70,7 +70,7 @@ final class LeaseLedger {
         this.deadLetters = deadLetters;
         this.item = item;
         this.stateStamp = stateStamp;
-        this.state = new TaskQueueState(name, config);
+        this.state = new TaskQueueState(name, config, engine.cacheBytesPerQueue());
     }
 
     TaskQueueHandle deadLetters() {
@@ -89,7 +89,7 @@ final class LeaseLedger {
         for (TaskEntry e : taken) {
             records.add(stateRecord(TaskRecordDescriptor.LEASE, e.id, e.lease, leaseUntil, e.attempts, null));
             handedOut.add(new LeasedTask(e.id, new LeaseToken(e.id, e.lease), e.attempts, e.priority, e.enqueuedAt,
-                    e.expiresAt, leaseUntil, e.headers, null));
+                    e.expiresAt, leaseUntil, e.headers, e.payload));
         }
         return new Taken(taken, records, handedOut);
     }
@@ -109,16 +109,27 @@ final class LeaseLedger {
             return;
         }
         List<Entry> records = new ArrayList<>(tokens.size());
+        List<TaskEntry> finishing = new ArrayList<>(tokens.size());
         withLock(() -> {
+            for (LeaseToken t : tokens) {
+                state.holder(t); // all or none: check every token before taking any
+            }
             for (LeaseToken t : tokens) {
                 TaskEntry e = state.holder(t);
                 records.add(stateRecord(TaskRecordDescriptor.ACK, e.id, e.lease, 0, e.attempts, null));
+                state.beginFinish(e);
+                finishing.add(e);
             }
         });
-        writeState(records);
+        try {
+            writeState(records);
+        } catch (RuntimeException failure) {
+            withLock(() -> finishing.forEach(state::abortFinish));
+            throw failure;
+        }
         withLock(() -> {
-            for (LeaseToken t : tokens) {
-                state.finish(t.taskId());
+            for (TaskEntry e : finishing) {
+                state.finish(e.id);
             }
         });
         acked += tokens.size();
@@ -162,13 +173,36 @@ final class LeaseLedger {
         withLock(() -> attempts[0] = state.holder(token).attempts);
         writeState(List.of(stateRecord(TaskRecordDescriptor.EXTEND, token.taskId(), token.lease(), until,
                 attempts[0], null)));
-        withLock(() -> state.extend(state.holder(token), until));
+        withLock(() -> {
+            state.extend(state.holder(token), until);
+            changed.signalAll(); // a shorter lease may free the task sooner than waiters planned for
+        });
         return until;
     }
 
     /** Under the lock: applies the clock, moving what must leave to the dead-letter queue. */
     void promote(long now) {
         deadLetter(state.promote(now));
+    }
+
+    /**
+     * Applies the clock if something is due, so an ended lease is redelivered or dead-lettered on time even when
+     * nobody is dequeuing (the worker that held it may be the one that died). Skips if the queue is busy: its
+     * users promote as they go.
+     */
+    void tick() {
+        if (!stateLog.isOpen() || !lock.tryLock()) {
+            return;
+        }
+        try {
+            long now = System.currentTimeMillis();
+            if (state.millisUntilNextChange(now) == 0) {
+                promote(now);
+                changed.signalAll();
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     TaskCounts counts() {

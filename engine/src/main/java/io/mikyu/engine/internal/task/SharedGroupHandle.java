@@ -247,6 +247,11 @@ public final class SharedGroupHandle implements SharedGroup, TxParticipant {
         }
     }
 
+    /** Promotes due tasks; the store's timer calls this a few times a second. */
+    public void tick() {
+        ledger.tick();
+    }
+
     public void wakeAll() {
         ledger.withLock(ledger.changed::signalAll);
     }

@@ -30,6 +30,8 @@ final class TaskEntry implements TaskView {
     long lease;
     long leaseUntil;
     String lastReason;
+    /** The payload, while the queue's in-memory budget holds it; {@code null}: read it from the log. */
+    byte[] payload;
 
     TaskEntry(long id, int priority, long enqueuedAt, long deliverAt, long expiresAt, Headers headers) {
         this.id = id;

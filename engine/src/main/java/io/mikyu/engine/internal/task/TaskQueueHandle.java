@@ -98,8 +98,11 @@ public final class TaskQueueHandle implements TaskQueue, TxParticipant {
         ledger.withLock(() -> {
             long id = first;
             for (Task t : tasks) {
-                ledger.state.enqueued(id++, new TaskRecordDescriptor.Meta(t.priority(), t.deliverAt(),
-                        t.expiresAt()), now, t.headers(), now);
+                TaskEntry e = ledger.state.enqueued(id++, new TaskRecordDescriptor.Meta(t.priority(),
+                        t.deliverAt(), t.expiresAt()), now, t.headers(), now);
+                if (e != null) {
+                    ledger.state.keepPayload(e, t.payload());
+                }
             }
             ledger.changed.signalAll();
         });
@@ -140,8 +143,8 @@ public final class TaskQueueHandle implements TaskQueue, TxParticipant {
         ledger.record(taken);
         List<LeasedTask> out = new ArrayList<>(taken.handedOut().size());
         for (LeasedTask t : taken.handedOut()) {
-            out.add(new LeasedTask(t.id(), t.token(), t.attempt(), t.priority(), t.enqueuedAt(), t.expiresAt(),
-                    t.leaseExpiresAt(), t.headers(), readTask(t.id()).payload()));
+            out.add(t.payload() != null ? t : new LeasedTask(t.id(), t.token(), t.attempt(), t.priority(),
+                    t.enqueuedAt(), t.expiresAt(), t.leaseExpiresAt(), t.headers(), readTask(t.id()).payload()));
         }
         return out;
     }
@@ -238,6 +241,11 @@ public final class TaskQueueHandle implements TaskQueue, TxParticipant {
     }
 
     /** Wakes waiting consumers (on close: they then see the queue closed). */
+    /** Promotes due tasks; the store's timer calls this a few times a second. */
+    public void tick() {
+        ledger.tick();
+    }
+
     public void wakeAll() {
         ledger.withLock(ledger.changed::signalAll);
     }

@@ -34,19 +34,42 @@ final class TaskQueueState {
     private final FilterIndex filters = new FilterIndex();
     private long lastLease;
     private long expired;
+    private final long hotPayloadBudget;
+    private long hotPayloadBytes;
 
-    TaskQueueState(String queue, TaskQueueConfig config) {
+    TaskQueueState(String queue, TaskQueueConfig config, long hotPayloadBudget) {
         this.queue = queue;
         this.config = config;
+        this.hotPayloadBudget = hotPayloadBudget;
+    }
+
+    /**
+     * Keeps the payload of a task enqueued by this process in memory while the budget allows, so a consumer that
+     * keeps up never reads it back from the log.
+     */
+    void keepPayload(TaskEntry e, byte[] payload) {
+        if (payload != null && hotPayloadBytes + payload.length <= hotPayloadBudget) {
+            e.payload = payload;
+            hotPayloadBytes += payload.length;
+        }
+    }
+
+    private void forgetPayload(TaskEntry e) {
+        if (e.payload != null) {
+            hotPayloadBytes -= e.payload.length;
+            e.payload = null;
+        }
     }
 
     // ------------------------------------------------------------------------------------------------ replay
 
     /** A task record, during replay or after an enqueue was written. */
-    void enqueued(long id, TaskRecordDescriptor.Meta meta, long enqueuedAt, Headers headers, long now) {
+    /** Returns the new entry, or {@code null} if it expired on arrival. */
+    TaskEntry enqueued(long id, TaskRecordDescriptor.Meta meta, long enqueuedAt, Headers headers, long now) {
         TaskEntry e = new TaskEntry(id, meta.priority(), enqueuedAt, meta.deliverAt(), meta.expiresAt(), headers);
         tasks.put(id, e);
         place(e, now);
+        return tasks.get(id) == e ? e : null;
     }
 
     /** A state record during replay: the state before {@code now} is applied afterwards by {@link #promote}. */
@@ -175,7 +198,7 @@ final class TaskQueueState {
             throw new StaleLeaseException("task " + token.taskId() + " of task queue '" + queue
                     + "' is not pending: it was acked, dead-lettered, purged or never existed (token " + token + ")");
         }
-        if (e.lease != token.lease() || e.state == TaskEntry.State.LEAVING) {
+        if (e.lease != token.lease() || e.state != TaskEntry.State.LEASED) {
             throw new StaleLeaseException("lease " + token + " on task " + token.taskId() + " of task queue '" + queue
                     + "' is stale: the lease expired and the task was handed out again (now lease " + e.lease + ")");
         }
@@ -187,11 +210,26 @@ final class TaskQueueState {
         return tasks.get(id);
     }
 
+    /** An ack is being written: the task leaves every set, so no other ack, nack or expiry can take it. */
+    void beginFinish(TaskEntry e) {
+        unplace(e);
+        e.state = TaskEntry.State.LEAVING;
+    }
+
+    /** The ack's write failed: the task is leased again, as it was. */
+    void abortFinish(TaskEntry e) {
+        if (tasks.get(e.id) == e && e.state == TaskEntry.State.LEAVING) {
+            e.state = TaskEntry.State.LEASED;
+            leased.add(e);
+        }
+    }
+
     /** Removes a finished task (acked or dead-lettered). */
     void finish(long id) {
         TaskEntry e = tasks.remove(id);
         if (e != null) {
             unplace(e);
+            forgetPayload(e);
         }
     }
 
@@ -249,7 +287,7 @@ final class TaskQueueState {
             ids.add(e.id);
         }
         for (Long id : ids) {
-            tasks.remove(id);
+            forgetPayload(tasks.remove(id));
         }
         ready.clear();
         scheduled.clear();
@@ -314,6 +352,7 @@ final class TaskQueueState {
 
     private void drop(TaskEntry e) {
         tasks.remove(e.id);
+        forgetPayload(e);
         expired++;
     }
 }

@@ -1,0 +1,99 @@
+package io.mikyu.engine.shared;
+
+import io.mikyu.engine.LogQueue;
+import io.mikyu.engine.Mikyu;
+import io.mikyu.engine.SharedGroup;
+import io.mikyu.engine.support.ChildProcess;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static io.mikyu.engine.shared.SharedTesting.LONG_LEASE;
+import static io.mikyu.engine.shared.SharedTesting.config;
+import static io.mikyu.engine.shared.SharedTesting.fetchN;
+import static io.mikyu.engine.shared.SharedTesting.fill;
+import static io.mikyu.engine.shared.SharedTesting.offsets;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A shared group's leases, acks and committed offset after a close and after a SIGKILL. */
+@Timeout(40)
+class SharedGroupRecoveryTest {
+
+    private static final long LEASE_MILLIS = 1_200;
+
+    @TempDir
+    Path data;
+
+    @Test
+    void afterAReopenUnackedLeasedRecordsComeBackAfterTheirLeaseAndAckedOnesNever() throws Exception {
+        long leaseEnds;
+        try (Mikyu store = Mikyu.open(data)) {
+            LogQueue q = store.createLog("events");
+            fill(q, 0, 10);
+            SharedGroup g = q.sharedGroup("g", config());
+            List<SharedGroup.Delivery> ds = g.fetch(6, Duration.ofMillis(LEASE_MILLIS), Duration.ZERO);
+            leaseEnds = ds.get(0).leaseExpiresAt();
+            g.ack(ds.get(0).token());
+            g.ack(ds.get(1).token());
+            g.ack(ds.get(3).token());
+            assertThat(g.committedOffset()).isEqualTo(2);
+        }
+        checkRecoveredState(leaseEnds);
+    }
+
+    @Test
+    void afterASigkillUnackedLeasedRecordsComeBackAfterTheirLeaseAndAckedOnesNever() throws Exception {
+        long leaseEnds;
+        try (ChildProcess child = ChildProcess.start(data.getParent().resolve(data.getFileName()), SharedGroupChild.class,
+                Map.of(), "lease", data.resolve("store").toString(), String.valueOf(LEASE_MILLIS))) {
+            child.awaitLine("DONE", Duration.ofSeconds(20));
+            leaseEnds = Long.parseLong(child.lines("DONE").get(0).split(" ")[1]);
+            child.sigkill();
+        }
+        data = data.resolve("store");
+        checkRecoveredState(leaseEnds);
+    }
+
+    /** Records 0-5 were fetched, 0, 1 and 3 acked; 6-9 never fetched. */
+    private void checkRecoveredState(long leaseEnds) throws Exception {
+        try (Mikyu store = Mikyu.open(data)) {
+            LogQueue q = store.log("events");
+            SharedGroup g = q.sharedGroup("g", config());
+            assertThat(g.committedOffset()).as("lowest unacked after reopen").isEqualTo(2);
+            assertThat(g.lag()).isEqualTo(8);
+
+            List<SharedGroup.Delivery> fresh = g.fetch(10, LONG_LEASE, Duration.ZERO);
+            if (System.currentTimeMillis() < leaseEnds) {
+                assertThat(offsets(fresh)).as("while the old leases hold, only never-fetched records")
+                        .containsExactly(6L, 7L, 8L, 9L);
+            }
+            assertThat(fresh).filteredOn(d -> d.record().offset() >= 6)
+                    .allSatisfy(d -> assertThat(d.deliveryCount()).isEqualTo(1));
+            List<SharedGroup.Delivery> back = new java.util.ArrayList<>(fresh.stream()
+                    .filter(d -> d.record().offset() < 6).toList());
+            back.addAll(fetchN(g, 3 - back.size(), LONG_LEASE, Duration.ofSeconds(8)));
+            assertThat(System.currentTimeMillis()).as("not before the lease ended").isGreaterThanOrEqualTo(leaseEnds);
+            assertThat(offsets(back)).as("the unacked leased records").containsExactlyInAnyOrder(2L, 4L, 5L);
+            assertThat(back).allSatisfy(d -> assertThat(d.deliveryCount()).isEqualTo(2));
+            assertThat(g.fetch(10, LONG_LEASE, Duration.ofMillis(400))).as("acked records never come back").isEmpty();
+
+            for (SharedGroup.Delivery d : fresh) {
+                if (d.record().offset() >= 6) {
+                    g.ack(d.token());
+                }
+            }
+            back.forEach(d -> g.ack(d.token()));
+            assertThat(g.committedOffset()).isEqualTo(10);
+        }
+        try (Mikyu store = Mikyu.open(data)) {
+            SharedGroup g = store.log("events").sharedGroup("g", config());
+            assertThat(g.committedOffset()).isEqualTo(10);
+            assertThat(g.fetch(10, LONG_LEASE, Duration.ofMillis(300))).isEmpty();
+        }
+    }
+}
