@@ -24,6 +24,35 @@ public final class Directories {
         }
     }
 
+    /** Fills a new directory. */
+    @FunctionalInterface
+    public interface Initializer {
+        void fill(Path dir) throws IOException;
+    }
+
+    /**
+     * Creates {@code root/name} whole or not at all: filled under a hidden temporary name, then renamed into place
+     * (and the rename made durable). Hidden leftovers of a crash are deleted on the next open.
+     */
+    public static Path createAtomically(Path root, String name, Initializer init) throws IOException {
+        Path tmp = root.resolve("." + name + ".creating");
+        Path dir = root.resolve(name);
+        deleteRecursively(tmp);
+        Files.createDirectories(tmp);
+        init.fill(tmp);
+        Files.move(tmp, dir, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        fsync(root);
+        return dir;
+    }
+
+    /** Deletes a directory so that a crash midway leaves nothing that looks alive: rename it hidden, then delete. */
+    public static void deleteAtomically(Path dir) throws IOException {
+        Path doomed = dir.resolveSibling("." + dir.getFileName() + ".deleting-" + System.nanoTime());
+        Files.move(dir, doomed, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        fsync(dir.getParent());
+        deleteRecursively(doomed);
+    }
+
     public static void deleteRecursively(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;

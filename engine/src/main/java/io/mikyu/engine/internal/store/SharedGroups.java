@@ -15,7 +15,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -83,14 +82,12 @@ final class SharedGroups {
             return g;
         }
         Path root = source.dir().resolve(DIRECTORY);
-        Path tmp = root.resolve("." + name + ".creating");
-        Path dir = root.resolve(name);
         try {
-            Directories.deleteRecursively(tmp);
-            Files.createDirectories(tmp.resolve("dlq"));
-            QueueConfigFile.write(tmp, config);
-            Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
-            Directories.fsync(root);
+            Files.createDirectories(root);
+            Path dir = Directories.createAtomically(root, name, tmp -> {
+                Files.createDirectories(tmp.resolve("dlq"));
+                QueueConfigFile.write(tmp, config);
+            });
             g = open(name, dir, config);
             groups.put(name, g);
             return g;

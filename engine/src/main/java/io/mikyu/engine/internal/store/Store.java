@@ -38,7 +38,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -72,8 +71,6 @@ public final class Store implements Mikyu {
      */
     private static final int WRITER_SCRATCH_BYTES = 64 * 1024;
 
-    /** The subfolder of a task queue's folder that holds its dead-letter queue. */
-    private static final String DLQ_DIRECTORY = "dlq";
     /** The transaction log's folder under the data directory. */
     private static final String TXN_DIRECTORY = "txn";
     /** Requests one group commit takes at most, in bytes; more wait for the next cycle. */
@@ -88,8 +85,7 @@ public final class Store implements Mikyu {
     private final ByteBuffer writerScratch = ByteBuffer.allocateDirect(WRITER_SCRATCH_BYTES);
     private final ConcurrentHashMap<String, LogQueueHandle> logs = new ConcurrentHashMap<>();
     /** Task queues by name, dead-letter queues ({@code <name>/dlq}) included. */
-    private final ConcurrentHashMap<String, TaskQueueHandle> tasks = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, QueueMeters> taskMeters = new ConcurrentHashMap<>();
+    private final TaskQueues tasks;
     private final ScheduledExecutorService housekeeper;
     private final BackgroundFlusher flusher;
     /** Redelivers and dead-letters on time, whether or not anyone is dequeuing. */
@@ -109,9 +105,11 @@ public final class Store implements Mikyu {
         this.diskGuard = new DiskSpaceGuard(dataDir, config.minFreeDiskBytes());
         this.writerMetrics = new WriterMetrics(config.meterRegistry());
         this.writer = new GroupCommitWriter("mikyu-writer", MAX_CYCLE_BYTES, diskGuard, writerMetrics);
+        this.tasks = new TaskQueues(dataDir.resolve(QueueKind.TASK.directory()), config, writer, writerScratch,
+                recoveryEvents::add);
         try {
             loadLogs();
-            loadTasks();
+            tasks.load();
             openTransactions();
         } catch (IOException | RuntimeException e) {
             writer.close();
@@ -122,14 +120,11 @@ public final class Store implements Mikyu {
                     e.addSuppressed(suppressed);
                 }
             }
-            for (TaskQueueHandle t : tasks.values()) {
-                try {
-                    t.storage().close(false);
-                } catch (IOException | RuntimeException suppressed) {
-                    e.addSuppressed(suppressed);
-                }
+            try {
+                tasks.closeAll(false);
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
             }
-            taskMeters.values().forEach(QueueMeters::close);
             for (LogQueueHandle h : logs.values()) {
                 try {
                     h.storage().close(false);
@@ -257,11 +252,7 @@ public final class Store implements Mikyu {
                 return h;
             }
             case "task" -> {
-                TaskQueueHandle h = tasks.get(rest);
-                if (h == null) {
-                    throw new QueueNotFoundException("task queue '" + rest + "' does not exist");
-                }
-                return h;
+                return tasks.get(rest);
             }
             case "shared", "offsets" -> {
                 int colon = rest.lastIndexOf(':');
@@ -309,59 +300,6 @@ public final class Store implements Mikyu {
         transactions.rollbackPrepared(xid);
     }
 
-    private void loadTasks() throws IOException {
-        Path root = dataDir.resolve(QueueKind.TASK.directory());
-        try (Stream<Path> dirs = Files.list(root)) {
-            for (Path d : (Iterable<Path>) dirs::iterator) {
-                String name = d.getFileName().toString();
-                if (name.startsWith(".")) {
-                    Directories.deleteRecursively(d);
-                    continue;
-                }
-                if (Files.isDirectory(d) && Files.exists(d.resolve(QueueConfigFile.FILE_NAME))) {
-                    openTask(name, d, QueueConfigFile.readTask(d));
-                }
-            }
-        }
-    }
-
-    /** Opens a task queue and its dead-letter queue (in the subfolder {@code dlq/}), registering both. */
-    private TaskQueueHandle openTask(String name, Path dir, TaskQueueConfig queueConfig) throws IOException {
-        String dlqName = name + TaskQueue.DEAD_LETTER_SUFFIX;
-        Path dlqDir = dir.resolve(DLQ_DIRECTORY);
-        Files.createDirectories(dlqDir);
-        TaskQueueConfig dlqConfig = queueConfig.withMaxAttempts(TaskQueueConfig.UNLIMITED_ATTEMPTS);
-        TaskQueueHandle dlq = openTaskLog(dlqName, dlqDir, dlqConfig, null);
-        TaskQueueHandle queue = openTaskLog(name, dir, queueConfig, dlq);
-        return queue;
-    }
-
-    private TaskQueueHandle openTaskLog(String name, Path dir, TaskQueueConfig c, TaskQueueHandle dlq)
-            throws IOException {
-        LogQueueConfig logConfig = LogQueueConfig.defaults().withDurability(c.durability())
-                .withSegmentBytes(c.segmentBytes());
-        SegmentedLog log = SegmentedLog.open(name, "task queue", dir, logConfig, config, writerScratch,
-                recoveryEvents::add);
-        TaskQueueHandle handle;
-        try {
-            handle = TaskQueueHandle.open(name, c, log, writer, config, dlq);
-        } catch (RuntimeException e) {
-            log.close(false);
-            throw e;
-        }
-        QueueMeters meters = new QueueMeters(config.meterRegistry(), log, "task");
-        meters.gauge("mikyu.queue.depth", handle, h -> h.counts().depth(), "unfinished tasks");
-        meters.gauge("mikyu.queue.ready", handle, h -> h.counts().ready(), "tasks deliverable now");
-        meters.gauge("mikyu.queue.scheduled", handle, h -> h.counts().scheduled(), "tasks waiting for their time");
-        meters.gauge("mikyu.queue.inflight", handle, h -> h.counts().inFlight(), "tasks under a lease");
-        meters.counter("mikyu.queue.acked", handle, TaskQueueHandle::ackedCount, "tasks acked");
-        meters.counter("mikyu.queue.deadlettered", handle, TaskQueueHandle::deadLetteredCount,
-                "tasks moved to the dead-letter queue");
-        tasks.put(name, handle);
-        taskMeters.put(name, meters);
-        return handle;
-    }
-
     private List<SegmentedLog> allLogs() {
         List<SegmentedLog> all = new ArrayList<>(logs.size() + tasks.size() + 1);
         if (transactions != null) {
@@ -371,7 +309,7 @@ public final class Store implements Mikyu {
             all.add(h.storage());
             all.addAll(h.shared().stateLogs());
         }
-        for (TaskQueueHandle t : tasks.values()) {
+        for (TaskQueueHandle t : tasks.all()) {
             all.add(t.storage());
         }
         return all;
@@ -391,8 +329,7 @@ public final class Store implements Mikyu {
             @Override
             public TaskQueueHandle openDeadLetters(String dlqName, Path dlqDir, TaskQueueConfig c)
                     throws IOException {
-                Files.createDirectories(dlqDir);
-                return openTaskLog(dlqName, dlqDir, c, null);
+                return tasks.openOne(dlqName, dlqDir, c, null);
             }
         });
         return new LogQueueHandle(log, offsets, writer, config, new QueueMeters(config.meterRegistry(), log, "log"),
@@ -413,14 +350,8 @@ public final class Store implements Mikyu {
             throw new QueueExistsException("log queue '" + name + "' already exists");
         }
         Path root = dataDir.resolve(QueueKind.LOG.directory());
-        Path tmp = root.resolve("." + name + ".creating");
-        Path dir = root.resolve(name);
         try {
-            Directories.deleteRecursively(tmp);
-            Files.createDirectories(tmp);
-            QueueConfigFile.write(tmp, queueConfig);
-            Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
-            Directories.fsync(root);
+            Path dir = Directories.createAtomically(root, name, tmp -> QueueConfigFile.write(tmp, queueConfig));
             LogQueueHandle handle = openLog(name, dir, queueConfig);
             logs.put(name, handle);
             return handle;
@@ -460,22 +391,19 @@ public final class Store implements Mikyu {
         }
         handle.storage().awaitMaintenance();
         Path dir = handle.storage().dir();
-        Path doomed = dir.resolveSibling("." + name + ".deleting-" + System.nanoTime());
         List<TaskQueueHandle> groupDlqs = new ArrayList<>();
         for (SharedGroupHandle g : handle.shared().all()) {
-            TaskQueueHandle dlq = tasks.remove(name + ":" + g.name() + TaskQueue.DEAD_LETTER_SUFFIX);
+            TaskQueueHandle dlq = tasks.find(name + ":" + g.name() + TaskQueue.DEAD_LETTER_SUFFIX);
             if (dlq != null) {
                 groupDlqs.add(dlq);
             }
         }
+        tasks.closeAndForget(groupDlqs);
         writer.execute(() -> {
             try {
                 for (SharedGroupHandle g : handle.shared().all()) {
                     g.stateLog().close(false);
                     g.wakeAll();
-                }
-                for (TaskQueueHandle dlq : groupDlqs) {
-                    dlq.storage().close(false);
                 }
                 handle.storage().close(false);
                 handle.offsets().close();
@@ -484,17 +412,9 @@ public final class Store implements Mikyu {
             }
             return null;
         });
-        for (TaskQueueHandle dlq : groupDlqs) {
-            QueueMeters m = taskMeters.remove(dlq.name());
-            if (m != null) {
-                m.close();
-            }
-        }
         handle.meters().close();
         try {
-            Files.move(dir, doomed, StandardCopyOption.ATOMIC_MOVE);
-            Directories.fsync(dir.getParent());
-            Directories.deleteRecursively(doomed);
+            Directories.deleteAtomically(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("deleting log queue '" + name + "' at " + dir, e);
         }
@@ -504,23 +424,7 @@ public final class Store implements Mikyu {
     @Override
     public synchronized TaskQueue createTaskQueue(String name, TaskQueueConfig queueConfig) {
         checkOpen();
-        QueueNames.check("queue", name);
-        if (tasks.containsKey(name)) {
-            throw new QueueExistsException("task queue '" + name + "' already exists");
-        }
-        Path root = dataDir.resolve(QueueKind.TASK.directory());
-        Path tmp = root.resolve("." + name + ".creating");
-        Path dir = root.resolve(name);
-        try {
-            Directories.deleteRecursively(tmp);
-            Files.createDirectories(tmp.resolve(DLQ_DIRECTORY));
-            QueueConfigFile.write(tmp, queueConfig);
-            Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
-            Directories.fsync(root);
-            return openTask(name, dir, queueConfig);
-        } catch (IOException e) {
-            throw new UncheckedIOException("creating task queue '" + name + "' in " + root, e);
-        }
+        return tasks.create(name, queueConfig);
     }
 
     @Override
@@ -530,73 +434,28 @@ public final class Store implements Mikyu {
 
     @Override
     public synchronized TaskQueue getOrCreateTaskQueue(String name, TaskQueueConfig queueConfig) {
-        TaskQueueHandle existing = tasks.get(name);
-        return existing != null ? existing : createTaskQueue(name, queueConfig);
+        checkOpen();
+        TaskQueueHandle existing = tasks.find(name);
+        return existing != null ? existing : tasks.create(name, queueConfig);
     }
 
     @Override
     public TaskQueue taskQueue(String name) {
         checkOpen();
-        TaskQueueHandle handle = tasks.get(name);
-        if (handle == null) {
-            throw new QueueNotFoundException("task queue '" + name + "' does not exist");
-        }
-        return handle;
+        return tasks.get(name);
     }
 
     @Override
     public synchronized boolean deleteTaskQueue(String name) {
         checkOpen();
-        if (name.endsWith(TaskQueue.DEAD_LETTER_SUFFIX) && tasks.containsKey(name)) {
-            throw new IllegalArgumentException("'" + name + "' is a dead-letter queue; it goes with its queue '"
-                    + name.substring(0, name.length() - TaskQueue.DEAD_LETTER_SUFFIX.length()) + "'");
-        }
-        TaskQueueHandle handle = tasks.remove(name);
-        if (handle == null) {
-            return false;
-        }
-        String dlqName = name + TaskQueue.DEAD_LETTER_SUFFIX;
-        TaskQueueHandle dlq = tasks.remove(dlqName);
-        List<TaskQueueHandle> closing = dlq == null ? List.of(handle) : List.of(handle, dlq);
-        for (TaskQueueHandle h : closing) {
-            h.storage().awaitMaintenance();
-        }
-        writer.execute(() -> {
-            for (TaskQueueHandle h : closing) {
-                try {
-                    h.storage().close(false);
-                } catch (IOException e) {
-                    LOG.warn("closing {} for deletion", h.name(), e);
-                }
-            }
-            return null;
-        });
-        for (TaskQueueHandle h : closing) {
-            h.wakeAll();
-            QueueMeters m = taskMeters.remove(h.name());
-            if (m != null) {
-                m.close();
-            }
-        }
-        Path dir = handle.storage().dir();
-        Path doomed = dir.resolveSibling("." + name + ".deleting-" + System.nanoTime());
-        try {
-            Files.move(dir, doomed, StandardCopyOption.ATOMIC_MOVE);
-            Directories.fsync(dir.getParent());
-            Directories.deleteRecursively(doomed);
-        } catch (IOException e) {
-            throw new UncheckedIOException("deleting task queue '" + name + "' at " + dir, e);
-        }
-        return true;
+        return tasks.delete(name);
     }
 
     @Override
     public List<String> list(QueueKind kind) {
         checkOpen();
         if (kind == QueueKind.TASK) {
-            List<String> names = new ArrayList<>(tasks.keySet());
-            Collections.sort(names);
-            return names;
+            return tasks.names();
         }
         List<String> names = new ArrayList<>(logs.keySet());
         Collections.sort(names);
@@ -653,7 +512,7 @@ public final class Store implements Mikyu {
     }
 
     private void tick() {
-        for (TaskQueueHandle t : tasks.values()) {
+        for (TaskQueueHandle t : tasks.all()) {
             try {
                 t.tick();
             } catch (RuntimeException e) {
@@ -683,7 +542,7 @@ public final class Store implements Mikyu {
                 LOG.warn("housekeeping of the transaction log failed", e);
             }
         }
-        for (TaskQueueHandle t : tasks.values()) {
+        for (TaskQueueHandle t : tasks.all()) {
             try {
                 t.housekeeping();
             } catch (RuntimeException e) {
@@ -750,16 +609,7 @@ public final class Store implements Mikyu {
                     }
                     h.meters().close();
                 }
-                for (TaskQueueHandle t : tasks.values()) {
-                    try {
-                        t.storage().close(true);
-                    } catch (IOException e) {
-                        LOG.error("closing {} failed; it will be recovered on the next open", t.storage().describe(),
-                                e);
-                    }
-                    t.wakeAll();
-                }
-                taskMeters.values().forEach(QueueMeters::close);
+                tasks.closeAll(true);
                 try {
                     transactions.log().close(true);
                 } catch (IOException e) {
@@ -772,7 +622,6 @@ public final class Store implements Mikyu {
             writerMetrics.close();
             logs.clear();
             tasks.clear();
-            taskMeters.clear();
             try {
                 lock.close();
             } catch (IOException e) {
