@@ -3,6 +3,8 @@ package io.mikyu.engine.shared;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.SharedGroup;
+import io.mikyu.engine.SharedGroupConfig;
+import io.mikyu.engine.support.StoreFiles;
 import io.mikyu.engine.support.ChildProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -57,6 +59,55 @@ class SharedGroupRecoveryTest {
         }
         data = data.resolve("store");
         checkRecoveredState(leaseEnds);
+    }
+
+    @Test
+    void aStateLogOfManySmallSegmentsIsTrimmedBelowTheCommittedOffsetAndRecoversExactly() throws Exception {
+        SharedGroupConfig small = new SharedGroupConfig(200, config().redelivery().withSegmentBytes(4096));
+        Path stateDir = data.resolve("log").resolve("events").resolve("shared").resolve("g");
+        SharedGroup.Delivery stuck = null;
+        int written;
+        try (Mikyu store = Mikyu.open(data)) {
+            LogQueue q = store.createLog("events");
+            fill(q, 0, 2_000);
+            SharedGroup g = q.sharedGroup("g", small);
+            List<SharedGroup.Delivery> ds;
+            while (!(ds = g.fetch(100, LONG_LEASE, Duration.ZERO)).isEmpty()) {
+                for (SharedGroup.Delivery d : ds) {
+                    if (d.record().offset() == 1_500) {
+                        stuck = d;
+                    } else {
+                        g.ack(d.token());
+                    }
+                }
+            }
+            assertThat(g.committedOffset()).isEqualTo(1_500);
+            written = StoreFiles.segments(stateDir).size();
+            assertThat(written).as("the state log rolled many times").isGreaterThan(10);
+        }
+        assertThat(stuck).isNotNull();
+        try (Mikyu store = Mikyu.open(data)) {
+            assertThat(StoreFiles.segments(stateDir).size()).as("segments below the committed offset are gone")
+                    .isLessThan(written);
+            SharedGroup g = store.log("events").sharedGroup("g", small);
+            assertThat(g.committedOffset()).isEqualTo(1_500);
+            assertThat(g.counts()).isEqualTo(new io.mikyu.engine.TaskCounts(0, 0, 1));
+            assertThat(g.fetch(100, LONG_LEASE, Duration.ofMillis(300))).as("nothing acked comes back").isEmpty();
+            g.ack(stuck.token());
+            assertThat(g.committedOffset()).as("the window stopped 200 records past the stuck one")
+                    .isEqualTo(1_700);
+            List<SharedGroup.Delivery> rest;
+            while (!(rest = g.fetch(100, LONG_LEASE, Duration.ZERO)).isEmpty()) {
+                assertThat(rest).allSatisfy(d -> assertThat(d.record().offset()).isGreaterThanOrEqualTo(1_700));
+                g.ack(rest.stream().map(SharedGroup.Delivery::token).toList());
+            }
+            assertThat(g.committedOffset()).isEqualTo(2_000);
+        }
+        try (Mikyu store = Mikyu.open(data)) {
+            SharedGroup g = store.log("events").sharedGroup("g", small);
+            assertThat(g.committedOffset()).isEqualTo(2_000);
+            assertThat(g.fetch(100, LONG_LEASE, Duration.ofMillis(300))).isEmpty();
+        }
     }
 
     /** Records 0-5 were fetched, 0, 1 and 3 acked; 6-9 never fetched. */

@@ -448,18 +448,18 @@ public final class SegmentedLog implements WriteTarget {
     }
 
     /**
-     * {@code true} if a batch written by transaction {@code producerId} lies at or after {@code from}: recovery
+     * {@code true} if a batch of {@code type} written by transaction {@code producerId} lies at or after {@code from}: recovery
      * asks this before applying a committed transaction's writes to this log, so none is applied twice. Reads
      * batch headers only.
      */
-    public boolean containsProducer(long from, long producerId) {
+    public boolean containsProducer(long from, long producerId, byte type) {
         Map.Entry<Long, LogSegment> first = segments.floorEntry(from);
         for (LogSegment seg : first == null ? segments.values() : segments.tailMap(first.getKey()).values()) {
             long limit = seg.size();
             long pos = Math.max(SegmentDescriptor.HEADER_LENGTH, seg.index.floorPosition(from));
             while (pos + BatchDescriptor.HEADER_LENGTH <= limit) {
                 ByteBuffer h = seg.window(pos, BatchDescriptor.HEADER_LENGTH, limit);
-                if (BatchDescriptor.producerId(h, 0) == producerId) {
+                if (BatchDescriptor.producerId(h, 0) == producerId && BatchDescriptor.type(h, 0) == type) {
                     return true;
                 }
                 int total = BatchDescriptor.totalSize(BatchDescriptor.length(h, 0));

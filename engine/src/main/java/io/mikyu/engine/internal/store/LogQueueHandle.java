@@ -257,15 +257,11 @@ final class LogQueueHandle implements LogQueue, TxParticipant {
     }
 
     @Override
-    public List<AppendRequest> prepareWrites(List<TxOp> ops, long txId) {
+    public List<TxWrite> prepareWrites(List<TxOp> ops, long txId) {
         byte[] batch = BatchEncoder.encode(entries(ops), System.currentTimeMillis(), limits.maxRecordBytes(),
                 limits.maxBatchBytes(), io.mikyu.engine.internal.format.BatchDescriptor.TYPE_DATA, txId);
-        return List.of(new AppendRequest(log, batch, true));
-    }
-
-    @Override
-    public void afterWrites(List<TxOp> ops, List<AppendRequest> written) {
         // appended records are visible once written; nothing is kept in memory
+        return List.of(new TxWrite(new AppendRequest(log, batch, true), () -> { }));
     }
 
     @Override

@@ -3,7 +3,6 @@ package io.mikyu.engine.internal.store;
 import io.mikyu.engine.internal.log.SegmentedLog;
 import io.mikyu.engine.internal.txn.TxOp;
 import io.mikyu.engine.internal.txn.TxParticipant;
-import io.mikyu.engine.internal.write.AppendRequest;
 
 import java.util.List;
 
@@ -30,6 +29,10 @@ final class OffsetCommitParticipant implements TxParticipant {
     @Override
     public void validate(List<TxOp> ops) {
         QueueNames.check("consumer group", group);
+        if (queue.shared().contains(group)) {
+            throw new IllegalStateException("consumer group '" + group + "' of log queue '" + queue.name()
+                    + "' is a shared group: its offset follows its acks and cannot be committed");
+        }
         for (TxOp op : ops) {
             long offset = ((TxOp.CommitOffset) op).offset();
             if (offset < 0 || offset > queue.endOffset()) {
@@ -40,14 +43,9 @@ final class OffsetCommitParticipant implements TxParticipant {
     }
 
     @Override
-    public List<AppendRequest> prepareWrites(List<TxOp> ops, long txId) {
-        return List.of();
-    }
-
-    @Override
-    public void afterWrites(List<TxOp> ops, List<AppendRequest> written) {
+    public List<TxWrite> prepareWrites(List<TxOp> ops, long txId) {
         TxOp.CommitOffset last = (TxOp.CommitOffset) ops.get(ops.size() - 1);
-        queue.group(group).commit(last.offset());
+        return List.of(new TxWrite(null, () -> queue.group(group).commit(last.offset())));
     }
 
     @Override

@@ -315,6 +315,7 @@ final class LeaseLedger {
                 if (e == null || e.state == TaskEntry.State.LEAVING) {
                     continue;
                 }
+                e.heldByTransaction = false;
                 if (!s.nack()) {
                     state.finish(e.id);
                     acked++;
@@ -338,6 +339,7 @@ final class LeaseLedger {
                 TaskEntry e = state.find(s.token().taskId());
                 if (e != null && e.lease == s.token().lease() && e.state == TaskEntry.State.LEASED) {
                     state.extend(e, Long.MAX_VALUE);
+                    e.heldByTransaction = true;
                 }
             }
         });
@@ -350,6 +352,7 @@ final class LeaseLedger {
             for (Settlement s : settlements) {
                 TaskEntry e = state.find(s.token().taskId());
                 if (e != null && e.lease == s.token().lease() && e.state == TaskEntry.State.LEASED) {
+                    e.heldByTransaction = false;
                     state.extend(e, now);
                 }
             }

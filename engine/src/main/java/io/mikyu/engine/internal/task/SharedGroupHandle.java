@@ -17,7 +17,6 @@ import io.mikyu.engine.internal.log.SegmentedLog;
 import io.mikyu.engine.internal.offsets.OffsetStore;
 import io.mikyu.engine.internal.txn.TxOp;
 import io.mikyu.engine.internal.txn.TxParticipant;
-import io.mikyu.engine.internal.write.AppendRequest;
 import io.mikyu.engine.internal.write.GroupCommitWriter;
 
 import java.io.IOException;
@@ -153,10 +152,13 @@ public final class SharedGroupHandle implements SharedGroup, TxParticipant {
 
     /** Under the lock: admits records while the window has room. */
     private void admit(long now) {
-        int room = config.maxInFlight() - ledger.state.size();
+        // The window spans from the lowest unfinished record to the furthest admitted: members never run more
+        // than maxInFlight records ahead of a stuck one.
+        long low = Math.min(ledger.state.lowestLiveId(), windowEnd);
+        long room = config.maxInFlight() - (windowEnd - low);
         long end = source.endOffset();
         while (room > 0 && windowEnd < end) {
-            List<Record> records = source.read(windowEnd, Math.min(room, 1024), 8L << 20);
+            List<Record> records = source.read(windowEnd, (int) Math.min(room, 1024), 8L << 20);
             if (records.isEmpty()) {
                 windowEnd = Math.max(windowEnd, Math.min(end, source.startOffset()));
                 break;
@@ -172,14 +174,17 @@ public final class SharedGroupHandle implements SharedGroup, TxParticipant {
     /** While replaying: admits every record up to {@code offset}, whatever the window. */
     private void admitThrough(long offset, long now) {
         while (windowEnd <= offset) {
-            List<Record> records = source.read(windowEnd, 1024, 8L << 20);
+            List<Record> records = source.read(windowEnd, (int) Math.min(1024, offset - windowEnd + 1), 8L << 20);
             if (records.isEmpty()) {
                 return;
             }
             for (Record r : records) {
+                if (r.offset() > offset) {
+                    return; // a compaction gap: the next record lies beyond; leave it for admit()
+                }
                 ledger.state.enqueued(r.offset(), RECORD_META, r.timestamp(), r.headers(), now);
+                windowEnd = r.offset() + 1;
             }
-            windowEnd = records.get(records.size() - 1).offset() + 1;
         }
     }
 
@@ -270,14 +275,10 @@ public final class SharedGroupHandle implements SharedGroup, TxParticipant {
     }
 
     @Override
-    public List<AppendRequest> prepareWrites(List<TxOp> ops, long txId) {
+    public List<TxWrite> prepareWrites(List<TxOp> ops, long txId) {
         List<LeaseLedger.Settlement> s = settlements(ops);
-        return s.isEmpty() ? List.of() : List.of(ledger.settleRequest(s, txId));
-    }
-
-    @Override
-    public void afterWrites(List<TxOp> ops, List<AppendRequest> written) {
-        ledger.settled(settlements(ops));
+        return s.isEmpty() ? List.of()
+                : List.of(new TxWrite(ledger.settleRequest(s, txId), () -> ledger.settled(s)));
     }
 
     @Override

@@ -30,6 +30,8 @@ final class TaskEntry implements TaskView {
     long lease;
     long leaseUntil;
     String lastReason;
+    /** A prepared transaction settles this task: only its decision may finish or return it. */
+    boolean heldByTransaction;
     /** The payload, while the queue's in-memory budget holds it; {@code null}: read it from the log. */
     byte[] payload;
 

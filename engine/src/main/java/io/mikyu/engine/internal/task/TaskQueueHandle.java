@@ -268,24 +268,9 @@ public final class TaskQueueHandle implements TaskQueue, TxParticipant {
     }
 
     @Override
-    public List<AppendRequest> prepareWrites(List<TxOp> ops, long txId) {
-        List<AppendRequest> out = new ArrayList<>(2);
+    public List<TxWrite> prepareWrites(List<TxOp> ops, long txId) {
+        List<TxWrite> out = new ArrayList<>(2);
         long now = System.currentTimeMillis();
-        List<Entry> entries = taskEntries(ops, now);
-        if (!entries.isEmpty()) {
-            byte[] batch = BatchEncoder.encode(entries, now, engine.maxRecordBytes(), engine.maxBatchBytes(),
-                    BatchDescriptor.TYPE_TASK, txId);
-            out.add(new AppendRequest(log, batch, true));
-        }
-        List<LeaseLedger.Settlement> settlements = settlements(ops);
-        if (!settlements.isEmpty()) {
-            out.add(ledger.settleRequest(settlements, txId));
-        }
-        return out;
-    }
-
-    @Override
-    public void afterWrites(List<TxOp> ops, List<AppendRequest> written) {
         List<Task> tasks = new ArrayList<>();
         for (TxOp op : ops) {
             if (op instanceof TxOp.Enqueue e) {
@@ -293,21 +278,28 @@ public final class TaskQueueHandle implements TaskQueue, TxParticipant {
             }
         }
         if (!tasks.isEmpty()) {
-            long first = BatchDescriptor.baseOffset(written.get(0).batch());
-            long now = System.currentTimeMillis();
-            ledger.withLock(() -> {
-                long id = first;
-                for (Task t : tasks) {
-                    ledger.state.enqueued(id++, new TaskRecordDescriptor.Meta(t.priority(), t.deliverAt(),
-                            t.expiresAt()), now, t.headers(), now);
-                }
-                ledger.changed.signalAll();
-            });
+            byte[] batch = BatchEncoder.encode(taskEntries(ops, now), now, engine.maxRecordBytes(),
+                    engine.maxBatchBytes(), BatchDescriptor.TYPE_TASK, txId);
+            AppendRequest request = new AppendRequest(log, batch, true);
+            out.add(new TxWrite(request, () -> enqueued(tasks, BatchDescriptor.baseOffset(batch), now)));
         }
         List<LeaseLedger.Settlement> settlements = settlements(ops);
         if (!settlements.isEmpty()) {
-            ledger.settled(settlements);
+            out.add(new TxWrite(ledger.settleRequest(settlements, txId), () -> ledger.settled(settlements)));
         }
+        return out;
+    }
+
+    /** A transaction's tasks were written from {@code firstId} on: they join the queue. */
+    private void enqueued(List<Task> tasks, long firstId, long now) {
+        ledger.withLock(() -> {
+            long id = firstId;
+            for (Task t : tasks) {
+                ledger.state.enqueued(id++, new TaskRecordDescriptor.Meta(t.priority(), t.deliverAt(),
+                        t.expiresAt()), now, t.headers(), now);
+            }
+            ledger.changed.signalAll();
+        });
     }
 
     @Override

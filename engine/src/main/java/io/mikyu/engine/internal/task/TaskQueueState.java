@@ -9,9 +9,7 @@ import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.engine.internal.format.TaskRecordDescriptor;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeSet;
 
 /**
@@ -27,7 +25,8 @@ final class TaskQueueState {
 
     private final String queue;
     private final TaskQueueConfig config;
-    private final Map<Long, TaskEntry> tasks = new HashMap<>();
+    /** Sorted, so the lowest unfinished id (a shared group's committed offset) is O(log n). */
+    private final java.util.TreeMap<Long, TaskEntry> tasks = new java.util.TreeMap<>();
     private final TreeSet<TaskEntry> ready = new TreeSet<>(TaskEntry.DELIVERY_ORDER);
     private final TreeSet<TaskEntry> scheduled = new TreeSet<>(TaskEntry.BY_VISIBLE_AT);
     private final TreeSet<TaskEntry> leased = new TreeSet<>(TaskEntry.BY_LEASE_END);
@@ -198,6 +197,10 @@ final class TaskQueueState {
             throw new StaleLeaseException("task " + token.taskId() + " of task queue '" + queue
                     + "' is not pending: it was acked, dead-lettered, purged or never existed (token " + token + ")");
         }
+        if (e.heldByTransaction) {
+            throw new StaleLeaseException("task " + token.taskId() + " of '" + queue + "' is held by a prepared"
+                    + " transaction until it is committed or rolled back");
+        }
         if (e.lease != token.lease() || e.state != TaskEntry.State.LEASED) {
             throw new StaleLeaseException("lease " + token + " on task " + token.taskId() + " of task queue '" + queue
                     + "' is stale: the lease expired and the task was handed out again (now lease " + e.lease + ")");
@@ -301,11 +304,7 @@ final class TaskQueueState {
 
     /** The lowest unfinished id, or {@code Long.MAX_VALUE}: log segments below it hold nothing live. */
     long lowestLiveId() {
-        long min = Long.MAX_VALUE;
-        for (Long id : tasks.keySet()) {
-            min = Math.min(min, id);
-        }
-        return min;
+        return tasks.isEmpty() ? Long.MAX_VALUE : tasks.firstKey();
     }
 
     /** Unfinished items: what a shared group's window holds. */

@@ -53,18 +53,20 @@ public final class TransactionHandle implements Transaction {
 
     @Override
     public Transaction ackShared(String logQueue, String group, LeaseToken token) {
-        return add(new TxOp.SettleShared(logQueue, group, Objects.requireNonNull(token), false, -1, null));
+        return add(new TxOp.SettleShared(Objects.requireNonNull(logQueue), Objects.requireNonNull(group),
+                Objects.requireNonNull(token), false, -1, null));
     }
 
     @Override
     public Transaction nackShared(String logQueue, String group, LeaseToken token, Duration delay, String reason) {
-        return add(new TxOp.SettleShared(logQueue, group, Objects.requireNonNull(token), true,
-                delay == null ? -1 : delay.toMillis(), reason));
+        return add(new TxOp.SettleShared(Objects.requireNonNull(logQueue), Objects.requireNonNull(group),
+                Objects.requireNonNull(token), true, delay == null ? -1 : delay.toMillis(), reason));
     }
 
     @Override
     public Transaction commitOffset(String logQueue, String group, long nextOffset) {
-        return add(new TxOp.CommitOffset(logQueue, group, nextOffset));
+        return add(new TxOp.CommitOffset(Objects.requireNonNull(logQueue), Objects.requireNonNull(group),
+                nextOffset));
     }
 
     @Override

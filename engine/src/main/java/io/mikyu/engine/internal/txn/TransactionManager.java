@@ -114,26 +114,34 @@ public final class TransactionManager {
 
     public void prepare(byte[] xid, List<TxOp> ops) {
         ByteBuffer key = ByteBuffer.wrap(xid.clone());
-        if (prepared.containsKey(key)) {
+        Prepared reservation = new Prepared(-1, xid.clone(), ops, Map.of());
+        if (prepared.putIfAbsent(key, reservation) != null) {
             throw new MikyuException("a transaction is already prepared as xid " + hex(xid));
         }
-        Map<String, List<TxOp>> byTarget = group(ops);
-        validate(byTarget);
-        long txId;
-        synchronized (this) {
-            txId = nextTxId++;
+        try {
+            Map<String, List<TxOp>> byTarget = group(ops);
+            validate(byTarget);
+            long txId;
+            synchronized (this) {
+                txId = nextTxId++;
+            }
+            Map<String, Long> scanFrom = scanFrom(byTarget);
+            long at = writeRecord(new TransactionRecord(TransactionRecord.PREPARE, txId, xid, scanFrom, ops));
+            unresolvedFrom.put(txId, at);
+            prepared.replace(key, reservation, new Prepared(txId, xid.clone(), ops, scanFrom));
+            byTarget.forEach((target, part) -> participants.apply(target).hold(part));
+        } catch (RuntimeException e) {
+            prepared.remove(key, reservation);
+            throw e;
         }
-        Map<String, Long> scanFrom = scanFrom(byTarget);
-        long at = writeRecord(new TransactionRecord(TransactionRecord.PREPARE, txId, xid, scanFrom, ops));
-        unresolvedFrom.put(txId, at);
-        prepared.put(key, new Prepared(txId, xid.clone(), ops, scanFrom));
-        byTarget.forEach((target, part) -> participants.apply(target).hold(part));
     }
 
     public List<byte[]> preparedXids() {
         List<byte[]> out = new ArrayList<>();
         for (Prepared p : prepared.values()) {
-            out.add(p.xid().clone());
+            if (p.txId() >= 0) {
+                out.add(p.xid().clone());
+            }
         }
         return out;
     }
@@ -153,8 +161,9 @@ public final class TransactionManager {
     }
 
     private Prepared takePrepared(byte[] xid) {
-        Prepared p = prepared.remove(ByteBuffer.wrap(xid));
-        if (p == null) {
+        ByteBuffer key = ByteBuffer.wrap(xid);
+        Prepared p = prepared.get(key);
+        if (p == null || p.txId() < 0 || !prepared.remove(key, p)) {
             throw new MikyuException("no transaction is prepared as xid " + hex(xid));
         }
         return p;
@@ -163,19 +172,27 @@ public final class TransactionManager {
     // ------------------------------------------------------------------------------------------------ apply
 
     private void apply(long txId, Map<String, List<TxOp>> byTarget) {
-        Map<String, List<AppendRequest>> writes = new LinkedHashMap<>();
-        List<AppendRequest> all = new ArrayList<>();
-        byTarget.forEach((target, part) -> {
-            List<AppendRequest> w = participants.apply(target).prepareWrites(part, txId);
-            writes.put(target, w);
-            all.addAll(w);
-        });
-        if (CRASH_POINT != null && CRASH_POINT.equals("after-first-write") && !writes.isEmpty()) {
-            writer.appendAll(writes.values().iterator().next());
+        List<TxParticipant.TxWrite> writes = new ArrayList<>();
+        byTarget.forEach((target, part) -> writes.addAll(participants.apply(target).prepareWrites(part, txId)));
+        submit(writes);
+    }
+
+    /** Writes every request (in one group commit where they fit), then runs the memory updates in order. */
+    private void submit(List<TxParticipant.TxWrite> writes) {
+        List<AppendRequest> requests = new ArrayList<>(writes.size());
+        for (TxParticipant.TxWrite w : writes) {
+            if (w.request() != null) {
+                requests.add(w.request());
+            }
+        }
+        if (CRASH_POINT != null && CRASH_POINT.equals("after-first-write") && !requests.isEmpty()) {
+            writer.appendAll(List.of(requests.get(0)));
             crashPoint("after-first-write");
         }
-        writer.appendAll(all);
-        byTarget.forEach((target, part) -> participants.apply(target).afterWrites(part, writes.get(target)));
+        writer.appendAll(requests);
+        for (TxParticipant.TxWrite w : writes) {
+            w.afterWrite().run();
+        }
     }
 
     private void resolved(long txId) {
@@ -226,7 +243,14 @@ public final class TransactionManager {
         for (TransactionRecord t : open.values()) {
             unresolvedFrom.put(t.txId(), firstRecord.get(t.txId()));
             if (t.kind() == TransactionRecord.COMMIT) {
-                completeRecovered(t);
+                try {
+                    completeRecovered(t);
+                } catch (RuntimeException e) {
+                    // one transaction that cannot be applied now must not keep the store from opening
+                    LOG.error("recovery: committed transaction {} cannot be applied yet; housekeeping retries it",
+                            t.txId(), e);
+                    unapplied.put(t.txId(), t);
+                }
             } else {
                 prepared.put(ByteBuffer.wrap(t.xid()), new Prepared(t.txId(), t.xid(), t.ops(), t.scanFrom()));
                 group(t.ops()).forEach((target, part) -> participants.apply(target).hold(part));
@@ -236,19 +260,28 @@ public final class TransactionManager {
         }
     }
 
+    /**
+     * Applies the writes of a committed transaction that its logs do not have yet: each write is one batch type in
+     * one log, found by the transaction id in its producer-id field. Writes already there were replayed into
+     * memory when their queue opened.
+     */
     private void completeRecovered(TransactionRecord t) {
-        Map<String, List<TxOp>> missing = new LinkedHashMap<>();
-        group(t.ops()).forEach((target, part) -> {
-            TxParticipant p = participants.apply(target);
-            SegmentedLog log = p.txLog();
-            long from = t.scanFrom().getOrDefault(target, 0L);
-            if (log == null || !log.containsProducer(from, t.txId())) {
-                missing.put(target, part);
+        List<TxParticipant.TxWrite> missing = new ArrayList<>();
+        int total = 0;
+        for (Map.Entry<String, List<TxOp>> e : group(t.ops()).entrySet()) {
+            TxParticipant p = participants.apply(e.getKey());
+            long from = t.scanFrom().getOrDefault(e.getKey(), 0L);
+            for (TxParticipant.TxWrite w : p.prepareWrites(e.getValue(), t.txId())) {
+                total++;
+                if (w.request() == null || !p.txLog().containsProducer(from, t.txId(),
+                        BatchDescriptor.type(w.request().batch()))) {
+                    missing.add(w);
+                }
             }
-        });
-        LOG.warn("recovery: completing committed transaction {} ({} of its {} queues)", t.txId(), missing.size(),
-                group(t.ops()).size());
-        apply(t.txId(), missing);
+        }
+        LOG.warn("recovery: completing committed transaction {} ({} of its {} writes missing)", t.txId(),
+                missing.size(), total);
+        submit(missing);
         resolved(t.txId());
     }
 

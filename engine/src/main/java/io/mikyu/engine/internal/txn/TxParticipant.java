@@ -18,11 +18,18 @@ public interface TxParticipant {
     /** Checks that the operations can be applied now (queue open, leases held); throws if not. */
     void validate(List<TxOp> ops);
 
-    /** The writes for {@code ops}, stamped with {@code txId}, not yet submitted. */
-    List<AppendRequest> prepareWrites(List<TxOp> ops, long txId);
+    /**
+     * One write of a transaction and what to do once it is written. {@code request} is {@code null} for effects
+     * that write no log record of their own (offset commits), which are simply repeated after a crash.
+     */
+    record TxWrite(AppendRequest request, Runnable afterWrite) {
+    }
 
-    /** After the writes returned: brings memory up to date (new tasks, finished leases...). */
-    void afterWrites(List<TxOp> ops, List<AppendRequest> written);
+    /**
+     * The writes for {@code ops}, stamped with {@code txId}, not yet submitted, each with the memory update to run
+     * once it is written. Each write is one batch type in one log: recovery checks them one by one.
+     */
+    List<TxWrite> prepareWrites(List<TxOp> ops, long txId);
 
     /** A prepared transaction holds the tasks it settles: their leases must not end before it is decided. */
     void hold(List<TxOp> ops);
