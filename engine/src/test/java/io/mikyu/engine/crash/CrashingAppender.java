@@ -1,5 +1,6 @@
 package io.mikyu.engine.crash;
 
+import io.mikyu.engine.support.ChildProcess;
 import io.mikyu.engine.ConsumerGroup;
 import io.mikyu.engine.Durability;
 import io.mikyu.engine.Entry;
@@ -11,7 +12,6 @@ import io.mikyu.engine.MikyuException;
 import io.mikyu.engine.Record;
 import io.mikyu.engine.support.Payloads;
 
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -35,7 +35,6 @@ public final class CrashingAppender {
 
     static final String QUEUE = "crash";
 
-    private static final PrintStream OUT = new PrintStream(System.out, false, StandardCharsets.US_ASCII);
 
     private CrashingAppender() {
     }
@@ -57,10 +56,7 @@ public final class CrashingAppender {
     }
 
     private static void println(String line) {
-        synchronized (OUT) {
-            OUT.print(line + " $\n");
-            OUT.flush();
-        }
+        ChildProcess.println(line);
     }
 
     private static void hold(Path dir) throws InterruptedException {

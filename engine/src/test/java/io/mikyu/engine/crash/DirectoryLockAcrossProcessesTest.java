@@ -1,5 +1,6 @@
 package io.mikyu.engine.crash;
 
+import io.mikyu.engine.support.ChildProcess;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.StoreLockedException;
@@ -23,7 +24,7 @@ class DirectoryLockAcrossProcessesTest {
     @Test
     void aDirectoryHeldByALiveProcessCannotBeOpenedAndTheErrorNamesTheHolderPid() throws Exception {
         Path dir = tmp.resolve("data");
-        try (ChildJvm child = ChildJvm.start(tmp, "hold", dir.toString())) {
+        try (ChildProcess child = ChildProcess.start(tmp, CrashingAppender.class, java.util.Map.of(), "hold", dir.toString())) {
             child.awaitLines(l -> l.startsWith("READY "), 1, Duration.ofSeconds(10));
             assertThatThrownBy(() -> Mikyu.open(dir))
                     .isInstanceOf(StoreLockedException.class)
@@ -36,7 +37,7 @@ class DirectoryLockAcrossProcessesTest {
     @Test
     void theDirectoryOpensOnceTheHolderIsSigkilled() throws Exception {
         Path dir = tmp.resolve("data");
-        try (ChildJvm child = ChildJvm.start(tmp, "hold", dir.toString())) {
+        try (ChildProcess child = ChildProcess.start(tmp, CrashingAppender.class, java.util.Map.of(), "hold", dir.toString())) {
             child.awaitLines(l -> l.startsWith("READY "), 1, Duration.ofSeconds(10));
             child.sigkill();
         }
@@ -53,7 +54,7 @@ class DirectoryLockAcrossProcessesTest {
             assertThatThrownBy(() -> Mikyu.open(dir)).isInstanceOf(StoreLockedException.class);
             // The failed attempt opened and closed its own channel on mikyu.lock; on POSIX, closing any descriptor
             // of a file drops the process's fcntl locks on it, so another process must still be refused.
-            try (ChildJvm child = ChildJvm.start(tmp, "tryopen", dir.toString())) {
+            try (ChildProcess child = ChildProcess.start(tmp, CrashingAppender.class, java.util.Map.of(), "tryopen", dir.toString())) {
                 assertThat(child.waitForExit(Duration.ofSeconds(20))).isZero();
                 assertThat(child.lines()).as("child output; stderr: " + child.stderrText()).hasSize(1);
                 assertThat(child.lines().get(0)).startsWith("LOCKED StoreLockedException")
@@ -68,7 +69,7 @@ class DirectoryLockAcrossProcessesTest {
         Path dir = tmp.resolve("data");
         try (Mikyu store = Mikyu.open(dir)) {
             for (int i = 0; i < 2; i++) {
-                try (ChildJvm child = ChildJvm.start(tmp, "tryopen", dir.toString())) {
+                try (ChildProcess child = ChildProcess.start(tmp, CrashingAppender.class, java.util.Map.of(), "tryopen", dir.toString())) {
                     assertThat(child.waitForExit(Duration.ofSeconds(20))).isZero();
                     assertThat(child.lines()).as("stderr: " + child.stderrText()).singleElement()
                             .asString().startsWith("LOCKED StoreLockedException");

@@ -1,5 +1,6 @@
 package io.mikyu.engine.crash;
 
+import io.mikyu.engine.support.ChildProcess;
 import io.mikyu.engine.ConsumerGroup;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.LogQueue;
@@ -68,7 +69,7 @@ class SigkillDurabilityTest {
         Path dir = tmp.resolve("data");
         Path data = dir;
         List<String> lines;
-        try (ChildJvm child = ChildJvm.start(tmp, "append", data.toString(), "durability=sync", "threads=2",
+        try (ChildProcess child = ChildProcess.start(tmp, CrashingAppender.class, java.util.Map.of(), "append", data.toString(), "durability=sync", "threads=2",
                 "groups=true")) {
             child.awaitLines(l -> l.startsWith("COMMIT h "), 30, ACK_WAIT);
             child.awaitLines(l -> l.startsWith("ACK "), 1000, ACK_WAIT);
@@ -109,7 +110,7 @@ class SigkillDurabilityTest {
     private List<String> crash(Path dir, long acks, int minSegments, String... options) throws Exception {
         List<String> args = new ArrayList<>(List.of("append", dir.toString()));
         args.addAll(List.of(options));
-        try (ChildJvm child = ChildJvm.start(tmp, args.toArray(String[]::new))) {
+        try (ChildProcess child = ChildProcess.start(tmp, CrashingAppender.class, java.util.Map.of(), args.toArray(String[]::new))) {
             child.awaitLines(l -> l.startsWith("ACK "), acks, ACK_WAIT);
             assertThat(StoreFiles.segments(StoreFiles.logDir(dir, CrashingAppender.QUEUE)))
                     .as("segments written before the kill").hasSizeGreaterThanOrEqualTo(minSegments);

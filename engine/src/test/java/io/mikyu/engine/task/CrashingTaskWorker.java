@@ -1,5 +1,6 @@
 package io.mikyu.engine.task;
 
+import io.mikyu.engine.support.ChildProcess;
 import io.mikyu.engine.Durability;
 import io.mikyu.engine.Headers;
 import io.mikyu.engine.LeaseToken;
@@ -11,8 +12,6 @@ import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.engine.support.Payloads;
 
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,7 +38,6 @@ public final class CrashingTaskWorker {
             .withDefaultLease(Duration.ofSeconds(1)).withBackoff(Duration.ofMillis(50), 2.0, Duration.ofMillis(200))
             .withMaxAttempts(100);
 
-    private static final PrintStream OUT = new PrintStream(System.out, false, StandardCharsets.US_ASCII);
 
     private CrashingTaskWorker() {
     }
@@ -65,10 +63,7 @@ public final class CrashingTaskWorker {
     }
 
     private static void println(String line) {
-        synchronized (OUT) {
-            OUT.print(line + " $\n");
-            OUT.flush();
-        }
+        ChildProcess.println(line);
     }
 
     private static void enqueue(TaskQueue queue, int threads) {

@@ -1,5 +1,6 @@
 package io.mikyu.engine.task;
 
+import io.mikyu.engine.support.ChildProcess;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.RecoveryReport;
@@ -38,7 +39,7 @@ class TaskSigkillTest {
     void everyAcknowledgedSyncEnqueueSurvivesSigkill() throws Exception {
         Path dir = tmp.resolve("data");
         List<String> lines;
-        try (TaskChildJvm child = TaskChildJvm.start(tmp, "enqueue", dir.toString(), "threads=4")) {
+        try (ChildProcess child = ChildProcess.start(tmp, CrashingTaskWorker.class, java.util.Map.of(), "enqueue", dir.toString(), "threads=4")) {
             child.awaitLines(l -> l.startsWith("ENQ "), 1500, WAIT);
             child.sigkill();
             lines = child.lines();
@@ -111,7 +112,7 @@ class TaskSigkillTest {
             }
         }
         List<String> lines;
-        try (TaskChildJvm child = TaskChildJvm.start(tmp, "work", dir.toString(), "threads=2")) {
+        try (ChildProcess child = ChildProcess.start(tmp, CrashingTaskWorker.class, java.util.Map.of(), "work", dir.toString(), "threads=2")) {
             child.awaitLines(l -> l.startsWith("ACKED "), 800, WAIT);
             child.sigkill();
             lines = child.lines();
