@@ -60,6 +60,11 @@ public final class GroupCommitWriter implements AutoCloseable {
     private final List<AppendRequest> cycle = new ArrayList<>();
     private final Map<WriteTarget, List<AppendRequest>> byTarget = new IdentityHashMap<>();
     private Object carried;
+    /** Requests in the last cycle that fsynced, and how long its fsync took: see {@link #gather}. */
+    private int lastSyncCycleSize;
+    private long lastFsyncNanos;
+    /** Upper bound on waiting for more producers before an fsync. */
+    private static final long MAX_GATHER_NANOS = 50_000;
 
     public GroupCommitWriter(String name, long maxCycleBytes, DiskSpaceGuard diskGuard,
                              WriterMetrics metrics) {
@@ -186,9 +191,43 @@ public final class GroupCommitWriter implements AutoCloseable {
             cycle.add(r);
             bytes += r.batch.length;
             item = inbox.relaxedPoll();
+            if (item == null && carried == null) {
+                item = gather();
+            }
         }
         commit(bytes);
         return true;
+    }
+
+    /**
+     * Before an fsync, waits a moment for producers that are about to arrive. After a sync cycle completes its
+     * requests, their producers need a few microseconds to wake up and append again; the next cycle would start
+     * with only the first of them and pay a whole fsync for it. If this cycle is smaller than the last sync cycle,
+     * spin for up to a quarter of the last fsync's time (at most 50 µs) for the others. A single producer never
+     * waits (its cycle is never smaller than the last), so its latency stays one fsync.
+     */
+    private Object gather() {
+        if (cycle.size() >= lastSyncCycleSize || !containsSync()) {
+            return null;
+        }
+        long deadline = System.nanoTime() + Math.min(MAX_GATHER_NANOS, lastFsyncNanos / 4);
+        Object next;
+        while ((next = inbox.relaxedPoll()) == null) {
+            if (System.nanoTime() >= deadline) {
+                return null;
+            }
+            Thread.onSpinWait();
+        }
+        return next;
+    }
+
+    private boolean containsSync() {
+        for (AppendRequest r : cycle) {
+            if (r.sync) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void runControl(ControlTask task) {
@@ -232,7 +271,9 @@ public final class GroupCommitWriter implements AutoCloseable {
             for (WriteTarget target : written) {
                 forceOrFail(target, byTarget.get(target));
             }
-            metrics.fsyncNanos(System.nanoTime() - fsyncStart);
+            lastFsyncNanos = System.nanoTime() - fsyncStart;
+            lastSyncCycleSize = cycle.size();
+            metrics.fsyncNanos(lastFsyncNanos);
         }
         int completed = 0;
         for (WriteTarget target : written) {
