@@ -203,10 +203,10 @@ final class LogQueueHandle implements LogQueue, TxParticipant {
 
     @Override
     public boolean deleteGroup(String name) {
-        if (shared.contains(name)) {
-            throw new UnsupportedOperationException("deleting shared group '" + name + "' is not supported yet");
-        }
         synchronized (groups) {
+            if (shared.delete(name)) {
+                return true;
+            }
             if (groups.remove(name) == null) {
                 return false;
             }

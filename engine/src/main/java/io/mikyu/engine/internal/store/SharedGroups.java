@@ -33,6 +33,9 @@ final class SharedGroups {
         SegmentedLog openLog(String name, Path dir, LogQueueConfig config) throws IOException;
 
         TaskQueueHandle openDeadLetters(String name, Path dir, TaskQueueConfig config) throws IOException;
+
+        /** Closes and unregisters a dead-letter queue whose files are about to be deleted. */
+        void forgetDeadLetters(TaskQueueHandle dlq);
     }
 
     private final SegmentedLog source;
@@ -94,6 +97,37 @@ final class SharedGroups {
         } catch (IOException e) {
             throw new UncheckedIOException("creating shared group '" + name + "' of " + source.describe(), e);
         }
+    }
+
+    /**
+     * Deletes a shared group with its state and dead letters; {@code false} if there is none of that name.
+     * Its members' next calls fail as closed.
+     */
+    synchronized boolean delete(String name) {
+        SharedGroupHandle g = groups.remove(name);
+        if (g == null) {
+            return false;
+        }
+        g.stateLog().awaitMaintenance();
+        writer.execute(() -> {
+            try {
+                g.stateLog().close(false);
+            } catch (IOException e) {
+                throw new UncheckedIOException("closing shared group '" + name + "'", e);
+            }
+            return null;
+        });
+        g.wakeAll();
+        if (g.deadLetters() instanceof TaskQueueHandle dlq) {
+            opener.forgetDeadLetters(dlq);
+        }
+        offsets.commit(name, io.mikyu.engine.internal.format.OffsetsDescriptor.DELETED);
+        try {
+            Directories.deleteAtomically(g.stateLog().dir());
+        } catch (IOException e) {
+            throw new UncheckedIOException("deleting shared group '" + name + "' of " + source.describe(), e);
+        }
+        return true;
     }
 
     private SharedGroupHandle open(String name, Path dir, SharedGroupConfig config) throws IOException {

@@ -327,6 +327,11 @@ public final class Store implements Mikyu {
             }
 
             @Override
+            public void forgetDeadLetters(TaskQueueHandle dlq) {
+                tasks.closeAndForget(List.of(dlq));
+            }
+
+            @Override
             public TaskQueueHandle openDeadLetters(String dlqName, Path dlqDir, TaskQueueConfig c)
                     throws IOException {
                 return tasks.openOne(dlqName, dlqDir, c, null);
