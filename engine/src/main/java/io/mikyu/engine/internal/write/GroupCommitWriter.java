@@ -63,6 +63,8 @@ public final class GroupCommitWriter implements AutoCloseable {
     /** Requests in the last cycle that fsynced, and how long its fsync took: see {@link #gather}. */
     private int lastSyncCycleSize;
     private long lastFsyncNanos;
+    /** How long the idle writer polls before it parks. */
+    private static final long IDLE_SPIN_NANOS = 20_000;
     /** Upper bound on waiting for more producers before an fsync. */
     private static final long MAX_GATHER_NANOS = 50_000;
 
@@ -159,6 +161,15 @@ public final class GroupCommitWriter implements AutoCloseable {
     }
 
     private void idle() {
+        // A producer that just got its completion usually appends again within microseconds; catching that
+        // without a park/unpark round trip saves tens of microseconds per synchronous append.
+        long spinUntil = System.nanoTime() + IDLE_SPIN_NANOS;
+        while (System.nanoTime() < spinUntil) {
+            if (!inbox.isEmpty()) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
         parked = true;
         if (inbox.isEmpty() && running) {
             LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(100));
