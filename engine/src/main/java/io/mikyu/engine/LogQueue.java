@@ -53,6 +53,13 @@ public interface LogQueue {
         return poll(fromOffset, maxRecords, Long.MAX_VALUE, wait);
     }
 
+    /**
+     * Like {@link #poll(long, int, Duration)} but hands each record to {@code handler} in place, without copying
+     * or allocating per record: the consumer path for throughput. Returns the offset to poll from next (after the
+     * last record handled), or {@code fromOffset} if nothing came within {@code wait}.
+     */
+    long poll(long fromOffset, int maxRecords, Duration wait, RecordHandler handler) throws InterruptedException;
+
     /** The first offset still stored (retention moves it forward). */
     long startOffset();
 

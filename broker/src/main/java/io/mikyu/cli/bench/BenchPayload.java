@@ -39,4 +39,13 @@ final class BenchPayload {
     static long sequence(byte[] payload) {
         return ByteBuffer.wrap(payload).getLong(SEQUENCE_OFFSET);
     }
+
+    /** From a big-endian view whose position is the payload's start (as {@code RecordView.payload()} gives). */
+    static int worker(ByteBuffer payload) {
+        return payload.getInt(payload.position() + WORKER_OFFSET);
+    }
+
+    static long sequence(ByteBuffer payload) {
+        return payload.getLong(payload.position() + SEQUENCE_OFFSET);
+    }
 }

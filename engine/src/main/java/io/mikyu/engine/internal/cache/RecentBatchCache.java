@@ -1,13 +1,11 @@
 package io.mikyu.engine.internal.cache;
 
-import io.mikyu.engine.Record;
 import io.mikyu.engine.internal.format.BatchDescriptor;
-import io.mikyu.engine.internal.format.BatchReader;
+import io.mikyu.engine.internal.format.RecordSink;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -76,8 +74,7 @@ public final class RecentBatchCache {
      * Decodes records from {@code from} on into {@code out} if the batch holding {@code from} is cached, going on
      * through newer cached batches. Returns the offset to continue from, or {@code from} on a miss.
      */
-    public long read(long from, long end, List<Record> out, int maxRecords, BatchReader.ReadBudget budget,
-                     Path file) {
+    public long read(long from, long end, RecordSink sink, Path file) {
         if (from < floor) {
             return from;
         }
@@ -87,7 +84,7 @@ public final class RecentBatchCache {
             return from;
         }
         long next = from;
-        for (; seq < h && next < end && out.size() < maxRecords && !budget.exhausted(); seq++) {
+        for (; seq < h && next < end && !sink.isFull(); seq++) {
             byte[] batch = slots.get((int) (seq & mask));
             if (batch == null) {
                 break;
@@ -98,8 +95,7 @@ public final class RecentBatchCache {
                 break; // a reused slot: the caller reads the rest from disk
             }
             // The array is immutable once published, so decoding it is safe even if its slot is reused meanwhile.
-            long after = BatchReader.decode(ByteBuffer.wrap(batch).order(ByteOrder.LITTLE_ENDIAN), 0, next, out,
-                    maxRecords, budget, file, 0);
+            long after = sink.take(ByteBuffer.wrap(batch).order(ByteOrder.LITTLE_ENDIAN), 0, next, file, 0);
             next = after;
             if (after <= last) {
                 break; // stopped inside the batch by a limit

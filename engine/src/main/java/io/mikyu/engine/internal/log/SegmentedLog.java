@@ -9,6 +9,7 @@ import io.mikyu.engine.internal.cache.RecentBatchCache;
 import io.mikyu.engine.internal.files.Directories;
 import io.mikyu.engine.internal.format.BatchDescriptor;
 import io.mikyu.engine.internal.format.BatchReader;
+import io.mikyu.engine.internal.format.RecordSink;
 import io.mikyu.engine.internal.format.SegmentDescriptor;
 import io.mikyu.engine.internal.write.AppendRequest;
 import io.mikyu.engine.internal.write.WriteTarget;
@@ -277,25 +278,38 @@ public final class SegmentedLog implements WriteTarget {
 
     /** Records from {@code from} on; see {@link io.mikyu.engine.LogQueue#read(long, int, long)}. */
     public List<Record> read(long from, int maxRecords, long maxBytes) {
-        checkOpen();
-        long end = endOffset;
-        long next = Math.max(from, startOffset);
-        if (next >= end || maxRecords <= 0) {
+        if (maxRecords <= 0) {
+            checkOpen();
             return List.of();
         }
         List<Record> out = new ArrayList<>(Math.min(maxRecords, 256));
-        BatchReader.ReadBudget budget = new BatchReader.ReadBudget(maxBytes);
-        long afterCache = cache.read(next, end, out, maxRecords, budget, dir);
-        if (out.isEmpty()) {
+        read(from, RecordSink.toList(out, maxRecords, maxBytes));
+        return out;
+    }
+
+    /**
+     * Walks records from {@code from} on into {@code sink}: from the ring cache while it holds them, then from the
+     * segment files. Returns the offset to continue from.
+     */
+    public long read(long from, RecordSink sink) {
+        checkOpen();
+        long end = endOffset;
+        long next = Math.max(from, startOffset);
+        if (next >= end || sink.isFull()) {
+            return next;
+        }
+        long afterCache = cache.read(next, end, sink, dir);
+        if (sink.taken() == 0) {
             cacheMisses.increment();
         } else {
             cacheHits.increment();
         }
-        if (out.size() < maxRecords && afterCache < end && !budget.exhausted()) {
-            readSegments(afterCache, end, out, maxRecords, budget);
+        long after = afterCache;
+        if (!sink.isFull() && afterCache < end) {
+            after = readSegments(afterCache, end, sink);
         }
-        readRecords.add(out.size());
-        return out;
+        readRecords.add(sink.taken());
+        return after;
     }
 
     /** Reads from the segment files only, bypassing the cache and the counters (for compaction). */
@@ -305,7 +319,7 @@ public final class SegmentedLog implements WriteTarget {
         List<Record> out = new ArrayList<>();
         long next = Math.max(from, startOffset);
         if (next < end) {
-            readSegments(next, end, out, maxRecords, new BatchReader.ReadBudget(maxBytes));
+            readSegments(next, end, RecordSink.toList(out, maxRecords, maxBytes));
         }
         return out;
     }
@@ -315,15 +329,14 @@ public final class SegmentedLog implements WriteTarget {
         cache.invalidateBelow(offset);
     }
 
-    private void readSegments(long from, long end, List<Record> out, int maxRecords,
-                              BatchReader.ReadBudget budget) {
+    private long readSegments(long from, long end, RecordSink sink) {
         long next = from;
-        while (next < end && out.size() < maxRecords && !budget.exhausted()) {
+        while (next < end && !sink.isFull()) {
             Map.Entry<Long, LogSegment> e = segments.floorEntry(next);
             if (e == null) {
                 e = segments.firstEntry();
                 if (e == null) {
-                    return;
+                    return next;
                 }
                 next = e.getKey();
             }
@@ -331,13 +344,13 @@ public final class SegmentedLog implements WriteTarget {
             if (next >= seg.nextOffset()) {
                 Map.Entry<Long, LogSegment> higher = segments.higherEntry(e.getKey());
                 if (higher == null) {
-                    return;
+                    return next;
                 }
                 next = Math.max(next, higher.getKey());
                 continue;
             }
             try {
-                next = readSegment(seg, next, end, out, maxRecords, budget);
+                next = readSegment(seg, next, end, sink);
             } catch (IllegalStateException | java.io.UncheckedIOException closed) {
                 if (!open) {
                     throw new StoreClosedException(describe() + " is closed");
@@ -348,10 +361,10 @@ public final class SegmentedLog implements WriteTarget {
                 // removed by retention or replaced by compaction while we read: look again
             }
         }
+        return next;
     }
 
-    private long readSegment(LogSegment seg, long from, long end, List<Record> out, int maxRecords,
-                             BatchReader.ReadBudget budget) {
+    private long readSegment(LogSegment seg, long from, long end, RecordSink sink) {
         long limit = seg.size();
         long pos = seg.index.floorPosition(from);
         if (pos < 0) {
@@ -359,10 +372,10 @@ public final class SegmentedLog implements WriteTarget {
         }
         long next = from;
         int maxBatch = engine.maxBatchBytes() + BatchDescriptor.HEADER_LENGTH;
-        while (pos < limit && next < end && out.size() < maxRecords && !budget.exhausted()) {
+        while (pos < limit && next < end && !sink.isFull()) {
             ByteBuffer w = seg.window(pos, READ_WINDOW, limit);
             int p = 0;
-            while (p < w.limit() && next < end && out.size() < maxRecords && !budget.exhausted()) {
+            while (p < w.limit() && next < end && !sink.isFull()) {
                 if (w.limit() - p < BatchDescriptor.HEADER_LENGTH) {
                     break;
                 }
@@ -381,7 +394,7 @@ public final class SegmentedLog implements WriteTarget {
                 }
                 long last = BatchDescriptor.baseOffset(w, p) + BatchDescriptor.lastOffsetDelta(w, p);
                 if (last >= next) {
-                    long after = BatchReader.decode(w, p, next, out, maxRecords, budget, seg.file, pos);
+                    long after = sink.take(w, p, next, seg.file, pos);
                     if (after <= last) {
                         return after;
                     }

@@ -10,9 +10,11 @@ import io.mikyu.engine.OffsetOutOfRangeException;
 import io.mikyu.engine.QueueKind;
 import io.mikyu.engine.QueueStats;
 import io.mikyu.engine.Record;
+import io.mikyu.engine.RecordHandler;
 import io.mikyu.engine.SharedGroup;
 import io.mikyu.engine.SharedGroupConfig;
 import io.mikyu.engine.internal.format.BatchEncoder;
+import io.mikyu.engine.internal.format.RecordSink;
 import io.mikyu.engine.internal.format.OffsetsDescriptor;
 import io.mikyu.engine.internal.log.Compactor;
 import io.mikyu.engine.internal.log.Retention;
@@ -133,6 +135,25 @@ final class LogQueueHandle implements LogQueue, TxParticipant {
             }
             // Nothing at or after fromOffset below `end` (it may all have been compacted away): wait for an
             // append past both.
+            log.awaitBeyond(Math.max(end, fromOffset + 1) - 1, remaining);
+        }
+    }
+
+    @Override
+    public long poll(long fromOffset, int maxRecords, Duration wait, RecordHandler handler)
+            throws InterruptedException {
+        if (maxRecords <= 0) {
+            throw new IllegalArgumentException("maxRecords must be positive: " + maxRecords);
+        }
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (true) {
+            long end = log.endOffset();
+            RecordSink sink = RecordSink.toHandler(handler, maxRecords);
+            long next = log.read(fromOffset, sink);
+            long remaining = deadline - System.nanoTime();
+            if (sink.taken() > 0 || remaining <= 0) {
+                return sink.taken() > 0 ? next : fromOffset;
+            }
             log.awaitBeyond(Math.max(end, fromOffset + 1) - 1, remaining);
         }
     }
