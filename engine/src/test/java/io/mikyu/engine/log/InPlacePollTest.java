@@ -1,5 +1,6 @@
 package io.mikyu.engine.log;
 
+import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.Headers;
 import io.mikyu.engine.LogQueue;
@@ -26,12 +27,13 @@ class InPlacePollTest {
 
     @Test
     void handlerSeesEveryRecordInOrderFromCacheAndFromSegmentsAndReturnsWhereToGoOn() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        // a small cache, so most records come from the segment files
+        try (Mikyu store = Mikyu.open(data, EngineConfig.builder().cacheBytesPerQueue(16 * 1024).build())) {
             LogQueue q = store.createLog("q", LogQueueConfig.defaults().withSegmentBytes(64 * 1024));
             for (int i = 0; i < 500; i++) {
                 q.append(new Entry(i % 2 == 0 ? ("k" + i).getBytes(StandardCharsets.UTF_8) : null,
-                        Headers.of("n", Integer.toString(i)), ("payload-" + i).getBytes(StandardCharsets.UTF_8),
-                        1000L + i));
+                        Headers.of("n", Integer.toString(i)), ("payload-" + i + "-".repeat(300))
+                        .getBytes(StandardCharsets.UTF_8), 1000L + i));
             }
             List<Record> expected = q.read(0, 1000);
             List<Record> seen = new ArrayList<>();
@@ -51,6 +53,7 @@ class InPlacePollTest {
                 assertThat(a.headers()).isEqualTo(b.headers());
             }
             assertThat(q.stats().segments()).as("records came from sealed segments too").isGreaterThan(1);
+            assertThat(q.stats().cacheMisses()).as("and from the files, not only the cache").isPositive();
         }
     }
 
