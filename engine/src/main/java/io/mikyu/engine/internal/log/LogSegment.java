@@ -140,6 +140,17 @@ final class LogSegment {
         dirty = true;
     }
 
+    /** Writer: writes {@code srcs} back to back at {@code position} with gathering writes (no copy). */
+    void write(ByteBuffer[] srcs, long position, long bytes) throws IOException {
+        channel.position(position);
+        long done = 0;
+        while (done < bytes) {
+            done += channel.write(srcs);
+        }
+        allocated = Math.max(allocated, position + bytes);
+        dirty = true;
+    }
+
     /** Writer: makes bytes up to {@code newSize} and offsets below {@code newNextOffset} visible to readers. */
     void publish(long newSize, long newNextOffset) {
         this.nextOffset = newNextOffset;

@@ -65,6 +65,8 @@ public final class SegmentedLog implements WriteTarget {
     private long attemptedEnd;
     private boolean syncSeen;
     private final List<byte[]> unpublished = new ArrayList<>();
+    /** Producer-staged direct buffers waiting to be written together. */
+    private final List<ByteBuffer> staged = new ArrayList<>();
     private long pendingRecords;
 
     // counters
@@ -129,19 +131,20 @@ public final class SegmentedLog implements WriteTarget {
     public long write(List<AppendRequest> requests) throws IOException {
         LogSegment seg = active;
         long pos = writerSize;
-        long scratchAt = pos;
+        long pendingAt = pos;
         long written = 0;
         scratch.clear();
+        staged.clear();
         for (AppendRequest r : requests) {
             byte[] batch = r.batch();
             int len = batch.length;
             syncSeen |= r.isSync();
             if (pos + len > config.segmentBytes() && pos > SegmentDescriptor.HEADER_LENGTH) {
-                flushScratch(seg, scratchAt);
+                flushPending(seg, pendingAt);
                 seg.publish(pos, writerNext); // seal() needs the final size; endOffset still hides it
                 seg = roll();
                 pos = SegmentDescriptor.HEADER_LENGTH;
-                scratchAt = pos;
+                pendingAt = pos;
             }
             long base = writerNext;
             BatchDescriptor.putBaseOffset(batch, base);
@@ -154,25 +157,55 @@ public final class SegmentedLog implements WriteTarget {
                 seg.index.observeTimestamp(maxTs);
             }
             seg.bytesSinceIndexEntry += len;
-            // Copy through the small scratch buffer and write whenever it fills: the kernel then copies from
-            // memory still in this core's cache (see Store.WRITER_SCRATCH_BYTES for the numbers).
-            int copied = 0;
-            while (copied < len) {
-                if (!scratch.hasRemaining()) {
-                    scratchAt = flushScratch(seg, scratchAt);
+            ByteBuffer direct = r.staged();
+            if (direct != null) {
+                // Staged by the producer: goes to the kernel as is, gathered with its neighbours.
+                if (scratch.position() > 0) {
+                    pendingAt = flushPending(seg, pendingAt);
                 }
-                int n = Math.min(len - copied, scratch.remaining());
-                scratch.put(batch, copied, n);
-                copied += n;
+                direct.putLong(BatchDescriptor.BASE_OFFSET_OFFSET, base);
+                staged.add(direct);
+            } else {
+                // Copy through the small scratch buffer and write whenever it fills: the kernel then copies from
+                // memory still in this core's cache (see Store.WRITER_SCRATCH_BYTES for the numbers).
+                if (!staged.isEmpty()) {
+                    pendingAt = flushPending(seg, pendingAt);
+                }
+                int copied = 0;
+                while (copied < len) {
+                    if (!scratch.hasRemaining()) {
+                        pendingAt = flushPending(seg, pendingAt);
+                    }
+                    int n = Math.min(len - copied, scratch.remaining());
+                    scratch.put(batch, copied, n);
+                    copied += n;
+                }
             }
             pos += len;
             written += len;
             unpublished.add(batch);
             pendingRecords += BatchDescriptor.recordCount(batch);
         }
-        flushScratch(seg, scratchAt);
+        flushPending(seg, pendingAt);
         writerSize = pos;
         return written;
+    }
+
+    /** Writes what is pending (staged buffers or the scratch buffer) at {@code at}; returns the position after. */
+    private long flushPending(LogSegment seg, long at) throws IOException {
+        if (!staged.isEmpty()) {
+            long bytes = 0;
+            for (ByteBuffer b : staged) {
+                bytes += b.remaining();
+            }
+            long end = at + bytes;
+            preallocateFor(seg, end);
+            attemptedEnd = Math.max(attemptedEnd, end);
+            seg.write(staged.toArray(new ByteBuffer[0]), at, bytes);
+            staged.clear();
+            return end;
+        }
+        return flushScratch(seg, at);
     }
 
     /** Writes the scratch buffer at {@code at}; returns the position after it. */

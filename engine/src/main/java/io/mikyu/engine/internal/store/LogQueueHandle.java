@@ -25,6 +25,7 @@ import io.mikyu.engine.internal.txn.TxOp;
 import io.mikyu.engine.internal.txn.TxParticipant;
 import io.mikyu.engine.internal.write.AppendRequest;
 import io.mikyu.engine.internal.write.GroupCommitWriter;
+import io.mikyu.engine.internal.write.StagingBuffer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -97,7 +98,8 @@ final class LogQueueHandle implements LogQueue, TxParticipant {
         long start = System.nanoTime();
         byte[] batch = BatchEncoder.encode(entries, System.currentTimeMillis(), limits.maxRecordBytes(),
                 limits.maxBatchBytes());
-        long offset = writer.append(new AppendRequest(log, batch, durability == Durability.SYNC));
+        long offset = writer.append(new AppendRequest(log, batch, durability == Durability.SYNC,
+                StagingBuffer.stage(batch)));
         meters.appendLatency(System.nanoTime() - start);
         return offset;
     }

@@ -2,6 +2,7 @@ package io.mikyu.engine.internal.write;
 
 import io.mikyu.engine.MikyuException;
 
+import java.nio.ByteBuffer;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -20,6 +21,8 @@ public final class AppendRequest {
     final WriteTarget target;
     final byte[] batch;
     final boolean sync;
+    /** A direct copy of {@code batch} the writer can hand to the kernel as is, or {@code null}. */
+    private final ByteBuffer staged;
     private final Thread waiter;
 
     private volatile int state = PENDING;
@@ -27,10 +30,24 @@ public final class AppendRequest {
     private RuntimeException failure;
 
     public AppendRequest(WriteTarget target, byte[] batch, boolean sync) {
+        this(target, batch, sync, null);
+    }
+
+    /**
+     * A request whose bytes the producer already copied into {@code staged}, a direct buffer it owns and will not
+     * touch until the request completes: the writer then passes it to the kernel without copying it itself.
+     */
+    public AppendRequest(WriteTarget target, byte[] batch, boolean sync, ByteBuffer staged) {
         this.target = target;
         this.batch = batch;
         this.sync = sync;
+        this.staged = staged;
         this.waiter = Thread.currentThread();
+    }
+
+    /** The producer's direct copy of the batch, or {@code null}. */
+    public ByteBuffer staged() {
+        return staged;
     }
 
     public WriteTarget target() {
