@@ -1,7 +1,6 @@
 package io.mikyu.engine.internal.task;
 
 import io.mikyu.engine.EngineConfig;
-import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.MikyuException;
 import io.mikyu.engine.Record;
@@ -16,7 +15,6 @@ import io.mikyu.engine.internal.log.Retention;
 import io.mikyu.engine.internal.log.SegmentedLog;
 import io.mikyu.engine.internal.offsets.OffsetStore;
 import io.mikyu.engine.internal.txn.TxOp;
-import io.mikyu.engine.internal.txn.TxParticipant;
 import io.mikyu.engine.internal.write.GroupCommitWriter;
 
 import java.io.IOException;
@@ -33,7 +31,7 @@ import java.util.concurrent.TimeUnit;
  * queue's offsets file by housekeeping and on close; state records carry the window end in their timestamp, so
  * state-log segments that only speak of finished records can be deleted.
  */
-public final class SharedGroupHandle implements SharedGroup, TxParticipant {
+public final class SharedGroupHandle extends LedgerHandle implements SharedGroup {
 
     /** Admitted records get the default priority and no delivery time or expiry of their own. */
     private static final TaskRecordDescriptor.Meta RECORD_META =
@@ -45,7 +43,6 @@ public final class SharedGroupHandle implements SharedGroup, TxParticipant {
     private final SegmentedLog source;
     private final OffsetStore offsets;
     private final SharedGroupConfig config;
-    private final LeaseLedger ledger;
     /** The next record to admit; only grows. Written under the ledger's lock. */
     private volatile long windowEnd;
     private long committed;
@@ -57,7 +54,7 @@ public final class SharedGroupHandle implements SharedGroup, TxParticipant {
         this.source = source;
         this.offsets = offsets;
         this.config = config;
-        this.ledger = new LeaseLedger(source.name() + ":" + group, config.redelivery(), stateLog, writer, engine,
+        ledger = new LeaseLedger(source.name() + ":" + group, config.redelivery(), stateLog, writer, engine,
                 deadLetters, this::readRecord, () -> windowEnd);
     }
 
@@ -189,26 +186,6 @@ public final class SharedGroupHandle implements SharedGroup, TxParticipant {
     }
 
     @Override
-    public void ack(LeaseToken token) {
-        ledger.ack(List.of(token));
-    }
-
-    @Override
-    public void ack(List<LeaseToken> tokens) {
-        ledger.ack(tokens);
-    }
-
-    @Override
-    public void nack(LeaseToken token, Duration delay, String reason) {
-        ledger.nack(token, delay, reason);
-    }
-
-    @Override
-    public long extend(LeaseToken token, Duration lease) {
-        return ledger.extend(token, lease);
-    }
-
-    @Override
     public long committedOffset() {
         long[] c = new long[1];
         ledger.withLock(() -> c[0] = Math.min(ledger.state.lowestLiveId(), windowEnd));
@@ -230,10 +207,6 @@ public final class SharedGroupHandle implements SharedGroup, TxParticipant {
         return ledger.deadLetters();
     }
 
-    public long ackedCount() {
-        return ledger.ackedCount();
-    }
-
     /**
      * Makes the committed offset durable in the queue's offsets file and deletes state-log segments that only
      * describe records below it. Called by housekeeping and before close.
@@ -250,15 +223,6 @@ public final class SharedGroupHandle implements SharedGroup, TxParticipant {
                 throw new UncheckedIOException("cleaning the state log of shared group '" + group + "'", e);
             }
         }
-    }
-
-    /** Promotes due tasks; the store's timer calls this a few times a second. */
-    public void tick() {
-        ledger.tick();
-    }
-
-    public void wakeAll() {
-        ledger.withLock(ledger.changed::signalAll);
     }
 
     // ---------------------------------------------------------------------------------------- transactions
@@ -281,26 +245,6 @@ public final class SharedGroupHandle implements SharedGroup, TxParticipant {
                 : List.of(new TxWrite(ledger.settleRequest(s, txId), () -> ledger.settled(s)));
     }
 
-    @Override
-    public void hold(List<TxOp> ops) {
-        ledger.hold(settlements(ops));
-    }
-
-    @Override
-    public void release(List<TxOp> ops) {
-        ledger.release(settlements(ops));
-    }
-
-    private static List<LeaseLedger.Settlement> settlements(List<TxOp> ops) {
-        List<LeaseLedger.Settlement> out = new ArrayList<>();
-        for (TxOp op : ops) {
-            if (op instanceof TxOp.SettleShared s) {
-                out.add(new LeaseLedger.Settlement(s.token(), s.nack(), s.delayMillis(), s.reason()));
-            }
-        }
-        return out;
-    }
-
     private Record readRecord(long offset) {
         List<Record> r = source.read(offset, 1, Long.MAX_VALUE);
         if (r.isEmpty() || r.get(0).offset() != offset) {
@@ -313,5 +257,10 @@ public final class SharedGroupHandle implements SharedGroup, TxParticipant {
     @Override
     public String toString() {
         return "SharedGroup[" + source.name() + "/" + group + " @ " + committedOffset() + "]";
+    }
+
+    @Override
+    List<LeaseLedger.Settlement> settlements(List<TxOp> ops) {
+        return settlementsOf(ops);
     }
 }

@@ -3,7 +3,6 @@ package io.mikyu.engine.internal.task;
 import io.mikyu.engine.Durability;
 import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.Entry;
-import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.MikyuException;
 import io.mikyu.engine.QueueKind;
@@ -20,7 +19,6 @@ import io.mikyu.engine.internal.format.TaskRecordDescriptor;
 import io.mikyu.engine.internal.log.Retention;
 import io.mikyu.engine.internal.log.SegmentedLog;
 import io.mikyu.engine.internal.txn.TxOp;
-import io.mikyu.engine.internal.txn.TxParticipant;
 import io.mikyu.engine.internal.write.AppendRequest;
 import io.mikyu.engine.internal.write.GroupCommitWriter;
 
@@ -35,9 +33,8 @@ import java.util.concurrent.TimeUnit;
  * The {@link TaskQueue} callers hold. The queue's log holds both its task records (id = offset) and the state
  * records of their leases; {@link LeaseLedger} does the leasing, this class enqueues and waits.
  */
-public final class TaskQueueHandle implements TaskQueue, TxParticipant {
+public final class TaskQueueHandle extends LedgerHandle implements TaskQueue {
 
-    private final LeaseLedger ledger;
     private final SegmentedLog log;
     private final EngineConfig engine;
 
@@ -45,7 +42,7 @@ public final class TaskQueueHandle implements TaskQueue, TxParticipant {
                             EngineConfig engine, TaskQueueHandle deadLetters) {
         this.log = log;
         this.engine = engine;
-        this.ledger = new LeaseLedger(name, config, log, writer, engine, deadLetters, this::readTask,
+        ledger = new LeaseLedger(name, config, log, writer, engine, deadLetters, this::readTask,
                 System::currentTimeMillis);
     }
 
@@ -150,26 +147,6 @@ public final class TaskQueueHandle implements TaskQueue, TxParticipant {
     }
 
     @Override
-    public void ack(LeaseToken token) {
-        ledger.ack(List.of(token));
-    }
-
-    @Override
-    public void ack(List<LeaseToken> tokens) {
-        ledger.ack(tokens);
-    }
-
-    @Override
-    public void nack(LeaseToken token, Duration delay, String reason) {
-        ledger.nack(token, delay, reason);
-    }
-
-    @Override
-    public long extend(LeaseToken token, Duration lease) {
-        return ledger.extend(token, lease);
-    }
-
-    @Override
     public List<LeasedTask> browse(int max, TaskFilter filter) {
         List<TaskEntry> entries = new ArrayList<>();
         ledger.withLock(() -> {
@@ -213,10 +190,6 @@ public final class TaskQueueHandle implements TaskQueue, TxParticipant {
                 log.cacheHits(), log.cacheMisses());
     }
 
-    public long ackedCount() {
-        return ledger.ackedCount();
-    }
-
     public long deadLetteredCount() {
         return ledger.deadLetteredCount();
     }
@@ -238,16 +211,6 @@ public final class TaskQueueHandle implements TaskQueue, TxParticipant {
         } catch (IOException e) {
             throw new UncheckedIOException("cleaning " + log.describe(), e);
         }
-    }
-
-    /** Wakes waiting consumers (on close: they then see the queue closed). */
-    /** Promotes due tasks; the store's timer calls this a few times a second. */
-    public void tick() {
-        ledger.tick();
-    }
-
-    public void wakeAll() {
-        ledger.withLock(ledger.changed::signalAll);
     }
 
     // ---------------------------------------------------------------------------------------- transactions
@@ -302,16 +265,6 @@ public final class TaskQueueHandle implements TaskQueue, TxParticipant {
         });
     }
 
-    @Override
-    public void hold(List<TxOp> ops) {
-        ledger.hold(settlements(ops));
-    }
-
-    @Override
-    public void release(List<TxOp> ops) {
-        ledger.release(settlements(ops));
-    }
-
     private static List<Entry> taskEntries(List<TxOp> ops, long now) {
         List<Entry> entries = new ArrayList<>();
         for (TxOp op : ops) {
@@ -322,16 +275,6 @@ public final class TaskQueueHandle implements TaskQueue, TxParticipant {
             }
         }
         return entries;
-    }
-
-    private static List<LeaseLedger.Settlement> settlements(List<TxOp> ops) {
-        List<LeaseLedger.Settlement> out = new ArrayList<>();
-        for (TxOp op : ops) {
-            if (op instanceof TxOp.Settle s) {
-                out.add(new LeaseLedger.Settlement(s.token(), s.nack(), s.delayMillis(), s.reason()));
-            }
-        }
-        return out;
     }
 
     /** The task record of {@code id}: its offset in the log. */
@@ -346,5 +289,10 @@ public final class TaskQueueHandle implements TaskQueue, TxParticipant {
     @Override
     public String toString() {
         return "TaskQueue[" + name() + "]";
+    }
+
+    @Override
+    List<LeaseLedger.Settlement> settlements(List<TxOp> ops) {
+        return settlementsOf(ops);
     }
 }
