@@ -4,18 +4,23 @@ import io.mikyu.engine.ConsumerGroup;
 import io.mikyu.engine.Durability;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.Headers;
+import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.QueueStats;
 import io.mikyu.engine.Record;
+import io.mikyu.engine.Task;
+import io.mikyu.engine.TaskQueue;
+import io.mikyu.engine.TaskQueueConfig;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
 /**
- * mikyu in one page: an embedded store, a log queue, appends, reads by offset, a consumer group and a long poll.
+ * mikyu in one page: an embedded store, a log queue (appends, reads by offset, a consumer group, a long poll) and a
+ * task queue (leases, acks, retries, a dead letter).
  *
  * <pre>
  *   mvn -q -DskipTests package &amp;&amp; java -jar samples/target/mikyu-samples.jar [data-dir]
@@ -96,6 +101,31 @@ public final class Quickstart {
                             + " %d read since open, ring cache hit rate %.0f%%%n",
                     stats.records(), stats.segments(), stats.bytesOnDisk(), stats.appendedRecords(), stats.readRecords(),
                     stats.cacheHitRate() * 100);
+
+            // 8. A task queue: at-least-once work. dequeue() hands a task out under a lease; ack() finishes it;
+            //    nack() (or a lease that runs out) brings it back after a backoff, and after maxAttempts deliveries
+            //    it moves to the queue's dead-letter queue, "jobs/dlq". Short backoff and 2 attempts for the demo.
+            TaskQueue jobs = mikyu.getOrCreateTaskQueue("jobs", TaskQueueConfig.defaults().withMaxAttempts(2)
+                    .withBackoff(Duration.ofMillis(100), 2.0, Duration.ofSeconds(1)));
+            jobs.enqueue(Task.of("send welcome email").withPriority(7));
+            jobs.enqueue(Task.of("resize avatar"));
+            jobs.enqueue(Task.of("this one always fails"));
+            System.out.println("task queue 'jobs': " + jobs.counts());
+            LeasedTask task;
+            while ((task = jobs.dequeue(Duration.ofMillis(500))) != null) {
+                if (task.payloadAsString().contains("fails")) {
+                    System.out.println("  attempt " + task.attempt() + " of '" + task.payloadAsString() + "' failed");
+                    jobs.nack(task.token(), null, "demo failure on attempt " + task.attempt());
+                } else {
+                    System.out.println("  did '" + task.payloadAsString() + "' (priority " + task.priority()
+                            + ", attempt " + task.attempt() + ")");
+                    jobs.ack(task.token());
+                }
+            }
+            for (LeasedTask dead : jobs.deadLetters().browse(10, null)) {
+                System.out.println("  dead letter in jobs/dlq: '" + dead.payloadAsString() + "', reason: "
+                        + dead.headers().getString(TaskQueue.DLQ_REASON));
+            }
         }
         System.out.println("closed; run again to see the records kept and the group resume");
     }
