@@ -6,7 +6,6 @@ import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.MikyuException;
-import io.mikyu.engine.QueueExistsException;
 import io.mikyu.engine.QueueKind;
 import io.mikyu.engine.QueueNotFoundException;
 import io.mikyu.engine.RecoveryReport;
@@ -14,11 +13,8 @@ import io.mikyu.engine.StoreClosedException;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.Transaction;
 import io.mikyu.engine.TaskQueueConfig;
-import io.mikyu.engine.internal.files.Directories;
 import io.mikyu.engine.internal.log.SegmentedLog;
-import io.mikyu.engine.internal.metrics.QueueMeters;
 import io.mikyu.engine.internal.metrics.WriterMetrics;
-import io.mikyu.engine.internal.offsets.OffsetStore;
 import io.mikyu.engine.internal.task.SharedGroupHandle;
 import io.mikyu.engine.internal.txn.TransactionHandle;
 import io.mikyu.engine.internal.txn.TransactionManager;
@@ -42,11 +38,9 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * The in-process {@link Mikyu}: one data directory, one writer thread, the queues found in it.
@@ -83,7 +77,7 @@ public final class Store implements Mikyu {
     private final WriterMetrics writerMetrics;
     private final DiskSpaceGuard diskGuard;
     private final ByteBuffer writerScratch = ByteBuffer.allocateDirect(WRITER_SCRATCH_BYTES);
-    private final ConcurrentHashMap<String, LogQueueHandle> logs = new ConcurrentHashMap<>();
+    private final LogQueues logs;
     /** Task queues by name, dead-letter queues ({@code <name>/dlq}) included. */
     private final TaskQueues tasks;
     private final ScheduledExecutorService housekeeper;
@@ -107,8 +101,10 @@ public final class Store implements Mikyu {
         this.writer = new GroupCommitWriter("mikyu-writer", MAX_CYCLE_BYTES, diskGuard, writerMetrics);
         this.tasks = new TaskQueues(dataDir.resolve(QueueKind.TASK.directory()), config, writer, writerScratch,
                 recoveryEvents::add);
+        this.logs = new LogQueues(dataDir.resolve(QueueKind.LOG.directory()), config, writer, writerScratch,
+                recoveryEvents::add, tasks);
         try {
-            loadLogs();
+            logs.load();
             tasks.load();
             openTransactions();
         } catch (IOException | RuntimeException e) {
@@ -125,14 +121,10 @@ public final class Store implements Mikyu {
             } catch (RuntimeException suppressed) {
                 e.addSuppressed(suppressed);
             }
-            for (LogQueueHandle h : logs.values()) {
-                try {
-                    h.storage().close(false);
-                    h.offsets().close();
-                } catch (IOException | RuntimeException suppressed) {
-                    e.addSuppressed(suppressed);
-                }
-                h.meters().close();
+            try {
+                logs.closeAll(false);
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
             }
             writerMetrics.close();
             throw e;
@@ -211,22 +203,6 @@ public final class Store implements Mikyu {
         Files.createDirectories(dataDir.resolve(QueueKind.TASK.directory()));
     }
 
-    private void loadLogs() throws IOException {
-        Path root = dataDir.resolve(QueueKind.LOG.directory());
-        try (Stream<Path> dirs = Files.list(root)) {
-            for (Path d : (Iterable<Path>) dirs::iterator) {
-                String name = d.getFileName().toString();
-                if (name.startsWith(".")) {
-                    Directories.deleteRecursively(d); // an interrupted create or delete
-                    continue;
-                }
-                if (Files.isDirectory(d) && Files.exists(d.resolve(QueueConfigFile.FILE_NAME))) {
-                    logs.put(name, openLog(name, d, QueueConfigFile.read(d)));
-                }
-            }
-        }
-    }
-
     private void openTransactions() throws IOException {
         Path dir = dataDir.resolve(TXN_DIRECTORY);
         Files.createDirectories(dir);
@@ -245,11 +221,7 @@ public final class Store implements Mikyu {
         String rest = target.substring(slash + 1);
         switch (kind) {
             case "log" -> {
-                LogQueueHandle h = logs.get(rest);
-                if (h == null) {
-                    throw new QueueNotFoundException("log queue '" + rest + "' does not exist");
-                }
-                return h;
+                return logs.get(rest);
             }
             case "task" -> {
                 return tasks.get(rest);
@@ -259,9 +231,6 @@ public final class Store implements Mikyu {
                 String queue = rest.substring(0, colon);
                 String group = rest.substring(colon + 1);
                 LogQueueHandle h = logs.get(queue);
-                if (h == null) {
-                    throw new QueueNotFoundException("log queue '" + queue + "' does not exist");
-                }
                 if (kind.equals("offsets")) {
                     return new OffsetCommitParticipant(h, group);
                 }
@@ -305,7 +274,7 @@ public final class Store implements Mikyu {
         if (transactions != null) {
             all.add(transactions.log());
         }
-        for (LogQueueHandle h : logs.values()) {
+        for (LogQueueHandle h : logs.all()) {
             all.add(h.storage());
             all.addAll(h.shared().stateLogs());
         }
@@ -313,32 +282,6 @@ public final class Store implements Mikyu {
             all.add(t.storage());
         }
         return all;
-    }
-
-    private LogQueueHandle openLog(String name, Path dir, LogQueueConfig queueConfig) throws IOException {
-        SegmentedLog log = SegmentedLog.open(name, "log queue", dir, queueConfig, config, writerScratch,
-                recoveryEvents::add);
-        OffsetStore offsets = OffsetStore.open(dir, config, recoveryEvents::add);
-        SharedGroups shared = new SharedGroups(log, offsets, writer, config, new SharedGroups.Opener() {
-            @Override
-            public SegmentedLog openLog(String groupName, Path groupDir, LogQueueConfig c) throws IOException {
-                return SegmentedLog.open(groupName, "shared group", groupDir, c, config, writerScratch,
-                        recoveryEvents::add);
-            }
-
-            @Override
-            public void forgetDeadLetters(TaskQueueHandle dlq) {
-                tasks.closeAndForget(List.of(dlq));
-            }
-
-            @Override
-            public TaskQueueHandle openDeadLetters(String dlqName, Path dlqDir, TaskQueueConfig c)
-                    throws IOException {
-                return tasks.openOne(dlqName, dlqDir, c, null);
-            }
-        });
-        return new LogQueueHandle(log, offsets, writer, config, new QueueMeters(config.meterRegistry(), log, "log"),
-                shared);
     }
 
     private void checkOpen() {
@@ -350,19 +293,7 @@ public final class Store implements Mikyu {
     @Override
     public synchronized LogQueue createLog(String name, LogQueueConfig queueConfig) {
         checkOpen();
-        QueueNames.check("queue", name);
-        if (logs.containsKey(name)) {
-            throw new QueueExistsException("log queue '" + name + "' already exists");
-        }
-        Path root = dataDir.resolve(QueueKind.LOG.directory());
-        try {
-            Path dir = Directories.createAtomically(root, name, tmp -> QueueConfigFile.write(tmp, queueConfig));
-            LogQueueHandle handle = openLog(name, dir, queueConfig);
-            logs.put(name, handle);
-            return handle;
-        } catch (IOException e) {
-            throw new UncheckedIOException("creating log queue '" + name + "' in " + root, e);
-        }
+        return logs.create(name, queueConfig);
     }
 
     /** Uses the store's {@link EngineConfig#defaultDurability()}. */
@@ -373,57 +304,21 @@ public final class Store implements Mikyu {
 
     @Override
     public synchronized LogQueue getOrCreateLog(String name, LogQueueConfig queueConfig) {
-        LogQueueHandle existing = logs.get(name);
-        return existing != null ? existing : createLog(name, queueConfig);
+        checkOpen();
+        LogQueueHandle existing = logs.find(name);
+        return existing != null ? existing : logs.create(name, queueConfig);
     }
 
     @Override
     public LogQueue log(String name) {
         checkOpen();
-        LogQueueHandle handle = logs.get(name);
-        if (handle == null) {
-            throw new QueueNotFoundException("log queue '" + name + "' does not exist");
-        }
-        return handle;
+        return logs.get(name);
     }
 
     @Override
     public synchronized boolean deleteLog(String name) {
         checkOpen();
-        LogQueueHandle handle = logs.remove(name);
-        if (handle == null) {
-            return false;
-        }
-        handle.storage().awaitMaintenance();
-        Path dir = handle.storage().dir();
-        List<TaskQueueHandle> groupDlqs = new ArrayList<>();
-        for (SharedGroupHandle g : handle.shared().all()) {
-            TaskQueueHandle dlq = tasks.find(name + ":" + g.name() + TaskQueue.DEAD_LETTER_SUFFIX);
-            if (dlq != null) {
-                groupDlqs.add(dlq);
-            }
-        }
-        tasks.closeAndForget(groupDlqs);
-        writer.execute(() -> {
-            try {
-                for (SharedGroupHandle g : handle.shared().all()) {
-                    g.stateLog().close(false);
-                    g.wakeAll();
-                }
-                handle.storage().close(false);
-                handle.offsets().close();
-            } catch (IOException e) {
-                LOG.warn("closing {} for deletion", name, e);
-            }
-            return null;
-        });
-        handle.meters().close();
-        try {
-            Directories.deleteAtomically(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("deleting log queue '" + name + "' at " + dir, e);
-        }
-        return true;
+        return logs.delete(name);
     }
 
     @Override
@@ -462,9 +357,7 @@ public final class Store implements Mikyu {
         if (kind == QueueKind.TASK) {
             return tasks.names();
         }
-        List<String> names = new ArrayList<>(logs.keySet());
-        Collections.sort(names);
-        return names;
+        return logs.names();
     }
 
     @Override
@@ -526,7 +419,7 @@ public final class Store implements Mikyu {
                 }
             }
         }
-        for (LogQueueHandle h : logs.values()) {
+        for (LogQueueHandle h : logs.all()) {
             for (SharedGroupHandle g : h.shared().all()) {
                 try {
                     g.tick();
@@ -556,7 +449,7 @@ public final class Store implements Mikyu {
                 }
             }
         }
-        for (LogQueueHandle h : logs.values()) {
+        for (LogQueueHandle h : logs.all()) {
             try {
                 h.shared().checkpointAll();
                 h.applyRetention();
@@ -588,32 +481,10 @@ public final class Store implements Mikyu {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        for (LogQueueHandle h : logs.values()) {
-            try {
-                h.shared().checkpointAll();
-            } catch (RuntimeException e) {
-                LOG.warn("checkpointing the shared groups of {} failed", h.storage().describe(), e);
-            }
-        }
+        logs.checkpointSharedGroups();
         try {
             writer.execute(() -> {
-                for (LogQueueHandle h : logs.values()) {
-                    for (SharedGroupHandle g : h.shared().all()) {
-                        try {
-                            g.stateLog().close(true);
-                        } catch (IOException e) {
-                            LOG.error("closing {} failed", g.stateLog().describe(), e);
-                        }
-                        g.wakeAll();
-                    }
-                    try {
-                        h.storage().close(true);
-                        h.offsets().close();
-                    } catch (IOException e) {
-                        LOG.error("closing {} failed; it will be recovered on the next open", h.storage().describe(), e);
-                    }
-                    h.meters().close();
-                }
+                logs.closeAll(true);
                 tasks.closeAll(true);
                 try {
                     transactions.log().close(true);

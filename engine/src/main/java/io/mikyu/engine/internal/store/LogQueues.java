@@ -1,0 +1,209 @@
+package io.mikyu.engine.internal.store;
+
+import io.mikyu.engine.EngineConfig;
+import io.mikyu.engine.LogQueueConfig;
+import io.mikyu.engine.QueueExistsException;
+import io.mikyu.engine.QueueNotFoundException;
+import io.mikyu.engine.RecoveryReport;
+import io.mikyu.engine.TaskQueue;
+import io.mikyu.engine.TaskQueueConfig;
+import io.mikyu.engine.internal.files.Directories;
+import io.mikyu.engine.internal.log.SegmentedLog;
+import io.mikyu.engine.internal.metrics.QueueMeters;
+import io.mikyu.engine.internal.offsets.OffsetStore;
+import io.mikyu.engine.internal.task.SharedGroupHandle;
+import io.mikyu.engine.internal.task.TaskQueueHandle;
+import io.mikyu.engine.internal.write.GroupCommitWriter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * The store's log queues ({@code <data>/log/<name>/}) with their offsets and shared groups, by name. The shared
+ * groups' dead-letter queues are task queues, kept in {@link TaskQueues}. Create and delete are serialized by the
+ * store.
+ */
+final class LogQueues {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LogQueues.class);
+
+    private final Path root;
+    private final EngineConfig config;
+    private final GroupCommitWriter writer;
+    private final ByteBuffer writerScratch;
+    private final Consumer<RecoveryReport.Event> recovery;
+    private final TaskQueues tasks;
+    private final ConcurrentHashMap<String, LogQueueHandle> queues = new ConcurrentHashMap<>();
+
+    LogQueues(Path root, EngineConfig config, GroupCommitWriter writer, ByteBuffer writerScratch,
+              Consumer<RecoveryReport.Event> recovery, TaskQueues tasks) {
+        this.root = root;
+        this.config = config;
+        this.writer = writer;
+        this.writerScratch = writerScratch;
+        this.recovery = recovery;
+        this.tasks = tasks;
+    }
+
+    /** Opens every log queue found under the root; removes leftovers of interrupted creates and deletes. */
+    void load() throws IOException {
+        try (Stream<Path> dirs = Files.list(root)) {
+            for (Path d : (Iterable<Path>) dirs::iterator) {
+                String name = d.getFileName().toString();
+                if (name.startsWith(".")) {
+                    Directories.deleteRecursively(d);
+                } else if (Files.isDirectory(d) && Files.exists(d.resolve(QueueConfigFile.FILE_NAME))) {
+                    queues.put(name, open(name, d, QueueConfigFile.read(d)));
+                }
+            }
+        }
+    }
+
+    LogQueueHandle create(String name, LogQueueConfig queueConfig) {
+        QueueNames.check("queue", name);
+        if (queues.containsKey(name)) {
+            throw new QueueExistsException("log queue '" + name + "' already exists");
+        }
+        try {
+            Path dir = Directories.createAtomically(root, name, tmp -> QueueConfigFile.write(tmp, queueConfig));
+            LogQueueHandle handle = open(name, dir, queueConfig);
+            queues.put(name, handle);
+            return handle;
+        } catch (IOException e) {
+            throw new UncheckedIOException("creating log queue '" + name + "' in " + root, e);
+        }
+    }
+
+    LogQueueHandle find(String name) {
+        return queues.get(name);
+    }
+
+    LogQueueHandle get(String name) {
+        LogQueueHandle handle = queues.get(name);
+        if (handle == null) {
+            throw new QueueNotFoundException("log queue '" + name + "' does not exist");
+        }
+        return handle;
+    }
+
+    private LogQueueHandle open(String name, Path dir, LogQueueConfig queueConfig) throws IOException {
+        SegmentedLog log = SegmentedLog.open(name, "log queue", dir, queueConfig, config, writerScratch,
+                recovery::accept);
+        OffsetStore offsets = OffsetStore.open(dir, config, recovery);
+        SharedGroups shared = new SharedGroups(log, offsets, writer, config, new SharedGroups.Opener() {
+            @Override
+            public SegmentedLog openLog(String groupName, Path groupDir, LogQueueConfig c) throws IOException {
+                return SegmentedLog.open(groupName, "shared group", groupDir, c, config, writerScratch,
+                        recovery::accept);
+            }
+
+            @Override
+            public TaskQueueHandle openDeadLetters(String dlqName, Path dlqDir, TaskQueueConfig c)
+                    throws IOException {
+                return tasks.openOne(dlqName, dlqDir, c, null);
+            }
+
+            @Override
+            public void forgetDeadLetters(TaskQueueHandle dlq) {
+                tasks.closeAndForget(List.of(dlq));
+            }
+        });
+        return new LogQueueHandle(log, offsets, writer, config, new QueueMeters(config.meterRegistry(), log, "log"),
+                shared);
+    }
+
+    /** Deletes a log queue with its offsets, shared groups and their dead letters; {@code false} if none. */
+    boolean delete(String name) {
+        LogQueueHandle handle = queues.remove(name);
+        if (handle == null) {
+            return false;
+        }
+        handle.storage().awaitMaintenance();
+        List<TaskQueueHandle> groupDlqs = new ArrayList<>();
+        for (SharedGroupHandle g : handle.shared().all()) {
+            TaskQueueHandle dlq = tasks.find(name + ":" + g.name() + TaskQueue.DEAD_LETTER_SUFFIX);
+            if (dlq != null) {
+                groupDlqs.add(dlq);
+            }
+        }
+        tasks.closeAndForget(groupDlqs);
+        writer.execute(() -> {
+            close(handle, false);
+            return null;
+        });
+        Path dir = handle.storage().dir();
+        try {
+            Directories.deleteAtomically(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("deleting log queue '" + name + "' at " + dir, e);
+        }
+        return true;
+    }
+
+    /** Writer thread: closes a queue with its shared groups' state logs, and removes its meters. */
+    private static void close(LogQueueHandle h, boolean clean) {
+        for (SharedGroupHandle g : h.shared().all()) {
+            try {
+                g.stateLog().close(clean);
+            } catch (IOException e) {
+                LOG.error("closing {} failed", g.stateLog().describe(), e);
+            }
+            g.wakeAll();
+        }
+        try {
+            h.storage().close(clean);
+            h.offsets().close();
+        } catch (IOException e) {
+            LOG.error("closing {} failed; it will be recovered on the next open", h.storage().describe(), e);
+        }
+        h.meters().close();
+    }
+
+    /** Makes every shared group's committed offset durable (housekeeping and close). */
+    void checkpointSharedGroups() {
+        for (LogQueueHandle h : queues.values()) {
+            try {
+                h.shared().checkpointAll();
+            } catch (RuntimeException e) {
+                LOG.warn("checkpointing the shared groups of {} failed", h.storage().describe(), e);
+            }
+        }
+    }
+
+    /** Writer thread, on store close or a failed open: closes every queue. */
+    void closeAll(boolean clean) {
+        for (LogQueueHandle h : queues.values()) {
+            close(h, clean);
+        }
+    }
+
+    List<String> names() {
+        List<String> names = new ArrayList<>(queues.keySet());
+        Collections.sort(names);
+        return names;
+    }
+
+    Collection<LogQueueHandle> all() {
+        return queues.values();
+    }
+
+    int size() {
+        return queues.size();
+    }
+
+    void clear() {
+        queues.clear();
+    }
+}
