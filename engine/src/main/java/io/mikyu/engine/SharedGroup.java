@@ -15,6 +15,15 @@ import java.util.List;
  */
 public interface SharedGroup {
 
+    /**
+     * Optional record headers (decimal text) a shared group honours for each record, as task queues do for their
+     * tasks: the priority 0-9 (higher first), the epoch millis before which it is not delivered, and the epoch
+     * millis after which it is dropped undelivered. Plain reads of the log ignore them.
+     */
+    String PRIORITY_HEADER = "mikyu.priority";
+    String DELIVER_AT_HEADER = "mikyu.deliverAt";
+    String EXPIRES_AT_HEADER = "mikyu.expiresAt";
+
     String name();
 
     String queue();

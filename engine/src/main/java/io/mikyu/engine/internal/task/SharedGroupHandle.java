@@ -33,7 +33,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class SharedGroupHandle extends LedgerHandle implements SharedGroup {
 
-    /** Admitted records get the default priority and no delivery time or expiry of their own. */
+    /** Records without scheduling headers get the default priority and no delivery time or expiry. */
     private static final TaskRecordDescriptor.Meta RECORD_META =
             new TaskRecordDescriptor.Meta(Task.DEFAULT_PRIORITY, 0, 0);
     /** Longest wait for a redelivery made ready by another member before looking again. */
@@ -161,10 +161,38 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
                 break;
             }
             for (Record r : records) {
-                ledger.state.enqueued(r.offset(), RECORD_META, r.timestamp(), r.headers(), now);
+                ledger.state.enqueued(r.offset(), metaOf(r), r.timestamp(), r.headers(), now);
             }
             windowEnd = records.get(records.size() - 1).offset() + 1;
             room -= records.size();
+        }
+    }
+
+    /** The record's scheduling headers ({@link SharedGroup#PRIORITY_HEADER} ...), or the defaults. */
+    private static TaskRecordDescriptor.Meta metaOf(Record r) {
+        if (r.headers().isEmpty()) {
+            return RECORD_META;
+        }
+        int priority = (int) number(r, PRIORITY_HEADER, Task.DEFAULT_PRIORITY);
+        long deliverAt = number(r, DELIVER_AT_HEADER, 0);
+        long expiresAt = number(r, EXPIRES_AT_HEADER, 0);
+        if (priority == Task.DEFAULT_PRIORITY && deliverAt == 0 && expiresAt == 0) {
+            return RECORD_META;
+        }
+        return new TaskRecordDescriptor.Meta(Math.max(0, Math.min(9, priority)), Math.max(0, deliverAt),
+                Math.max(0, expiresAt));
+    }
+
+    /** A decimal header value; the default if absent or malformed (a bad header must not stop the group). */
+    private static long number(Record r, String header, long otherwise) {
+        String text = r.headers().getString(header);
+        if (text == null) {
+            return otherwise;
+        }
+        try {
+            return Long.parseLong(text.trim());
+        } catch (NumberFormatException e) {
+            return otherwise;
         }
     }
 
@@ -179,7 +207,7 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
                 if (r.offset() > offset) {
                     return; // a compaction gap: the next record lies beyond; leave it for admit()
                 }
-                ledger.state.enqueued(r.offset(), RECORD_META, r.timestamp(), r.headers(), now);
+                ledger.state.enqueued(r.offset(), metaOf(r), r.timestamp(), r.headers(), now);
                 windowEnd = r.offset() + 1;
             }
         }
