@@ -78,6 +78,15 @@ public interface LogQueue {
      */
     SharedGroup sharedGroup(String name, SharedGroupConfig config);
 
+    /**
+     * As {@link #sharedGroup(String, SharedGroupConfig)}, with an admission filter: records that do not match are
+     * finished as they enter the group's window, never delivered and never holding its committed offset back (a
+     * JMS subscription's selector). The filter is not stored: pass it each time the group is obtained; until
+     * then, records admitted by a reopened group are not filtered. Setting it finishes the non-matching records
+     * already waiting in the window.
+     */
+    SharedGroup sharedGroup(String name, SharedGroupConfig config, TaskFilter admissionFilter);
+
     /** Names of this queue's consumer groups (exclusive and shared), sorted. */
     List<String> groups();
 

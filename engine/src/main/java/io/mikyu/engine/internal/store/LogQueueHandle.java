@@ -13,6 +13,8 @@ import io.mikyu.engine.Record;
 import io.mikyu.engine.RecordHandler;
 import io.mikyu.engine.SharedGroup;
 import io.mikyu.engine.SharedGroupConfig;
+import io.mikyu.engine.TaskFilter;
+import io.mikyu.engine.internal.task.SharedGroupHandle;
 import io.mikyu.engine.internal.format.BatchEncoder;
 import io.mikyu.engine.internal.format.RecordSink;
 import io.mikyu.engine.internal.format.OffsetsDescriptor;
@@ -177,13 +179,22 @@ final class LogQueueHandle implements LogQueue, TxParticipant {
 
     @Override
     public SharedGroup sharedGroup(String name, SharedGroupConfig config) {
+        return sharedGroup(name, config, null);
+    }
+
+    @Override
+    public SharedGroup sharedGroup(String name, SharedGroupConfig config, TaskFilter admissionFilter) {
         QueueNames.check("consumer group", name);
         synchronized (groups) {
             if (groups.containsKey(name)) {
                 throw new IllegalStateException("consumer group '" + name + "' of log queue '" + name()
                         + "' is an exclusive group, not a shared one");
             }
-            return shared.getOrCreate(name, config);
+            SharedGroupHandle g = shared.getOrCreate(name, config);
+            if (admissionFilter != null) {
+                g.admissionFilter(admissionFilter);
+            }
+            return g;
         }
     }
 

@@ -51,18 +51,37 @@ final class QueueConfigFile {
         Files.writeString(dir.resolve(FILE_NAME), text, StandardCharsets.UTF_8);
     }
 
+    /** Attribute names are stored as {@code attribute.<name>} keys, values in properties escaping. */
+    private static final String ATTRIBUTE = "attribute.";
+
     static void write(Path dir, SharedGroupConfig c) throws IOException {
         write(dir, c.redelivery());
-        Files.writeString(dir.resolve(FILE_NAME), "kind=shared-group\nmax.in.flight=" + c.maxInFlight() + "\n",
-                StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+        Properties extra = new Properties();
+        extra.setProperty("kind", "shared-group");
+        extra.setProperty("max.in.flight", Integer.toString(c.maxInFlight()));
+        c.attributes().forEach((k, v) -> extra.setProperty(ATTRIBUTE + k, v));
+        java.io.StringWriter text = new java.io.StringWriter();
+        extra.store(text, null);
+        // Properties.store starts with a date comment; keep the file reproducible without it
+        String body = text.toString().lines().filter(l -> !l.startsWith("#")).collect(
+                java.util.stream.Collectors.joining("\n", "", "\n"));
+        Files.writeString(dir.resolve(FILE_NAME), body, StandardCharsets.UTF_8,
+                java.nio.file.StandardOpenOption.APPEND);
     }
 
     static SharedGroupConfig readShared(Path dir) throws IOException {
         Path file = dir.resolve(FILE_NAME);
         TaskQueueConfig redelivery = readTask(dir);
         try {
-            return new SharedGroupConfig(Integer.parseInt(load(file).getProperty("max.in.flight",
-                    String.valueOf(SharedGroupConfig.defaults().maxInFlight()))), redelivery);
+            Properties p = load(file);
+            java.util.Map<String, String> attributes = new java.util.TreeMap<>();
+            for (String key : p.stringPropertyNames()) {
+                if (key.startsWith(ATTRIBUTE)) {
+                    attributes.put(key.substring(ATTRIBUTE.length()), p.getProperty(key));
+                }
+            }
+            return new SharedGroupConfig(Integer.parseInt(p.getProperty("max.in.flight",
+                    String.valueOf(SharedGroupConfig.defaults().maxInFlight()))), redelivery, attributes);
         } catch (IllegalArgumentException e) {
             throw new CorruptionException(file, 0, "invalid shared group config: " + e.getMessage());
         }

@@ -74,7 +74,7 @@ final class FilterIndex {
     }
 
     /** A filter that throws matches nothing: one bad filter must not break the queue for everyone. */
-    static boolean test(TaskFilter filter, TaskEntry e) {
+    static boolean test(TaskFilter filter, io.mikyu.engine.TaskView e) {
         try {
             return filter.matches(e);
         } catch (RuntimeException ex) {

@@ -8,7 +8,9 @@ import io.mikyu.engine.SharedGroup;
 import io.mikyu.engine.SharedGroupConfig;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskCounts;
+import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.TaskQueue;
+import io.mikyu.engine.TaskView;
 import io.mikyu.engine.internal.format.BatchDescriptor;
 import io.mikyu.engine.internal.format.TaskRecordDescriptor;
 import io.mikyu.engine.internal.log.Retention;
@@ -43,6 +45,8 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
     private final SegmentedLog source;
     private final OffsetStore offsets;
     private final SharedGroupConfig config;
+    /** Records that do not match are finished on admission; see {@link io.mikyu.engine.LogQueue#sharedGroup}. */
+    private volatile TaskFilter admissionFilter;
     /** The next record to admit; only grows. Written under the ledger's lock. */
     private volatile long windowEnd;
     private long committed;
@@ -147,6 +151,58 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
         return out;
     }
 
+    /** Sets the admission filter and finishes the records already waiting in the window that do not match it. */
+    public void admissionFilter(TaskFilter filter) {
+        ledger.withLock(() -> {
+            admissionFilter = filter;
+            ledger.state.finishReadyNotMatching(filter);
+        });
+    }
+
+    /** A record as a filter sees it before it becomes an entry. */
+    private static TaskView viewOf(Record r, TaskRecordDescriptor.Meta meta) {
+        return new TaskView() {
+            @Override
+            public long id() {
+                return r.offset();
+            }
+
+            @Override
+            public int priority() {
+                return meta.priority();
+            }
+
+            @Override
+            public io.mikyu.engine.Headers headers() {
+                return r.headers();
+            }
+
+            @Override
+            public int attempts() {
+                return 0;
+            }
+
+            @Override
+            public long enqueuedAt() {
+                return r.timestamp();
+            }
+
+            @Override
+            public long expiresAt() {
+                return meta.expiresAt();
+            }
+        };
+    }
+
+    /** Under the lock: one record enters the window, unless the admission filter turns it away. */
+    private void admitOne(Record r, long now) {
+        TaskRecordDescriptor.Meta meta = metaOf(r);
+        TaskFilter filter = admissionFilter;
+        if (filter == null || FilterIndex.test(filter, viewOf(r, meta))) {
+            ledger.state.enqueued(r.offset(), meta, r.timestamp(), r.headers(), now);
+        }
+    }
+
     /** Under the lock: admits records while the window has room. */
     private void admit(long now) {
         // The window spans from the lowest unfinished record to the furthest admitted: members never run more
@@ -161,7 +217,7 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
                 break;
             }
             for (Record r : records) {
-                ledger.state.enqueued(r.offset(), metaOf(r), r.timestamp(), r.headers(), now);
+                admitOne(r, now);
             }
             windowEnd = records.get(records.size() - 1).offset() + 1;
             room -= records.size();

@@ -307,6 +307,19 @@ final class TaskQueueState {
         return tasks.isEmpty() ? Long.MAX_VALUE : tasks.firstKey();
     }
 
+    /** Finishes every ready item that does not match {@code filter} (a shared group's new admission filter). */
+    void finishReadyNotMatching(TaskFilter filter) {
+        List<TaskEntry> drop = new ArrayList<>();
+        for (TaskEntry e : ready) {
+            if (!FilterIndex.test(filter, e)) {
+                drop.add(e);
+            }
+        }
+        for (TaskEntry e : drop) {
+            finish(e.id);
+        }
+    }
+
     /** Unfinished items: what a shared group's window holds. */
     int size() {
         return tasks.size();
