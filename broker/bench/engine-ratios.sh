@@ -12,6 +12,8 @@ mkdir -p "$dir"
 export MIKYU_OPTS="${MIKYU_OPTS:--Xms2g -Xmx2g -XX:+AlwaysPreTouch -XX:+UseParallelGC}"
 reps="${REPS:-3}"
 json() { sed -n "s/^$1 //p" | tail -1; }
+# Before each measured run: write back what the previous one left dirty, so neither run pays for the other.
+settle() { sync; sleep 3; }
 field() { python3 -c "import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])" "$1" "$2"; }
 
 # The machine is shared and its disk noisy: dd and the seed bench alternate, and the ratio uses their medians.
@@ -20,17 +22,21 @@ disk=$("$mikyu" bench disk --dir "$dir" --size 256MiB | tee /dev/stderr | json B
 dd_all=""; seed_all=""
 for rep in $(seq "$reps"); do
   echo "== rep $rep/$reps: dd if=/dev/zero bs=1M count=2048 conv=fdatasync"
+  settle
   dd_out=$(dd if=/dev/zero of="$dir/dd.tmp" bs=1M count=2048 conv=fdatasync 2>&1 | tail -1); rm -f "$dir/dd.tmp"
   echo "$dd_out"
   dd_all="$dd_all $(python3 -c "import re,sys; b,s=re.match(r'(\d+) bytes.*copied, ([0-9.]+) s', sys.argv[1]).groups(); print(int(b)/float(s)/1e6)" "$dd_out")"
   echo "== rep $rep/$reps: seed config: 8 workers, async, 1 KiB, batch 64, 1 queue, tailing consumer"
+  settle
+  # the same volume as dd's (2 GiB): this virtual disk absorbs a burst much faster than it sustains writes
   seed=$("$mikyu" bench run --workers 8 --durability async --message-size 1KiB --batch 64 --queues 1 \
-          --bytes "${SEED_BYTES:-4GiB}" --warmup 5s --data-dir "$dir/seed" | tee /dev/stderr | json BENCH_RESULT)
+          --bytes "${SEED_BYTES:-2GiB}" --data-dir "$dir/seed" | tee /dev/stderr | json BENCH_RESULT)
   rm -rf "$dir/seed"
   seed_all="$seed_all|$seed"
 done
 
 echo "== sync, batch 1: 1 worker, then 8 workers"
+settle
 sync1=$("$mikyu" bench run --workers 1 --durability sync --batch 1 --bytes 8MiB --data-dir "$dir/s1" \
         | tee /dev/stderr | json BENCH_RESULT)
 rm -rf "$dir/s1"
@@ -45,8 +51,8 @@ reopen=$("$mikyu" bench reopen --data-dir "$dir/big" | tee /dev/stderr)
 rm -rf "$dir/big"
 
 echo "== task queue: 8 producers, 4 consumers, async, 1 KiB, batch 64: enqueue + dequeue + ack"
+settle
 task=$("$mikyu" bench run --kind task --workers 8 --durability async --message-size 1KiB --batch 64 --bytes 2GiB \
-       --warmup 5s \
        --data-dir "$dir/task" | tee /dev/stderr | json BENCH_RESULT)
 rm -rf "$dir/task"
 
