@@ -61,7 +61,8 @@ final class LeaseLedger {
     private volatile long deadLettered;
 
     LeaseLedger(String name, TaskQueueConfig config, SegmentedLog stateLog, GroupCommitWriter writer,
-                EngineConfig engine, TaskQueueHandle deadLetters, LongFunction<Record> item, LongSupplier stateStamp) {
+                EngineConfig engine, TaskQueueHandle deadLetters, LongFunction<Record> item, LongSupplier stateStamp,
+                boolean window) {
         this.name = name;
         this.config = config;
         this.stateLog = stateLog;
@@ -70,7 +71,7 @@ final class LeaseLedger {
         this.deadLetters = deadLetters;
         this.item = item;
         this.stateStamp = stateStamp;
-        this.state = new TaskQueueState(name, config, engine.cacheBytesPerQueue());
+        this.state = new TaskQueueState(name, config, engine.cacheBytesPerQueue(), window);
     }
 
     TaskQueueHandle deadLetters() {

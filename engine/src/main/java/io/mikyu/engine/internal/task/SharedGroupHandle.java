@@ -59,7 +59,7 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
         this.offsets = offsets;
         this.config = config;
         ledger = new LeaseLedger(source.name() + ":" + group, config.redelivery(), stateLog, writer, engine,
-                deadLetters, this::readRecord, () -> windowEnd);
+                deadLetters, this::readRecord, () -> windowEnd, true);
     }
 
     /** Opens the group, replaying its state log from its committed offset. */

@@ -43,7 +43,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue {
         this.log = log;
         this.engine = engine;
         ledger = new LeaseLedger(name, config, log, writer, engine, deadLetters, this::readTask,
-                System::currentTimeMillis);
+                System::currentTimeMillis, false);
     }
 
     /** Opens a task queue over its recovered log, replaying its records to rebuild the tasks' state. */

@@ -25,8 +25,13 @@ final class TaskQueueState {
 
     private final String queue;
     private final TaskQueueConfig config;
-    /** Sorted, so the lowest unfinished id (a shared group's committed offset) is O(log n). */
-    private final java.util.TreeMap<Long, TaskEntry> tasks = new java.util.TreeMap<>();
+    private final java.util.HashMap<Long, TaskEntry> tasks = new java.util.HashMap<>();
+    /**
+     * The unfinished ids in order, kept only where the lowest one is asked for on every call (a shared group's
+     * window and committed offset); a task queue asks once per housekeeping run and scans instead, sparing every
+     * enqueue and ack an O(log n) tree update over a backlog that may hold millions.
+     */
+    private final java.util.TreeSet<Long> sortedIds;
     private final TreeSet<TaskEntry> ready = new TreeSet<>(TaskEntry.DELIVERY_ORDER);
     private final TreeSet<TaskEntry> scheduled = new TreeSet<>(TaskEntry.BY_VISIBLE_AT);
     private final TreeSet<TaskEntry> leased = new TreeSet<>(TaskEntry.BY_LEASE_END);
@@ -36,7 +41,8 @@ final class TaskQueueState {
     private final long hotPayloadBudget;
     private long hotPayloadBytes;
 
-    TaskQueueState(String queue, TaskQueueConfig config, long hotPayloadBudget) {
+    TaskQueueState(String queue, TaskQueueConfig config, long hotPayloadBudget, boolean keepIdsSorted) {
+        this.sortedIds = keepIdsSorted ? new java.util.TreeSet<>() : null;
         this.queue = queue;
         this.config = config;
         this.hotPayloadBudget = hotPayloadBudget;
@@ -66,7 +72,7 @@ final class TaskQueueState {
     /** Returns the new entry, or {@code null} if it expired on arrival. */
     TaskEntry enqueued(long id, TaskRecordDescriptor.Meta meta, long enqueuedAt, Headers headers, long now) {
         TaskEntry e = new TaskEntry(id, meta.priority(), enqueuedAt, meta.deliverAt(), meta.expiresAt(), headers);
-        tasks.put(id, e);
+        track(id, e);
         place(e, now);
         return tasks.get(id) == e ? e : null;
     }
@@ -102,7 +108,7 @@ final class TaskQueueState {
                 e.state = TaskEntry.State.SCHEDULED;
                 scheduled.add(e);
             }
-            case TaskRecordDescriptor.ACK, TaskRecordDescriptor.DEAD -> tasks.remove(e.id);
+            case TaskRecordDescriptor.ACK, TaskRecordDescriptor.DEAD -> untrack(e.id);
             default -> throw new IllegalStateException("unknown task state op " + s.op() + " in " + queue);
         }
     }
@@ -229,7 +235,7 @@ final class TaskQueueState {
 
     /** Removes a finished task (acked or dead-lettered). */
     void finish(long id) {
-        TaskEntry e = tasks.remove(id);
+        TaskEntry e = untrack(id);
         if (e != null) {
             unplace(e);
             forgetPayload(e);
@@ -290,7 +296,7 @@ final class TaskQueueState {
             ids.add(e.id);
         }
         for (Long id : ids) {
-            forgetPayload(tasks.remove(id));
+            forgetPayload(untrack(id));
         }
         ready.clear();
         scheduled.clear();
@@ -304,7 +310,29 @@ final class TaskQueueState {
 
     /** The lowest unfinished id, or {@code Long.MAX_VALUE}: log segments below it hold nothing live. */
     long lowestLiveId() {
-        return tasks.isEmpty() ? Long.MAX_VALUE : tasks.firstKey();
+        if (sortedIds != null) {
+            return sortedIds.isEmpty() ? Long.MAX_VALUE : sortedIds.first();
+        }
+        long min = Long.MAX_VALUE;
+        for (long id : tasks.keySet()) {
+            min = Math.min(min, id);
+        }
+        return min;
+    }
+
+    private void track(long id, TaskEntry e) {
+        tasks.put(id, e);
+        if (sortedIds != null) {
+            sortedIds.add(id);
+        }
+    }
+
+    private TaskEntry untrack(long id) {
+        TaskEntry e = tasks.remove(id);
+        if (e != null && sortedIds != null) {
+            sortedIds.remove(id);
+        }
+        return e;
     }
 
     /** Finishes every ready item that does not match {@code filter} (a shared group's new admission filter). */
@@ -363,7 +391,7 @@ final class TaskQueueState {
     }
 
     private void drop(TaskEntry e) {
-        tasks.remove(e.id);
+        untrack(e.id);
         forgetPayload(e);
         expired++;
     }
