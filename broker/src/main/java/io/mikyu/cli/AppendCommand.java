@@ -10,12 +10,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 
 @Command(name = "append", mixinStandardHelpOptions = true,
@@ -26,10 +23,6 @@ import java.util.List;
             "  mikyu append events --key user-1 --header type=signup '{\"id\":1}'",
             "  seq 1000 | mikyu append events -"})
 final class AppendCommand extends StoreCommand {
-
-    /** Records per appendBatch call when reading stdin: large enough to amortize the commit, small enough to stream. */
-    private static final int STDIN_BATCH_RECORDS = 1000;
-    private static final long STDIN_BATCH_BYTES = 1L << 20;
 
     @Parameters(index = "0", paramLabel = "QUEUE")
     String queueName;
@@ -75,29 +68,10 @@ final class AppendCommand extends StoreCommand {
     }
 
     private void appendLines(LogQueue queue, Durability mode, Headers recordHeaders) throws IOException {
-        BufferedReader reader = new BufferedReader(new InputStreamReader(input, StandardCharsets.UTF_8));
-        List<Entry> batch = new ArrayList<>(STDIN_BATCH_RECORDS);
-        long batchBytes = 0;
-        long first = -1;
-        long count = 0;
-        String line;
-        while ((line = reader.readLine()) != null) {
-            Entry entry = entry(line, recordHeaders);
-            batch.add(entry);
-            batchBytes += entry.payload().length;
-            if (batch.size() == STDIN_BATCH_RECORDS || batchBytes >= STDIN_BATCH_BYTES) {
-                long offset = queue.appendBatch(batch, mode);
-                first = first < 0 ? offset : first;
-                count += batch.size();
-                batch.clear();
-                batchBytes = 0;
-            }
-        }
-        if (!batch.isEmpty()) {
-            long offset = queue.appendBatch(batch, mode);
-            first = first < 0 ? offset : first;
-            count += batch.size();
-        }
+        StdinBatches.Written w = StdinBatches.write(input, line -> entry(line, recordHeaders),
+                e -> e.payload().length, batch -> queue.appendBatch(batch, mode));
+        long count = w.count();
+        long first = w.first();
         if (count == 0) {
             out().println("appended 0 records (standard input was empty)");
         } else {

@@ -11,15 +11,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.List;
 
 @Command(name = "enqueue", mixinStandardHelpOptions = true,
@@ -31,10 +27,6 @@ import java.util.List;
             "  mikyu enqueue jobs --at 2025-06-01T09:00:00Z --ttl 1h \"morning report\"",
             "  seq 1000 | mikyu enqueue jobs -"})
 final class EnqueueCommand extends StoreCommand {
-
-    /** Tasks per enqueueBatch call when reading stdin: large enough to amortize the commit, small enough to stream. */
-    private static final int STDIN_BATCH_TASKS = 1000;
-    private static final long STDIN_BATCH_BYTES = 1L << 20;
 
     @Parameters(index = "0", paramLabel = "QUEUE")
     String queueName;
@@ -106,29 +98,10 @@ final class EnqueueCommand extends StoreCommand {
 
     private void enqueueLines(TaskQueue queue, Durability mode, Headers taskHeaders, Instant deliverAt)
             throws IOException {
-        BufferedReader reader = new BufferedReader(new InputStreamReader(input, StandardCharsets.UTF_8));
-        List<Task> batch = new ArrayList<>(STDIN_BATCH_TASKS);
-        long batchBytes = 0;
-        long first = -1;
-        long count = 0;
-        String line;
-        while ((line = reader.readLine()) != null) {
-            Task task = task(line, taskHeaders, deliverAt);
-            batch.add(task);
-            batchBytes += task.payload().length;
-            if (batch.size() == STDIN_BATCH_TASKS || batchBytes >= STDIN_BATCH_BYTES) {
-                long id = queue.enqueueBatch(batch, mode);
-                first = first < 0 ? id : first;
-                count += batch.size();
-                batch.clear();
-                batchBytes = 0;
-            }
-        }
-        if (!batch.isEmpty()) {
-            long id = queue.enqueueBatch(batch, mode);
-            first = first < 0 ? id : first;
-            count += batch.size();
-        }
+        StdinBatches.Written w = StdinBatches.write(input, line -> task(line, taskHeaders, deliverAt),
+                t -> t.payload().length, batch -> queue.enqueueBatch(batch, mode));
+        long count = w.count();
+        long first = w.first();
         if (count == 0) {
             out().println("enqueued 0 tasks (standard input was empty)");
         } else {
