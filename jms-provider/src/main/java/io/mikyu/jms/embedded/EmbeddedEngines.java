@@ -8,9 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The engines {@code vm://} connections share: one {@link Mikyu} per data directory per JVM, opened by the first
@@ -36,17 +34,9 @@ public final class EmbeddedEngines {
             return shared.engine;
         }
 
-        /** Reserves a client ID on this engine; false if a live connection has it. */
-        public boolean claimClientId(String id) {
-            synchronized (OPEN) {
-                return shared.clientIds.add(id);
-            }
-        }
-
-        public void releaseClientId(String id) {
-            synchronized (OPEN) {
-                shared.clientIds.remove(id);
-            }
+        /** State the engine's users share, kept as long as the engine is open. */
+        public java.util.concurrent.ConcurrentMap<String, Object> attachments() {
+            return shared.attachments;
         }
 
         /** Closes the engine if this was its last user. */
@@ -71,7 +61,8 @@ public final class EmbeddedEngines {
     private static final class Shared {
         final Path dir;
         final Mikyu engine;
-        final Set<String> clientIds = new HashSet<>();
+        final java.util.concurrent.ConcurrentMap<String, Object> attachments =
+                new java.util.concurrent.ConcurrentHashMap<>();
         int users;
 
         Shared(Path dir, Mikyu engine) {
@@ -81,12 +72,19 @@ public final class EmbeddedEngines {
     }
 
     /** Opens (or shares) the engine of {@code dataDir}. */
-    public static Handle acquire(Path dataDir, EngineConfig config) {
+    public static Handle acquire(Path dataDir, EngineConfig config, java.util.function.Consumer<Mikyu> onOpen) {
         Path dir = canonical(dataDir);
         synchronized (OPEN) {
             Shared shared = OPEN.get(dir);
             if (shared == null) {
-                shared = new Shared(dir, Mikyu.open(dir, config));
+                Mikyu engine = Mikyu.open(dir, config);
+                try {
+                    onOpen.accept(engine);
+                } catch (RuntimeException e) {
+                    engine.close();
+                    throw e;
+                }
+                shared = new Shared(dir, engine);
                 OPEN.put(dir, shared);
             }
             shared.users++;
