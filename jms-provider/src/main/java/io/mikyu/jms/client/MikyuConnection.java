@@ -14,6 +14,7 @@ import io.mikyu.jms.MikyuTemporaryTopic;
 import io.mikyu.jms.TemporaryDestinations;
 import io.mikyu.jms.config.ProviderOptions;
 import io.mikyu.jms.embedded.EmbeddedEngines;
+import io.mikyu.jms.metrics.JmsMetrics;
 import io.mikyu.jms.security.UserStore;
 import jakarta.jms.ConnectionConsumer;
 import jakarta.jms.ConnectionMetaData;
@@ -89,6 +90,7 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
                 k -> new ProviderRegistry());
         this.clientId = options.clientId();
         long period = Math.max(50, options.lease().toMillis() / 3);
+        JmsMetrics.GLOBAL.connections.incrementAndGet();
         this.renewal = TIMER.scheduleWithFixedDelay(this::renewLeases, period, period, TimeUnit.MILLISECONDS);
     }
 
@@ -100,7 +102,8 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
         EmbeddedEngines.Handle handle;
         try {
             handle = EmbeddedEngines.acquire(options.dataDir(), EngineConfig.builder()
-                    .defaultDurability(Durability.ASYNC).build(), MikyuConnection::sweepLeftovers);
+                    .defaultDurability(Durability.ASYNC).meterRegistry(JmsMetrics.GLOBAL.registry()).build(),
+                    MikyuConnection::sweepLeftovers);
         } catch (RuntimeException e) {
             throw JmsErrors.with(new JMSException("cannot open the mikyu engine in " + options.dataDir() + ": "
                     + e.getMessage()), e);
@@ -335,6 +338,7 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
             }
         }
         engineHandle.release();
+        JmsMetrics.GLOBAL.connections.decrementAndGet();
     }
 
     boolean isClosed() {

@@ -30,6 +30,7 @@ import io.mikyu.jms.message.MikyuMessage;
 import io.mikyu.jms.message.MikyuObjectMessage;
 import io.mikyu.jms.message.MikyuStreamMessage;
 import io.mikyu.jms.message.MikyuTextMessage;
+import io.mikyu.jms.metrics.JmsMetrics;
 import io.mikyu.jms.selector.Selector;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.CompletionListener;
@@ -115,6 +116,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
     MikyuSession(MikyuConnection connection, int mode) {
         this.connection = connection;
         this.mode = mode;
+        JmsMetrics.GLOBAL.sessions.incrementAndGet();
     }
 
     // ============================================================================================ messages
@@ -233,6 +235,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
         }
         MikyuMessageProducer p = new MikyuMessageProducer(this, d);
         producers.add(p);
+        JmsMetrics.GLOBAL.producers.incrementAndGet();
         return p;
     }
 
@@ -247,7 +250,9 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
     }
 
     void producerClosed(MikyuMessageProducer p) {
-        producers.remove(p);
+        if (producers.remove(p)) {
+            JmsMetrics.GLOBAL.producers.decrementAndGet();
+        }
     }
 
     /** Sends (or, transacted, buffers) an encoded message; the producer has set every header. */
@@ -266,6 +271,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
             } else {
                 connection.logQueue(d.name()).append(m.toEntry(), durability);
             }
+            JmsMetrics.GLOBAL.sent(1);
         } catch (RuntimeException e) {
             throw JmsErrors.of(e);
         }
@@ -348,6 +354,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
                                              MessageSource source, String subscription) throws JMSException {
         MikyuMessageConsumer c = new MikyuMessageConsumer(this, d, selector, noLocal, source, subscription);
         consumers.add(c);
+        JmsMetrics.GLOBAL.consumers.incrementAndGet();
         return c;
     }
 
@@ -690,6 +697,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
             return null;
         }
         m.setAcknowledger(this::acknowledgeFrom);
+        JmsMetrics.GLOBAL.delivered(in.attempt() > 1);
         return m;
     }
 
@@ -975,6 +983,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
                 }
             }
             tx.commit();
+            JmsMetrics.GLOBAL.sent(toSend.size());
         } catch (RuntimeException e) {
             for (Held h : toAck) {
                 settle(h, false, "the transaction failed");
@@ -1062,6 +1071,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
             }
             for (MikyuMessageProducer p : producers) {
                 p.markClosed();
+                producerClosed(p);
             }
             for (MikyuQueueBrowser b : browsers) {
                 b.markClosed();
@@ -1081,6 +1091,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
             deliveryLock.unlock();
         }
         connection.sessionClosed(this);
+        JmsMetrics.GLOBAL.sessions.decrementAndGet();
     }
 
     boolean isClosed() {
@@ -1095,7 +1106,9 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
     }
 
     void consumerClosed(MikyuMessageConsumer c) {
-        consumers.remove(c);
+        if (consumers.remove(c)) {
+            JmsMetrics.GLOBAL.consumers.decrementAndGet();
+        }
     }
 
     boolean inDelivery() {
