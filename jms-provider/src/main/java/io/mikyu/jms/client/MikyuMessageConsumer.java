@@ -2,6 +2,7 @@ package io.mikyu.jms.client;
 
 import io.mikyu.engine.LeaseToken;
 import io.mikyu.jms.MikyuDestination;
+import io.mikyu.jms.context.ConditionalReceiver;
 import io.mikyu.jms.delivery.Inbound;
 import io.mikyu.jms.delivery.MessageSource;
 import io.mikyu.jms.selector.Selector;
@@ -27,7 +28,7 @@ import java.util.List;
  * consumer that reads a backlog pays one engine round trip per batch, and one that reads now and then leases
  * nothing it is not about to deliver.
  */
-public final class MikyuMessageConsumer implements QueueReceiver, TopicSubscriber {
+public final class MikyuMessageConsumer implements QueueReceiver, TopicSubscriber, ConditionalReceiver {
 
     private static final Logger LOG = LoggerFactory.getLogger(MikyuMessageConsumer.class);
 
@@ -180,6 +181,12 @@ public final class MikyuMessageConsumer implements QueueReceiver, TopicSubscribe
     public Message receive(long timeout) throws JMSException {
         checkOpen();
         return session.receive(this, timeout <= 0 ? 0 : timeout);
+    }
+
+    @Override
+    public Message receive(long timeout, java.util.function.Predicate<? super Message> accept) throws JMSException {
+        checkOpen();
+        return session.receive(this, timeout == 0 ? 0 : timeout < 0 ? -1 : timeout, accept);
     }
 
     @Override

@@ -635,6 +635,15 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
 
     /** A consumer's synchronous receive: {@code timeout} 0 waits forever, below 0 does not wait. */
     Message receive(MikyuMessageConsumer c, long timeout) throws JMSException {
+        return receive(c, timeout, null);
+    }
+
+    /**
+     * As {@link #receive(MikyuMessageConsumer, long)}; when {@code accept} declines the message in an automatically
+     * acknowledging session, it is neither acked nor counted, and stays the consumer's next message.
+     */
+    Message receive(MikyuMessageConsumer c, long timeout, java.util.function.Predicate<? super Message> accept)
+            throws JMSException {
         long deadline = timeout < 0 ? 0 : timeout == 0 ? Long.MAX_VALUE : System.currentTimeMillis() + timeout;
         try {
             while (true) {
@@ -666,6 +675,11 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
                     MikyuMessage m = open(c, h);
                     if (m == null) {
                         continue;
+                    }
+                    if (accept != null && !accept.test(m)
+                            && (mode == AUTO_ACKNOWLEDGE || mode == DUPS_OK_ACKNOWLEDGE)) {
+                        c.putBack(h);
+                        return m;
                     }
                     delivered(h);
                     return m;
