@@ -107,6 +107,8 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
     private final Object wakeup = new Object();
     private volatile boolean closed;
     private volatile Thread deliveryThread;
+    /** The message a listener is being given (auto-acknowledging modes): recover() inside onMessage redelivers it. */
+    private Held inListener;
     private ExecutorService asyncSender;
     private MessageListener distinguishedListener;
 
@@ -805,6 +807,12 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
             if (m == null) {
                 return;
             }
+            boolean auto = mode == AUTO_ACKNOWLEDGE || mode == DUPS_OK_ACKNOWLEDGE;
+            if (auto) {
+                inListener = h; // acked when onMessage returns, unless it recovers the session first
+            } else {
+                delivered(h); // part of the session's next acknowledge(), commit() or recover(), even inside onMessage
+            }
             CallbackThread.Scope before = CallbackThread.enter(connection, this, false);
             boolean threw = false;
             try {
@@ -815,10 +823,9 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
             } finally {
                 CallbackThread.exit(before);
             }
-            if (threw && (mode == AUTO_ACKNOWLEDGE || mode == DUPS_OK_ACKNOWLEDGE)) {
-                settle(h, false, "the message listener threw");
-            } else {
-                delivered(h);
+            if (auto && inListener != null) {
+                inListener = null;
+                settle(h, !threw, "the message listener threw");
             }
         } finally {
             deliveryLock.unlock();
@@ -936,6 +943,10 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
             }
             for (Held h : all) {
                 settle(h, false, mode == SESSION_TRANSACTED ? "rolled back" : "recovered");
+            }
+            if (inListener != null && deliveryLock.isHeldByCurrentThread()) {
+                settle(inListener, false, "recovered");
+                inListener = null;
             }
         } finally {
             deliveryLock.unlock();
