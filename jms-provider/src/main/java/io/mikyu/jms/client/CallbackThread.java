@@ -34,6 +34,12 @@ final class CallbackThread {
         return s != null && s.connection() == connection;
     }
 
+    /** Inside a MessageListener (not a CompletionListener) of this connection. */
+    static boolean inMessageListenerOf(MikyuConnection connection) {
+        Scope s = CURRENT.get();
+        return s != null && s.connection() == connection && !s.completion();
+    }
+
     static boolean inCallbackOf(MikyuSession session) {
         Scope s = CURRENT.get();
         return s != null && s.session() == session;

@@ -74,6 +74,8 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
     private final AtomicInteger temporaryCounter = new AtomicInteger();
     private final AtomicLong messageCounter = new AtomicLong();
     private final Object startLock = new Object();
+    /** NON_PERSISTENT messages queued in the sessions' pipelines and not yet written. */
+    private final AtomicLong nonPersistentPending = new AtomicLong();
 
     private String clientId;
     private boolean clientIdClaimed;
@@ -141,7 +143,7 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
         TaskQueue q = registry.taskQueues.get(name);
         if (q == null) {
             q = engine.getOrCreateTaskQueue(name, TaskQueueConfig.defaults().withDurability(Durability.ASYNC)
-                    .withMaxAttempts(options.maxAttempts()).withDefaultLease(options.lease()));
+                    .withMaxAttempts(options.maxAttemptsOf(name)).withDefaultLease(options.lease()));
             registry.taskQueues.put(name, q);
         }
         return q;
@@ -162,6 +164,23 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
         registry.logQueues.remove(name);
     }
 
+    void nonPersistentQueued() {
+        nonPersistentPending.incrementAndGet();
+    }
+
+    void nonPersistentWritten(int n) {
+        nonPersistentPending.addAndGet(-n);
+    }
+
+    /** Waits until every NON_PERSISTENT message this connection's sessions queued is written. */
+    void flushNonPersistent() {
+        if (nonPersistentPending.get() > 0) {
+            for (MikyuSession s : sessions) {
+                s.flushPipeline();
+            }
+        }
+    }
+
     String nextMessageId() {
         return "ID:" + id + "-" + messageCounter.incrementAndGet();
     }
@@ -170,15 +189,19 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
 
     @Override
     public Session createSession(boolean transacted, int acknowledgeMode) throws JMSException {
+        return createSession(sessionModeOf(transacted, acknowledgeMode));
+    }
+
+    private static int sessionModeOf(boolean transacted, int acknowledgeMode) throws JMSException {
         if (transacted) {
-            return createSession(Session.SESSION_TRANSACTED);
+            return Session.SESSION_TRANSACTED;
         }
         if (acknowledgeMode != Session.AUTO_ACKNOWLEDGE && acknowledgeMode != Session.CLIENT_ACKNOWLEDGE
                 && acknowledgeMode != Session.DUPS_OK_ACKNOWLEDGE) {
             throw new JMSException("invalid acknowledge mode " + acknowledgeMode
                     + ": use AUTO_ACKNOWLEDGE, CLIENT_ACKNOWLEDGE or DUPS_OK_ACKNOWLEDGE (or a transacted session)");
         }
-        return createSession(acknowledgeMode);
+        return acknowledgeMode;
     }
 
     @Override
@@ -189,7 +212,13 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
             throw new JMSException("invalid session mode " + sessionMode);
         }
         used = true;
-        MikyuSession s = new MikyuSession(this, sessionMode);
+        return newSession(sessionMode, MikyuSession.Domain.ANY);
+    }
+
+    private MikyuSession newSession(int sessionMode, MikyuSession.Domain domain) throws JMSException {
+        checkOpen();
+        used = true;
+        MikyuSession s = new MikyuSession(this, sessionMode, domain);
         sessions.add(s);
         return s;
     }
@@ -201,12 +230,12 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
 
     @Override
     public QueueSession createQueueSession(boolean transacted, int acknowledgeMode) throws JMSException {
-        return (QueueSession) createSession(transacted, acknowledgeMode);
+        return newSession(sessionModeOf(transacted, acknowledgeMode), MikyuSession.Domain.QUEUE);
     }
 
     @Override
     public TopicSession createTopicSession(boolean transacted, int acknowledgeMode) throws JMSException {
-        return (TopicSession) createSession(transacted, acknowledgeMode);
+        return newSession(sessionModeOf(transacted, acknowledgeMode), MikyuSession.Domain.TOPIC);
     }
 
     void sessionClosed(MikyuSession s) {
@@ -282,8 +311,8 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
     @Override
     public void stop() throws JMSException {
         checkOpen();
-        if (CallbackThread.inCallbackOf(this)) {
-            throw new IllegalStateException("a message or completion listener must not stop its own connection");
+        if (CallbackThread.inMessageListenerOf(this)) {
+            throw new IllegalStateException("a message listener must not stop its own connection");
         }
         used = true;
         started = false;

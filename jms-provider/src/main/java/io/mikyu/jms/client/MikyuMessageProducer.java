@@ -279,14 +279,14 @@ public final class MikyuMessageProducer implements QueueSender, TopicPublisher {
         }
         boolean persistent = mode == DeliveryMode.PERSISTENT;
         if (listener == null) {
-            session.send(d, encoded, persistent);
+            session.send(d, encoded, persistent, false);
             return;
         }
         EncodedMessage toSend = encoded;
         session.sendAsync(() -> {
             Exception failure = null;
             try {
-                session.send(d, toSend, persistent);
+                session.send(d, toSend, persistent, true);
             } catch (JMSException | RuntimeException e) {
                 failure = e;
             }
@@ -317,6 +317,9 @@ public final class MikyuMessageProducer implements QueueSender, TopicPublisher {
 
     @Override
     public void close() throws JMSException {
+        if (CallbackThread.inCompletionCallbackOf(session)) {
+            throw new IllegalStateException("a CompletionListener must not close its own producer");
+        }
         markClosed();
         session.producerClosed(this);
     }

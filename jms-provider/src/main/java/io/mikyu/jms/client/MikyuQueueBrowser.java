@@ -52,6 +52,7 @@ public final class MikyuQueueBrowser implements QueueBrowser {
     @Override
     public Enumeration<Message> getEnumeration() throws JMSException {
         checkOpen();
+        session.connection.flushNonPersistent();
         List<LeasedTask> snapshot;
         try {
             snapshot = tasks.browse(MAX_BROWSE, selector.isMatchAll() ? null : selector);

@@ -110,14 +110,23 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
     /** The message a listener is being given (auto-acknowledging modes): recover() inside onMessage redelivers it. */
     private Held inListener;
     private ExecutorService asyncSender;
+    private NonPersistentPipeline pipeline;
+    /** Larger NON_PERSISTENT messages are written at once, so an error (too large, disk full) reaches send(). */
+    private static final int PIPELINED_MAX_BYTES = 256 * 1024;
     private MessageListener distinguishedListener;
 
     record PendingSend(MikyuDestination destination, EncodedMessage message) {
     }
 
-    MikyuSession(MikyuConnection connection, int mode) {
+    /** A QueueSession or TopicSession refuses the other domain's methods, as the JMS javadoc requires. */
+    enum Domain { ANY, QUEUE, TOPIC }
+
+    private final Domain domain;
+
+    MikyuSession(MikyuConnection connection, int mode, Domain domain) {
         this.connection = connection;
         this.mode = mode;
+        this.domain = domain;
         JmsMetrics.GLOBAL.sessions.incrementAndGet();
     }
 
@@ -179,14 +188,28 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
 
     @Override
     public Queue createQueue(String queueName) throws JMSException {
+        queueDomainOnly("createQueue");
         checkOpen();
         return new MikyuQueue(checkName(queueName));
     }
 
     @Override
     public Topic createTopic(String topicName) throws JMSException {
+        topicDomainOnly("createTopic");
         checkOpen();
         return new MikyuTopic(checkName(topicName));
+    }
+
+    private void queueDomainOnly(String method) throws IllegalStateException {
+        if (domain == Domain.TOPIC) {
+            throw new IllegalStateException(method + " is not for a TopicSession");
+        }
+    }
+
+    private void topicDomainOnly(String method) throws IllegalStateException {
+        if (domain == Domain.QUEUE) {
+            throw new IllegalStateException(method + " is not for a QueueSession");
+        }
     }
 
     private static String checkName(String name) throws InvalidDestinationException {
@@ -198,12 +221,14 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
 
     @Override
     public TemporaryQueue createTemporaryQueue() throws JMSException {
+        queueDomainOnly("createTemporaryQueue");
         checkOpen();
         return connection.createTemporaryQueue();
     }
 
     @Override
     public TemporaryTopic createTemporaryTopic() throws JMSException {
+        topicDomainOnly("createTemporaryTopic");
         checkOpen();
         return connection.createTemporaryTopic();
     }
@@ -257,8 +282,11 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
         }
     }
 
-    /** Sends (or, transacted, buffers) an encoded message; the producer has set every header. */
-    void send(MikyuDestination d, EncodedMessage m, boolean persistent) throws JMSException {
+    /**
+     * Sends (or, transacted, buffers) an encoded message; the producer has set every header. NON_PERSISTENT
+     * messages go through the session's {@link NonPersistentPipeline} unless {@code direct}.
+     */
+    void send(MikyuDestination d, EncodedMessage m, boolean persistent, boolean direct) throws JMSException {
         checkOpen();
         if (mode == SESSION_TRANSACTED) {
             synchronized (sends) {
@@ -266,6 +294,12 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
             }
             return;
         }
+        if (!persistent && !direct && m.payload().length <= PIPELINED_MAX_BYTES) {
+            pipeline().submit(d, m);
+            JmsMetrics.GLOBAL.sent(1);
+            return;
+        }
+        flushPipeline();
         Durability durability = persistent ? connection.options.persistentDurability() : Durability.ASYNC;
         try {
             if (d.isQueue()) {
@@ -279,9 +313,28 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
         }
     }
 
+    private synchronized NonPersistentPipeline pipeline() {
+        if (pipeline == null) {
+            pipeline = new NonPersistentPipeline(this);
+        }
+        return pipeline;
+    }
+
+    /** Waits until this session's queued NON_PERSISTENT sends are written. */
+    void flushPipeline() {
+        NonPersistentPipeline p;
+        synchronized (this) {
+            p = pipeline;
+        }
+        if (p != null) {
+            p.flush();
+        }
+    }
+
     /** Runs an asynchronous send on the session's sender thread (sends complete in the order they were made). */
     void sendAsync(Runnable send) throws JMSException {
         checkOpen();
+        flushPipeline();
         synchronized (this) {
             if (asyncSender == null) {
                 asyncSender = Executors.newSingleThreadExecutor(r -> {
@@ -339,7 +392,8 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
                 source = new TaskQueueSource(queueForConsumer(d.name()), selector.isMatchAll() ? null : selector);
             } else {
                 LogQueue log = connection.logQueue(d.name());
-                source = new LogCursorSource(log, topicFilter(selector, noLocal), connection.options.maxAttempts());
+                source = new LogCursorSource(log, topicFilter(selector, noLocal),
+                        connection.options.maxAttemptsOf(d.name()));
             }
         } catch (RuntimeException e) {
             throw JmsErrors.of(e);
@@ -399,6 +453,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
     @Override
     public TopicSubscriber createDurableSubscriber(Topic topic, String name, String messageSelector,
                                                    boolean noLocal) throws JMSException {
+        topicDomainOnly("createDurableSubscriber");
         checkOpen();
         MikyuDestination d = topicOf(topic);
         checkSubscriptionName(name);
@@ -461,6 +516,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
 
     private MessageConsumer createShared(Topic topic, String name, String messageSelector, boolean durable)
             throws JMSException {
+        topicDomainOnly("createSharedConsumer");
         checkOpen();
         MikyuDestination d = topicOf(topic);
         checkSubscriptionName(name);
@@ -519,7 +575,8 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
     private SharedGroupConfig groupConfig(Map<String, String> attrs) {
         SharedGroupConfig dflt = SharedGroupConfig.defaults();
         return dflt.withAttributes(attrs).withRedelivery(dflt.redelivery()
-                .withMaxAttempts(connection.options.maxAttempts()).withDefaultLease(connection.options.lease()));
+                .withMaxAttempts(connection.options.maxAttemptsOf(attrs.get("jms.topic")))
+                .withDefaultLease(connection.options.lease()));
     }
 
     /** The topic (log queue) that has a group of this name, or null. */
@@ -557,6 +614,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
 
     @Override
     public void unsubscribe(String name) throws JMSException {
+        topicDomainOnly("unsubscribe");
         checkOpen();
         checkSubscriptionName(name);
         String clientId = connection.clientIdForUse();
@@ -602,6 +660,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
 
     @Override
     public QueueBrowser createBrowser(Queue queue, String messageSelector) throws JMSException {
+        queueDomainOnly("createBrowser");
         checkOpen();
         MikyuDestination d = resolve(queue);
         if (!d.isQueue()) {
@@ -647,6 +706,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
     Message receive(MikyuMessageConsumer c, long timeout, java.util.function.Predicate<? super Message> accept)
             throws JMSException {
         long deadline = timeout < 0 ? 0 : timeout == 0 ? Long.MAX_VALUE : System.currentTimeMillis() + timeout;
+        connection.flushNonPersistent(); // a receive sees what its own connection sent before
         try {
             while (true) {
                 if (c.isClosed() || closed) {
@@ -735,7 +795,8 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
             if (ack) {
                 h.source.ack(List.of(h.token()));
             } else {
-                h.source.nack(h.token(), connection.options.redeliveryDelay(), reason);
+                h.source.nack(h.token(), connection.options.redeliveryDelayOf(h.consumer.destination().name()),
+                        reason);
             }
         } catch (StaleLeaseException e) {
             LOG.warn("a message's lease ended before it was settled; it was or will be delivered again: {}",
@@ -1067,6 +1128,13 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
                 return;
             }
             closed = true;
+        }
+        NonPersistentPipeline queued;
+        synchronized (this) {
+            queued = pipeline;
+        }
+        if (queued != null) {
+            queued.close();
         }
         wakeDelivery();
         Thread t = deliveryThread;

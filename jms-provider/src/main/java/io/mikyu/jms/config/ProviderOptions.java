@@ -27,13 +27,26 @@ import java.util.Set;
  * <tr><td>maxAttempts</td><td>10</td><td>deliveries before a message goes to its dead-letter queue</td></tr>
  * <tr><td>redeliveryDelay</td><td>0</td><td>millis before a recovered, rolled back or failed message is delivered
  * again</td></tr>
+ * <tr><td>maxAttempts.&lt;destination&gt;, redeliveryDelay.&lt;destination&gt;</td><td>the above</td><td>the
+ * same for one queue or topic (its subscriptions); applied when the engine queue or subscription is created</td></tr>
  * <tr><td>leaseMillis</td><td>30000</td><td>lease of a delivered, unacknowledged message; renewed while its
  * session lives</td></tr>
  * </table>
  */
 public record ProviderOptions(String url, Path dataDir, Durability persistentDurability, String clientId,
                               Path usersFile, boolean allowAnonymous, int prefetch, int maxAttempts,
-                              Duration redeliveryDelay, Duration lease) {
+                              Duration redeliveryDelay, Duration lease, Map<String, Integer> maxAttemptsByDestination,
+                              Map<String, Duration> redeliveryDelayByDestination) {
+
+    /** The redelivery limit of a queue or topic: its own option, or the default. */
+    public int maxAttemptsOf(String destination) {
+        return maxAttemptsByDestination.getOrDefault(destination, maxAttempts);
+    }
+
+    /** The redelivery delay of a queue or topic: its own option, or the default. */
+    public Duration redeliveryDelayOf(String destination) {
+        return redeliveryDelayByDestination.getOrDefault(destination, redeliveryDelay);
+    }
 
     public static final String VM_SCHEME = "vm://";
     private static final Set<String> KNOWN = Set.of("durability", "clientID", "users", "allowAnonymous", "prefetch",
@@ -65,11 +78,23 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
             default -> throw new IllegalArgumentException("durability must be sync or async in '" + url + "'");
         };
         String users = opts.get("users");
+        Map<String, Integer> attempts = new LinkedHashMap<>();
+        Map<String, Duration> delays = new LinkedHashMap<>();
+        for (Map.Entry<String, String> e : opts.entrySet()) {
+            if (e.getKey().startsWith("maxAttempts.")) {
+                attempts.put(e.getKey().substring("maxAttempts.".length()),
+                        intOption(url, opts, e.getKey(), 10, 1));
+            } else if (e.getKey().startsWith("redeliveryDelay.")) {
+                delays.put(e.getKey().substring("redeliveryDelay.".length()),
+                        Duration.ofMillis(intOption(url, opts, e.getKey(), 0, 0)));
+            }
+        }
         return new ProviderOptions(url, Path.of(decode(dir)), durability, opts.get("clientID"),
                 users == null ? null : Path.of(users), bool(url, opts, "allowAnonymous"),
                 intOption(url, opts, "prefetch", 64, 0), intOption(url, opts, "maxAttempts", 10, 1),
                 Duration.ofMillis(intOption(url, opts, "redeliveryDelay", 0, 0)),
-                Duration.ofMillis(intOption(url, opts, "leaseMillis", 30_000, 100)));
+                Duration.ofMillis(intOption(url, opts, "leaseMillis", 30_000, 100)), Map.copyOf(attempts),
+                Map.copyOf(delays));
     }
 
     private static Map<String, String> query(String url, String query) {
@@ -81,7 +106,9 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
             int eq = pair.indexOf('=');
             String name = decode(eq < 0 ? pair : pair.substring(0, eq));
             String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
-            if (!KNOWN.contains(name)) {
+            boolean perDestination = (name.startsWith("maxAttempts.") || name.startsWith("redeliveryDelay."))
+                    && name.indexOf('.') < name.length() - 1;
+            if (!KNOWN.contains(name) && !perDestination) {
                 throw new IllegalArgumentException("unknown option '" + name + "' in '" + url + "'; known: "
                         + String.join(", ", new java.util.TreeSet<>(KNOWN)));
             }

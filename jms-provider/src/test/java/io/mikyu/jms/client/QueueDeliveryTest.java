@@ -168,4 +168,43 @@ class QueueDeliveryTest {
         assertThat(texts(Collections.list(some.getEnumeration()))).containsExactly("b1", "b2");
         assertThat(((TextMessage) s.createConsumer(q).receive(5_000)).getText()).isEqualTo("b0");
     }
+
+    @Test
+    void nonPersistentSendsKeepTheirOrderWithPersistentOnesAndAreVisibleToTheSameConnectionAtOnce()
+            throws Exception {
+        Session s = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        Queue q = s.createQueue("mixed-modes");
+        MessageProducer p = s.createProducer(q);
+        for (int i = 0; i < 100; i++) {
+            p.send(s.createTextMessage("m" + i), i % 10 == 9 ? DeliveryMode.PERSISTENT : DeliveryMode.NON_PERSISTENT,
+                    4, 0);
+        }
+        p.send(s.createTextMessage("last"), DeliveryMode.NON_PERSISTENT, 4, 0);
+        MessageConsumer c = connection.createSession(false, Session.AUTO_ACKNOWLEDGE).createConsumer(q);
+        for (int i = 0; i < 100; i++) {
+            assertThat(((TextMessage) c.receiveNoWait()).getText()).isEqualTo("m" + i);
+        }
+        assertThat(((TextMessage) c.receiveNoWait()).getText()).isEqualTo("last");
+    }
+
+    @Test
+    void aQueueCanHaveItsOwnRedeliveryLimit() throws Exception {
+        try (Connection c = new MikyuConnectionFactory("vm://" + data.resolve("other")
+                + "?maxAttempts=5&maxAttempts.fragile=1").createConnection()) {
+            c.start();
+            Session s = c.createSession(false, Session.CLIENT_ACKNOWLEDGE);
+            Queue fragile = s.createQueue("fragile");
+            Queue sturdy = s.createQueue("sturdy");
+            s.createProducer(fragile).send(s.createTextMessage("f"));
+            s.createProducer(sturdy).send(s.createTextMessage("s"));
+            MessageConsumer f = s.createConsumer(fragile);
+            MessageConsumer st = s.createConsumer(sturdy);
+            assertThat(f.receive(2_000)).isNotNull();
+            assertThat(st.receive(2_000)).isNotNull();
+            s.recover();
+            assertThat(f.receive(300)).as("one attempt only: dead-lettered").isNull();
+            assertThat(st.receive(2_000).getJMSRedelivered()).isTrue();
+            assertThat(s.createConsumer(s.createQueue("fragile/dlq")).receive(2_000)).isNotNull();
+        }
+    }
 }
