@@ -123,13 +123,13 @@ public final class RemoteMikyu implements Mikyu {
     }
 
     void commit(List<TransactionOp> ops) {
-        connection.call(Op.TX_COMMIT, b -> Values.writeList(b, ops, (buf, op) -> op.write(buf)), b -> null);
+        connection.call(Op.TX_COMMIT, b -> TransactionOp.writeAll(b, ops), b -> null);
     }
 
     void prepare(byte[] xid, List<TransactionOp> ops) {
         connection.call(Op.TX_PREPARE, b -> {
             Fields.writeBytes(b, xid);
-            Values.writeList(b, ops, (buf, op) -> op.write(buf));
+            TransactionOp.writeAll(b, ops);
         }, b -> null);
     }
 

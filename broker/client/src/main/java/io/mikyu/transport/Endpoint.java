@@ -56,13 +56,9 @@ public record Endpoint(URI uri) {
     /** The endpoint a listener actually bound: the same, with the real port for {@code tcp://host:0}. */
     public Endpoint bound(SocketAddress local) {
         if (local instanceof InetSocketAddress inet && !isUnix()) {
-            return new Endpoint(URI.create(TCP + "://" + hostText() + ":" + inet.getPort()));
+            return new Endpoint(URI.create(TCP + "://" + uri.getHost() + ":" + inet.getPort()));
         }
         return this;
-    }
-
-    private String hostText() {
-        return uri.getHost();
     }
 
     @Override
