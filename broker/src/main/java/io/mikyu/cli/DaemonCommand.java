@@ -25,7 +25,7 @@ import java.util.stream.Collectors;
  * SIGTERM or Ctrl-C stops it cleanly: it stops accepting, finishes the requests in progress, closes the store
  * (everything fsynced) and exits 0.
  */
-@Command(name = "daemon",
+@Command(name = "daemon", mixinStandardHelpOptions = true,
         description = {"Serves the store to remote clients (Mikyu.dial) until stopped with SIGTERM or Ctrl-C.",
             "Prints one line once listening: the addresses, with the real port for port 0."})
 final class DaemonCommand implements Callable<Integer> {
