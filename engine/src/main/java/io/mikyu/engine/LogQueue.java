@@ -87,6 +87,14 @@ public interface LogQueue {
      */
     SharedGroup sharedGroup(String name, SharedGroupConfig config, TaskFilter admissionFilter);
 
+    /**
+     * As {@link #sharedGroup(String, SharedGroupConfig, TaskFilter)}, and a group that does not exist yet starts
+     * at {@code startIfNew} (the others start at the earliest record) — e.g. {@link OffsetReset#latest()} for a
+     * subscription that must see only what is appended after it was made.
+     */
+    SharedGroup sharedGroup(String name, SharedGroupConfig config, TaskFilter admissionFilter,
+                            OffsetReset startIfNew);
+
     /** Names of this queue's consumer groups (exclusive and shared), sorted. */
     List<String> groups();
 

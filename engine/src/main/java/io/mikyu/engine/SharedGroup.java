@@ -40,6 +40,12 @@ public interface SharedGroup {
     /** Delivers the record again after {@code delay} (the backoff if {@code null}), or dead-letters it. */
     void nack(LeaseToken token, Duration delay, String reason);
 
+    /**
+     * Gives back leased items the consumer never handed to its application (a closing prefetch buffer): ready at
+     * once, and the lease does not count as a delivery attempt. Stale tokens are refused before any is returned.
+     */
+    void returnUndelivered(List<LeaseToken> tokens);
+
     long extend(LeaseToken token, Duration lease);
 
     /** Every record below this offset is finished (acked or dead-lettered). */

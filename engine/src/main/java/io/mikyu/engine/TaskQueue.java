@@ -65,6 +65,12 @@ public interface TaskQueue {
      */
     void nack(LeaseToken token, Duration delay, String reason);
 
+    /**
+     * Gives back leased items the consumer never handed to its application (a closing prefetch buffer): ready at
+     * once, and the lease does not count as a delivery attempt. Stale tokens are refused before any is returned.
+     */
+    void returnUndelivered(List<LeaseToken> tokens);
+
     /** Lengthens the lease to {@code lease} from now; returns the new expiry (epoch millis). */
     long extend(LeaseToken token, Duration lease);
 

@@ -15,10 +15,14 @@ public final class Destinations implements DestinationCodec {
     @Override
     public Destination fromText(String text) throws InvalidDestinationException {
         if (text != null && text.startsWith(QUEUE_PREFIX) && text.length() > QUEUE_PREFIX.length()) {
-            return new MikyuQueue(text.substring(QUEUE_PREFIX.length()));
+            String name = text.substring(QUEUE_PREFIX.length());
+            return TemporaryDestinations.isTemporaryName(name) ? new MikyuTemporaryQueue(name, null)
+                    : new MikyuQueue(name);
         }
         if (text != null && text.startsWith(TOPIC_PREFIX) && text.length() > TOPIC_PREFIX.length()) {
-            return new MikyuTopic(text.substring(TOPIC_PREFIX.length()));
+            String name = text.substring(TOPIC_PREFIX.length());
+            return TemporaryDestinations.isTemporaryName(name) ? new MikyuTemporaryTopic(name, null)
+                    : new MikyuTopic(name);
         }
         throw new InvalidDestinationException("not a mikyu destination: '" + text
                 + "' (expected queue://name or topic://name)");

@@ -33,6 +33,11 @@ public abstract sealed class MikyuDestination implements Destination, Serializab
         return name;
     }
 
+    /** True for a queue (task queue), false for a topic (log queue). */
+    public boolean isQueue() {
+        return this instanceof MikyuQueue;
+    }
+
     /** {@code queue://name} or {@code topic://name}: how the destination is stored in a message. */
     public abstract String uri();
 
@@ -45,12 +50,13 @@ public abstract sealed class MikyuDestination implements Destination, Serializab
 
     @Override
     public boolean equals(Object o) {
-        return o != null && o.getClass() == getClass() && ((MikyuDestination) o).name.equals(name);
+        // A temporary queue read back from a reply-to equals the one its connection made.
+        return o instanceof MikyuDestination d && d.isQueue() == isQueue() && d.name.equals(name);
     }
 
     @Override
     public int hashCode() {
-        return getClass().hashCode() * 31 + name.hashCode();
+        return (isQueue() ? 31 : 17) * 31 + name.hashCode();
     }
 
     @Override

@@ -4,7 +4,7 @@ import io.mikyu.jms.message.DestinationCodec;
 import jakarta.jms.Queue;
 
 /** A JMS Queue: the task queue of the same name (at-least-once, leases, dead letters in {@code <name>/dlq}). */
-public final class MikyuQueue extends MikyuDestination implements Queue {
+public non-sealed class MikyuQueue extends MikyuDestination implements Queue {
 
     private static final long serialVersionUID = 1L;
 

@@ -4,7 +4,7 @@ import io.mikyu.jms.message.DestinationCodec;
 import jakarta.jms.Topic;
 
 /** A JMS Topic: the log queue of the same name; subscriptions are consumer groups on it. */
-public final class MikyuTopic extends MikyuDestination implements Topic {
+public non-sealed class MikyuTopic extends MikyuDestination implements Topic {
 
     private static final long serialVersionUID = 1L;
 

@@ -30,7 +30,7 @@ import java.util.List;
  */
 public final class Quickstart {
 
-    public static void main(String[] args) throws InterruptedException {
+    public static void main(String[] args) throws Exception {
         Path dataDir = Path.of(args.length > 0 ? args[0] : "data");
 
         // 1. Open the store. It lives in one directory, created if needed; only one process may hold it at a time.
@@ -128,6 +128,9 @@ public final class Quickstart {
             }
         }
         System.out.println("closed; run again to see the records kept and the group resume");
+
+        // The same engine through Jakarta Messaging (JMS): see JmsQuickstart.
+        JmsQuickstart.main(args);
     }
 
     private Quickstart() {

@@ -5,6 +5,7 @@ import io.mikyu.engine.Durability;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.LogQueueConfig;
+import io.mikyu.engine.OffsetReset;
 import io.mikyu.engine.QueueStats;
 import io.mikyu.engine.Record;
 import io.mikyu.engine.RecordHandler;
@@ -138,15 +139,26 @@ final class RemoteLogQueue implements LogQueue {
         return sharedGroup(group, config, null);
     }
 
-    /** {@code queue:string group:string config filter} → {@code config}: the group's stored settings. */
     @Override
     public SharedGroup sharedGroup(String group, SharedGroupConfig config, TaskFilter admissionFilter) {
+        return sharedGroup(group, config, admissionFilter, OffsetReset.earliest());
+    }
+
+    /**
+     * {@code queue:string group:string config filter startIfNew:offsetReset} → {@code config}: the group's stored
+     * settings.
+     */
+    @Override
+    public SharedGroup sharedGroup(String group, SharedGroupConfig config, TaskFilter admissionFilter,
+                                   OffsetReset startIfNew) {
         Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(startIfNew, "startIfNew");
         SharedGroupConfig stored = connection.call(Op.SHARED_OPEN, b -> {
             Fields.writeString(b, name);
             Fields.writeString(b, group);
             Values.writeSharedConfig(b, config);
             Values.writeFilter(b, RemoteTaskQueue.expressionOf(admissionFilter));
+            Values.writeOffsetReset(b, startIfNew);
         }, Values::readSharedConfig);
         return new RemoteSharedGroup(connection, this, group, stored);
     }

@@ -89,6 +89,19 @@ final class RemoteSharedGroup implements SharedGroup {
         }, b -> null);
     }
 
+    /** {@code queue group list<token>} → empty */
+    @Override
+    public void returnUndelivered(List<LeaseToken> tokens) {
+        Objects.requireNonNull(tokens, "tokens");
+        if (tokens.isEmpty()) {
+            return;
+        }
+        connection.call(Op.SHARED_RETURN_UNDELIVERED, b -> {
+            names(b);
+            Values.writeTokens(b, tokens);
+        }, b -> null);
+    }
+
     @Override
     public long extend(LeaseToken token, Duration lease) {
         Objects.requireNonNull(token, "token");

@@ -116,6 +116,19 @@ final class RemoteTaskQueue implements TaskQueue {
         }, b -> null);
     }
 
+    /** {@code queue list<token>} → empty */
+    @Override
+    public void returnUndelivered(List<LeaseToken> tokens) {
+        Objects.requireNonNull(tokens, "tokens");
+        if (tokens.isEmpty()) {
+            return;
+        }
+        connection.call(Op.TASK_RETURN_UNDELIVERED, b -> {
+            Fields.writeString(b, name);
+            Values.writeTokens(b, tokens);
+        }, b -> null);
+    }
+
     @Override
     public long extend(LeaseToken token, Duration lease) {
         Objects.requireNonNull(token, "token");

@@ -55,6 +55,7 @@ public enum Op {
     SHARED_COMMITTED(0x55),
     SHARED_COUNTS(0x56),
     SHARED_LAG(0x57),
+    SHARED_RETURN_UNDELIVERED(0x58),
     // TaskQueue
     ENQUEUE(0x60),
     DEQUEUE(0x61),
@@ -64,7 +65,8 @@ public enum Op {
     BROWSE(0x65),
     PURGE(0x66),
     TASK_COUNTS(0x67),
-    TASK_STATS(0x68);
+    TASK_STATS(0x68),
+    TASK_RETURN_UNDELIVERED(0x69);
 
     private static final Op[] BY_CODE = new Op[256];
 

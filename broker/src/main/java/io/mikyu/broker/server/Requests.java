@@ -243,9 +243,10 @@ final class Requests {
                 String group = readString(in);
                 SharedGroupConfig config = Values.readSharedConfig(in);
                 FilterExpression filter = Values.readFilter(in);
+                OffsetReset startIfNew = Values.readOffsetReset(in);
                 yield now(r -> {
                     LogQueue log = m.log(queue);
-                    SharedGroup g = log.sharedGroup(group, config, session.filter(filter));
+                    SharedGroup g = log.sharedGroup(group, config, session.filter(filter), startIfNew);
                     session.opened(queue, group, g);
                     Values.writeSharedConfig(r.body(), g.config());
                 });
@@ -279,6 +280,12 @@ final class Requests {
                 Duration delay = readMillis(in);
                 String reason = readString(in);
                 yield now(r -> session.sharedGroup(queue, group).nack(token, delay, reason));
+            }
+            case SHARED_RETURN_UNDELIVERED -> {
+                String queue = readString(in);
+                String group = readString(in);
+                List<LeaseToken> tokens = Values.readTokens(in);
+                yield now(r -> session.sharedGroup(queue, group).returnUndelivered(tokens));
             }
             case SHARED_EXTEND -> {
                 String queue = readString(in);
@@ -335,6 +342,11 @@ final class Requests {
                 Duration delay = readMillis(in);
                 String reason = readString(in);
                 yield now(r -> m.taskQueue(queue).nack(token, delay, reason));
+            }
+            case TASK_RETURN_UNDELIVERED -> {
+                String queue = readString(in);
+                List<LeaseToken> tokens = Values.readTokens(in);
+                yield now(r -> m.taskQueue(queue).returnUndelivered(tokens));
             }
             case TASK_EXTEND -> {
                 String queue = readString(in);

@@ -214,6 +214,55 @@ class MikyuContractTest {
 
     @ParameterizedTest
     @EnumSource(Backend.class)
+    void undeliveredLeasesGoBackWithoutCountingAsAttempts(Backend backend) throws Exception {
+        try (Backend.Store s = backend.open(dir)) {
+            TaskQueue jobs = s.mikyu().createTaskQueue("jobs");
+            jobs.enqueueBatch(List.of(Task.of("a"), Task.of("b")));
+            List<LeasedTask> prefetched = jobs.dequeue(2, Duration.ofMinutes(5), Duration.ZERO, null);
+            jobs.returnUndelivered(prefetched.stream().map(LeasedTask::token).toList());
+            jobs.returnUndelivered(List.of());
+            List<LeasedTask> again = jobs.dequeue(2, Duration.ofMinutes(5), Duration.ZERO, null);
+            assertThat(again).extracting(LeasedTask::payloadAsString).containsExactly("a", "b");
+            assertThat(again).extracting(LeasedTask::attempt).containsExactly(1, 1);
+            assertThatThrownBy(() -> jobs.returnUndelivered(List.of(prefetched.get(0).token())))
+                    .isInstanceOf(StaleLeaseException.class);
+
+            LogQueue events = s.mikyu().createLog("events");
+            SharedGroup workers = events.sharedGroup("workers", SharedGroupConfig.defaults());
+            events.append(Entry.of("x"));
+            List<SharedGroup.Delivery> d = workers.fetch(10, Duration.ofMinutes(5), Duration.ofSeconds(1));
+            workers.returnUndelivered(d.stream().map(SharedGroup.Delivery::token).toList());
+            List<SharedGroup.Delivery> redelivered = workers.fetch(10, Duration.ofMinutes(5), Duration.ofSeconds(1));
+            assertThat(redelivered).extracting(SharedGroup.Delivery::deliveryCount).containsExactly(1);
+            assertThatThrownBy(() -> workers.returnUndelivered(List.of(d.get(0).token())))
+                    .isInstanceOf(StaleLeaseException.class);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void aNewSharedGroupStartsWhereItsCreatorSays(Backend backend) throws Exception {
+        try (Backend.Store s = backend.open(dir)) {
+            LogQueue events = s.mikyu().createLog("events");
+            events.append(Entry.of("before"));
+            SharedGroup latest = events.sharedGroup("latest", SharedGroupConfig.defaults(), null,
+                    OffsetReset.latest());
+            SharedGroup filtered = events.sharedGroup("filtered", SharedGroupConfig.defaults(),
+                    HeaderEquals.of("type", "b"), OffsetReset.toOffset(0));
+            events.append(Entry.of("after"));
+            events.append(Entry.of("typed").withHeaders(Headers.of("type", "b")));
+            assertThat(latest.fetch(10, Duration.ofSeconds(30), Duration.ofSeconds(1)))
+                    .extracting(d -> d.record().payloadAsString()).containsExactly("after", "typed");
+            assertThat(filtered.fetch(10, Duration.ofSeconds(30), Duration.ofSeconds(1)))
+                    .extracting(d -> d.record().payloadAsString()).containsExactly("typed");
+            SharedGroup existing = events.sharedGroup("latest", SharedGroupConfig.defaults(), null,
+                    OffsetReset.latest());
+            assertThat(existing.counts().inFlight()).as("an existing group keeps its place").isEqualTo(2);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Backend.class)
     void aFilteredDequeueTakesOnlyMatchingTasks(Backend backend) throws Exception {
         try (Backend.Store s = backend.open(dir)) {
             TaskQueue jobs = s.mikyu().createTaskQueue("jobs");

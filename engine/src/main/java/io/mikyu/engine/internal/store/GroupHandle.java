@@ -1,6 +1,7 @@
 package io.mikyu.engine.internal.store;
 
 import io.mikyu.engine.ConsumerGroup;
+import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.OffsetReset;
 import io.mikyu.engine.Record;
 import io.mikyu.engine.internal.format.OffsetsDescriptor;
@@ -56,20 +57,23 @@ final class GroupHandle implements ConsumerGroup {
 
     @Override
     public long reset(OffsetReset reset) {
-        long target;
-        if (reset instanceof OffsetReset.Earliest) {
-            target = queue.startOffset();
-        } else if (reset instanceof OffsetReset.Latest) {
-            target = queue.endOffset();
-        } else if (reset instanceof OffsetReset.ToOffset to) {
-            target = Math.max(queue.startOffset(), Math.min(to.offset(), queue.endOffset()));
-        } else if (reset instanceof OffsetReset.ToTimestamp ts) {
-            target = queue.offsetForTimestamp(ts.timestampMillis());
-        } else {
-            throw new IllegalArgumentException("unknown reset " + reset);
-        }
+        long target = resolve(queue, reset);
         queue.offsets().commit(name, target);
         return target;
+    }
+
+    /** The offset a reset names on {@code queue}. */
+    static long resolve(LogQueue queue, OffsetReset reset) {
+        if (reset instanceof OffsetReset.Earliest) {
+            return queue.startOffset();
+        } else if (reset instanceof OffsetReset.Latest) {
+            return queue.endOffset();
+        } else if (reset instanceof OffsetReset.ToOffset to) {
+            return Math.max(queue.startOffset(), Math.min(to.offset(), queue.endOffset()));
+        } else if (reset instanceof OffsetReset.ToTimestamp ts) {
+            return queue.offsetForTimestamp(ts.timestampMillis());
+        }
+        throw new IllegalArgumentException("unknown reset " + reset);
     }
 
     @Override

@@ -9,6 +9,7 @@ import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.OffsetOutOfRangeException;
 import io.mikyu.engine.QueueKind;
 import io.mikyu.engine.QueueStats;
+import io.mikyu.engine.OffsetReset;
 import io.mikyu.engine.Record;
 import io.mikyu.engine.RecordHandler;
 import io.mikyu.engine.SharedGroup;
@@ -184,13 +185,20 @@ final class LogQueueHandle implements LogQueue, TxParticipant {
 
     @Override
     public SharedGroup sharedGroup(String name, SharedGroupConfig config, TaskFilter admissionFilter) {
+        return sharedGroup(name, config, admissionFilter, OffsetReset.earliest());
+    }
+
+    @Override
+    public SharedGroup sharedGroup(String name, SharedGroupConfig config, TaskFilter admissionFilter,
+                                   OffsetReset startIfNew) {
         QueueNames.check("consumer group", name);
         synchronized (groups) {
             if (groups.containsKey(name)) {
                 throw new IllegalStateException("consumer group '" + name + "' of log queue '" + name()
                         + "' is an exclusive group, not a shared one");
             }
-            SharedGroupHandle g = shared.getOrCreate(name, config);
+            SharedGroupHandle g = shared.getOrCreate(name, config,
+                    () -> GroupHandle.resolve(this, startIfNew));
             if (admissionFilter != null) {
                 g.admissionFilter(admissionFilter);
             }

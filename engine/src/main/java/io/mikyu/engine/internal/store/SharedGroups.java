@@ -79,7 +79,8 @@ final class SharedGroups {
         return new ArrayList<>(groups.keySet());
     }
 
-    synchronized SharedGroupHandle getOrCreate(String name, SharedGroupConfig config) {
+    synchronized SharedGroupHandle getOrCreate(String name, SharedGroupConfig config,
+                                               java.util.function.LongSupplier startIfNew) {
         SharedGroupHandle g = groups.get(name);
         if (g != null) {
             return g;
@@ -91,6 +92,10 @@ final class SharedGroups {
                 Files.createDirectories(tmp.resolve("dlq"));
                 QueueConfigFile.write(tmp, config);
             });
+            long start = startIfNew.getAsLong();
+            if (start > source.startOffset()) {
+                offsets.commit(name, start);
+            }
             g = open(name, dir, config);
             groups.put(name, g);
             return g;

@@ -165,6 +165,42 @@ final class LeaseLedger {
         });
     }
 
+    /**
+     * Gives leased items back as never delivered: ready at once, the lease not counted as an attempt. The state
+     * record is a nack carrying the lowered attempt count, which replay applies as it is.
+     */
+    void returnUndelivered(List<LeaseToken> tokens) {
+        if (tokens.isEmpty()) {
+            return;
+        }
+        long now = System.currentTimeMillis();
+        List<Entry> records = new ArrayList<>(tokens.size());
+        List<TaskEntry> held = new ArrayList<>(tokens.size());
+        withLock(() -> {
+            for (LeaseToken t : tokens) {
+                state.holder(t);
+            }
+            for (LeaseToken t : tokens) {
+                TaskEntry e = state.holder(t);
+                held.add(e);
+                records.add(stateRecord(TaskRecordDescriptor.NACK, e.id, e.lease, now, Math.max(0, e.attempts - 1),
+                        "returned undelivered"));
+            }
+        });
+        writeState(records);
+        withLock(() -> {
+            for (int i = 0; i < tokens.size(); i++) {
+                TaskEntry e = held.get(i);
+                if (state.find(e.id) == e && e.lease == tokens.get(i).lease()
+                        && e.state == TaskEntry.State.LEASED) {
+                    e.attempts = Math.max(0, e.attempts - 1);
+                    state.giveBack(e, now, "returned undelivered", now);
+                }
+            }
+            changed.signalAll();
+        });
+    }
+
     long extend(LeaseToken token, Duration lease) {
         if (lease == null || lease.isNegative() || lease.isZero()) {
             throw new IllegalArgumentException("lease must be positive: " + lease);

@@ -29,6 +29,10 @@ abstract class LedgerHandle implements TxParticipant {
         ledger.nack(token, delay, reason);
     }
 
+    public void returnUndelivered(List<LeaseToken> tokens) {
+        ledger.returnUndelivered(tokens);
+    }
+
     public long extend(LeaseToken token, Duration lease) {
         return ledger.extend(token, lease);
     }

@@ -103,6 +103,7 @@ final class TaskQueueState {
                 leased.add(e);
             }
             case TaskRecordDescriptor.NACK -> {
+                e.attempts = s.attempts(); // a returned-undelivered nack lowers it
                 e.visibleAt = s.time();
                 e.lastReason = s.reason();
                 e.state = TaskEntry.State.SCHEDULED;

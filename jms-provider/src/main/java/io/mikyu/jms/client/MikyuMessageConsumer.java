@@ -1,0 +1,270 @@
+package io.mikyu.jms.client;
+
+import io.mikyu.engine.LeaseToken;
+import io.mikyu.jms.MikyuDestination;
+import io.mikyu.jms.context.ConditionalReceiver;
+import io.mikyu.jms.delivery.Inbound;
+import io.mikyu.jms.delivery.MessageSource;
+import io.mikyu.jms.selector.Selector;
+import jakarta.jms.IllegalStateException;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageListener;
+import jakarta.jms.Queue;
+import jakarta.jms.QueueReceiver;
+import jakarta.jms.Topic;
+import jakarta.jms.TopicSubscriber;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A consumer: takes leased messages from its source in batches and hands them out one at a time. The batch
+ * starts at one message and doubles while the source has more (up to the {@code prefetch} option), so a
+ * consumer that reads a backlog pays one engine round trip per batch, and one that reads now and then leases
+ * nothing it is not about to deliver.
+ */
+public final class MikyuMessageConsumer implements QueueReceiver, TopicSubscriber, ConditionalReceiver {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MikyuMessageConsumer.class);
+
+    private final MikyuSession session;
+    private final MikyuDestination destination;
+    private final Selector selector;
+    private final boolean noLocal;
+    private final MessageSource source;
+    private final String subscription;
+    private final ArrayDeque<Held> buffer = new ArrayDeque<>();
+    private final int prefetch;
+    private int batch = 1;
+    private volatile MessageListener listener;
+    private volatile boolean closed;
+
+    MikyuMessageConsumer(MikyuSession session, MikyuDestination destination, Selector selector, boolean noLocal,
+                         MessageSource source, String subscription) {
+        this.session = session;
+        this.destination = destination;
+        this.selector = selector;
+        this.noLocal = noLocal;
+        this.source = source;
+        this.subscription = subscription;
+        this.prefetch = Math.max(1, session.connection.options.prefetch());
+    }
+
+    MikyuDestination destination() {
+        return destination;
+    }
+
+    /** The engine group of a topic subscription kept by the engine, or null. */
+    String subscription() {
+        return subscription;
+    }
+
+    MessageListener listener() {
+        return listener;
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    // ------------------------------------------------------------------------------------------------ buffer
+
+    /** The next held message: buffered, or fetched waiting up to {@code wait}; null if none came. */
+    Held take(Duration wait) throws InterruptedException {
+        synchronized (this) {
+            Held h = buffer.poll();
+            if (h != null || closed) {
+                return h;
+            }
+        }
+        int max = batch;
+        List<Inbound> fetched;
+        try {
+            fetched = source.fetch(max, session.connection.lease(), wait);
+        } catch (RuntimeException e) {
+            if (closed || session.isClosed()) {
+                return null;
+            }
+            throw e;
+        }
+        batch = fetched.size() >= max ? Math.min(prefetch, max * 2) : Math.max(1, fetched.size());
+        if (fetched.isEmpty()) {
+            return null;
+        }
+        List<Held> held = new ArrayList<>(fetched.size());
+        for (Inbound in : fetched) {
+            Held h = new Held(source, in, this);
+            held.add(h);
+            session.leased(h);
+        }
+        synchronized (this) {
+            if (closed) {
+                giveBack(held);
+                return null;
+            }
+            buffer.addAll(held.subList(1, held.size()));
+        }
+        return held.get(0);
+    }
+
+    /** A message taken but not delivered (the connection stopped meanwhile): first again next time. */
+    synchronized void putBack(Held h) {
+        if (closed) {
+            giveBack(List.of(h));
+        } else {
+            buffer.addFirst(h);
+        }
+    }
+
+    /** Gives every buffered message back to the engine, as never delivered. */
+    void returnBuffered() {
+        List<Held> all;
+        synchronized (this) {
+            all = new ArrayList<>(buffer);
+            buffer.clear();
+        }
+        giveBack(all);
+    }
+
+    private void giveBack(List<Held> held) {
+        if (held.isEmpty()) {
+            return;
+        }
+        List<LeaseToken> tokens = new ArrayList<>(held.size());
+        for (Held h : held) {
+            session.released(h);
+            tokens.add(h.token());
+        }
+        try {
+            source.returnUndelivered(tokens);
+        } catch (RuntimeException e) {
+            LOG.debug("returning {} buffered messages of {} failed; their leases will end", tokens.size(),
+                    destination, e);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ JMS
+
+    @Override
+    public String getMessageSelector() throws JMSException {
+        checkOpen();
+        return selector.isMatchAll() ? null : selector.source();
+    }
+
+    @Override
+    public MessageListener getMessageListener() throws JMSException {
+        checkOpen();
+        return listener;
+    }
+
+    @Override
+    public void setMessageListener(MessageListener listener) throws JMSException {
+        checkOpen();
+        this.listener = listener;
+        if (listener != null) {
+            session.listenerSet();
+        }
+    }
+
+    @Override
+    public Message receive() throws JMSException {
+        checkOpen();
+        return session.receive(this, 0);
+    }
+
+    @Override
+    public Message receive(long timeout) throws JMSException {
+        checkOpen();
+        return session.receive(this, timeout <= 0 ? 0 : timeout);
+    }
+
+    @Override
+    public Message receive(long timeout, java.util.function.Predicate<? super Message> accept) throws JMSException {
+        checkOpen();
+        return session.receive(this, timeout == 0 ? 0 : timeout < 0 ? -1 : timeout, accept);
+    }
+
+    @Override
+    public Message receiveNoWait() throws JMSException {
+        checkOpen();
+        return session.receive(this, -1);
+    }
+
+    @Override
+    public void close() throws JMSException {
+        if (closed) {
+            return;
+        }
+        if (!session.inDelivery() && session.deliveryLock().tryLock()) {
+            try {
+                closeQuietly();
+            } finally {
+                session.deliveryLock().unlock();
+            }
+            return;
+        }
+        if (session.inDelivery()) {
+            closeQuietly(); // from this session's own listener: allowed, and onMessage then completes normally
+            return;
+        }
+        session.deliveryLock().lock(); // a delivery to this session is under way: close after it
+        try {
+            closeQuietly();
+        } finally {
+            session.deliveryLock().unlock();
+        }
+    }
+
+    void closeQuietly() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        listener = null;
+        returnBuffered();
+        try {
+            source.close();
+        } catch (RuntimeException e) {
+            LOG.debug("closing the source of {} failed", destination, e);
+        }
+        session.consumerClosed(this);
+    }
+
+    private void checkOpen() throws IllegalStateException {
+        if (closed) {
+            throw new IllegalStateException("the consumer is closed");
+        }
+        session.checkOpen();
+    }
+
+    @Override
+    public Queue getQueue() throws JMSException {
+        checkOpen();
+        if (!(destination instanceof Queue q)) {
+            throw new IllegalStateException("this consumer reads topic " + destination.name());
+        }
+        return q;
+    }
+
+    @Override
+    public Topic getTopic() throws JMSException {
+        checkOpen();
+        if (!(destination instanceof Topic t)) {
+            throw new IllegalStateException("this consumer reads queue " + destination.name());
+        }
+        return t;
+    }
+
+    @Override
+    public boolean getNoLocal() throws JMSException {
+        checkOpen();
+        return noLocal;
+    }
+}

@@ -1,0 +1,1168 @@
+package io.mikyu.jms.client;
+
+import io.mikyu.engine.Durability;
+import io.mikyu.engine.LeaseToken;
+import io.mikyu.engine.LogQueue;
+import io.mikyu.engine.OffsetReset;
+import io.mikyu.engine.SharedGroup;
+import io.mikyu.engine.SharedGroupConfig;
+import io.mikyu.engine.StaleLeaseException;
+import io.mikyu.engine.TaskFilter;
+import io.mikyu.engine.TaskQueue;
+import io.mikyu.engine.Transaction;
+import io.mikyu.jms.Destinations;
+import io.mikyu.jms.MikyuDestination;
+import io.mikyu.jms.MikyuQueue;
+import io.mikyu.jms.MikyuTemporaryQueue;
+import io.mikyu.jms.MikyuTemporaryTopic;
+import io.mikyu.jms.MikyuTopic;
+import io.mikyu.jms.TemporaryDestinations;
+import io.mikyu.jms.delivery.Inbound;
+import io.mikyu.jms.delivery.LogCursorSource;
+import io.mikyu.jms.delivery.MessageSource;
+import io.mikyu.jms.delivery.SharedGroupSource;
+import io.mikyu.jms.delivery.TaskQueueSource;
+import io.mikyu.jms.message.EncodedMessage;
+import io.mikyu.jms.message.MessageCodec;
+import io.mikyu.jms.message.MikyuBytesMessage;
+import io.mikyu.jms.message.MikyuMapMessage;
+import io.mikyu.jms.message.MikyuMessage;
+import io.mikyu.jms.message.MikyuObjectMessage;
+import io.mikyu.jms.message.MikyuStreamMessage;
+import io.mikyu.jms.message.MikyuTextMessage;
+import io.mikyu.jms.metrics.JmsMetrics;
+import io.mikyu.jms.selector.Selector;
+import jakarta.jms.BytesMessage;
+import jakarta.jms.CompletionListener;
+import jakarta.jms.Destination;
+import jakarta.jms.IllegalStateException;
+import jakarta.jms.InvalidDestinationException;
+import jakarta.jms.JMSException;
+import jakarta.jms.MapMessage;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.MessageListener;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.ObjectMessage;
+import jakarta.jms.Queue;
+import jakarta.jms.QueueBrowser;
+import jakarta.jms.QueueReceiver;
+import jakarta.jms.QueueSender;
+import jakarta.jms.QueueSession;
+import jakarta.jms.Session;
+import jakarta.jms.StreamMessage;
+import jakarta.jms.TemporaryQueue;
+import jakarta.jms.TemporaryTopic;
+import jakarta.jms.TextMessage;
+import jakarta.jms.Topic;
+import jakarta.jms.TopicPublisher;
+import jakarta.jms.TopicSession;
+import jakarta.jms.TopicSubscriber;
+import jakarta.jms.TransactionRolledBackException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A JMS session: single-threaded as the spec has it — the application's thread for {@code receive}, one delivery
+ * thread of its own for message listeners (started with the first listener). Acknowledgement modes become
+ * engine acks and nacks of the leases its consumers took (DESIGN-NOTES §4); a transacted session commits its sends
+ * and acks as one engine transaction.
+ */
+public final class MikyuSession implements Session, QueueSession, TopicSession {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MikyuSession.class);
+    /** The header a topic message carries with its producer's connection id, for noLocal subscribers. */
+    static final String CONNECTION_HEADER = "mikyu.jms.connection";
+    private static final long SLICE_MILLIS = 100;
+
+    final MikyuConnection connection;
+    private final int mode;
+    final MessageCodec codec = new MessageCodec(Destinations.CODEC);
+    private final List<MikyuMessageConsumer> consumers = new CopyOnWriteArrayList<>();
+    private final List<MikyuMessageProducer> producers = new CopyOnWriteArrayList<>();
+    private final List<MikyuQueueBrowser> browsers = new CopyOnWriteArrayList<>();
+    /** Every message under a lease this session holds (buffered or delivered), for renewal. */
+    private final Set<Held> leased = ConcurrentHashMap.newKeySet();
+    /** Delivered and not yet acknowledged (CLIENT_ACKNOWLEDGE, transacted), in delivery order. */
+    private final List<Held> unacked = new ArrayList<>();
+    /** Sends of the current transaction. */
+    private final List<PendingSend> sends = new ArrayList<>();
+    /** Held while a message is being delivered, so stop() and close() can wait for delivery to pause. */
+    private final ReentrantLock deliveryLock = new ReentrantLock();
+    private final Object wakeup = new Object();
+    private volatile boolean closed;
+    private volatile Thread deliveryThread;
+    /** The message a listener is being given (auto-acknowledging modes): recover() inside onMessage redelivers it. */
+    private Held inListener;
+    private ExecutorService asyncSender;
+    private MessageListener distinguishedListener;
+
+    record PendingSend(MikyuDestination destination, EncodedMessage message) {
+    }
+
+    MikyuSession(MikyuConnection connection, int mode) {
+        this.connection = connection;
+        this.mode = mode;
+        JmsMetrics.GLOBAL.sessions.incrementAndGet();
+    }
+
+    // ============================================================================================ messages
+
+    @Override
+    public BytesMessage createBytesMessage() throws JMSException {
+        checkOpen();
+        return new MikyuBytesMessage();
+    }
+
+    @Override
+    public MapMessage createMapMessage() throws JMSException {
+        checkOpen();
+        return new MikyuMapMessage();
+    }
+
+    @Override
+    public Message createMessage() throws JMSException {
+        checkOpen();
+        return new MikyuMessage();
+    }
+
+    @Override
+    public ObjectMessage createObjectMessage() throws JMSException {
+        checkOpen();
+        return new MikyuObjectMessage();
+    }
+
+    @Override
+    public ObjectMessage createObjectMessage(Serializable object) throws JMSException {
+        checkOpen();
+        MikyuObjectMessage m = new MikyuObjectMessage();
+        m.setObject(object);
+        return m;
+    }
+
+    @Override
+    public StreamMessage createStreamMessage() throws JMSException {
+        checkOpen();
+        return new MikyuStreamMessage();
+    }
+
+    @Override
+    public TextMessage createTextMessage() throws JMSException {
+        checkOpen();
+        return new MikyuTextMessage();
+    }
+
+    @Override
+    public TextMessage createTextMessage(String text) throws JMSException {
+        checkOpen();
+        MikyuTextMessage m = new MikyuTextMessage();
+        m.setText(text);
+        return m;
+    }
+
+    // ============================================================================================ destinations
+
+    @Override
+    public Queue createQueue(String queueName) throws JMSException {
+        checkOpen();
+        return new MikyuQueue(checkName(queueName));
+    }
+
+    @Override
+    public Topic createTopic(String topicName) throws JMSException {
+        checkOpen();
+        return new MikyuTopic(checkName(topicName));
+    }
+
+    private static String checkName(String name) throws InvalidDestinationException {
+        if (name == null || name.isEmpty()) {
+            throw new InvalidDestinationException("a destination name must not be null or empty");
+        }
+        return name;
+    }
+
+    @Override
+    public TemporaryQueue createTemporaryQueue() throws JMSException {
+        checkOpen();
+        return connection.createTemporaryQueue();
+    }
+
+    @Override
+    public TemporaryTopic createTemporaryTopic() throws JMSException {
+        checkOpen();
+        return connection.createTemporaryTopic();
+    }
+
+    /** The provider's form of any Queue or Topic (another provider's is read by name). */
+    MikyuDestination resolve(Destination d) throws JMSException {
+        if (d == null) {
+            throw new InvalidDestinationException("the destination is null");
+        }
+        if (d instanceof MikyuDestination m) {
+            return m;
+        }
+        return (MikyuDestination) Destinations.CODEC.fromText(Destinations.CODEC.toText(d));
+    }
+
+    /** Checks a destination can be used at all: a temporary one must still exist. */
+    void checkUsable(MikyuDestination d) throws JMSException {
+        if (TemporaryDestinations.isTemporaryName(d.name()) && connection.isDeletedTemporary(d)) {
+            throw new InvalidDestinationException("temporary destination " + d.name() + " was deleted");
+        }
+    }
+
+    // ============================================================================================ producers
+
+    @Override
+    public MessageProducer createProducer(Destination destination) throws JMSException {
+        checkOpen();
+        MikyuDestination d = destination == null ? null : resolve(destination);
+        if (d != null) {
+            checkUsable(d);
+        }
+        MikyuMessageProducer p = new MikyuMessageProducer(this, d);
+        producers.add(p);
+        JmsMetrics.GLOBAL.producers.incrementAndGet();
+        return p;
+    }
+
+    @Override
+    public QueueSender createSender(Queue queue) throws JMSException {
+        return (QueueSender) createProducer(queue);
+    }
+
+    @Override
+    public TopicPublisher createPublisher(Topic topic) throws JMSException {
+        return (TopicPublisher) createProducer(topic);
+    }
+
+    void producerClosed(MikyuMessageProducer p) {
+        if (producers.remove(p)) {
+            JmsMetrics.GLOBAL.producers.decrementAndGet();
+        }
+    }
+
+    /** Sends (or, transacted, buffers) an encoded message; the producer has set every header. */
+    void send(MikyuDestination d, EncodedMessage m, boolean persistent) throws JMSException {
+        checkOpen();
+        if (mode == SESSION_TRANSACTED) {
+            synchronized (sends) {
+                sends.add(new PendingSend(d, m));
+            }
+            return;
+        }
+        Durability durability = persistent ? connection.options.persistentDurability() : Durability.ASYNC;
+        try {
+            if (d.isQueue()) {
+                connection.taskQueue(d.name()).enqueue(m.toTask(), durability);
+            } else {
+                connection.logQueue(d.name()).append(m.toEntry(), durability);
+            }
+            JmsMetrics.GLOBAL.sent(1);
+        } catch (RuntimeException e) {
+            throw JmsErrors.of(e);
+        }
+    }
+
+    /** Runs an asynchronous send on the session's sender thread (sends complete in the order they were made). */
+    void sendAsync(Runnable send) throws JMSException {
+        checkOpen();
+        synchronized (this) {
+            if (asyncSender == null) {
+                asyncSender = Executors.newSingleThreadExecutor(r -> {
+                    Thread t = new Thread(r, "mikyu-jms-async-send-" + connection.id);
+                    t.setDaemon(true);
+                    return t;
+                });
+            }
+            asyncSender.execute(send);
+        }
+    }
+
+    /** Calls a completion listener as JMS requires: on a provider thread, flagged so it cannot close us. */
+    void complete(CompletionListener listener, Message message, Exception failure) {
+        CallbackThread.Scope before = CallbackThread.enter(connection, this, true);
+        try {
+            if (failure == null) {
+                listener.onCompletion(message);
+            } else {
+                listener.onException(message, failure);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("a CompletionListener threw", e);
+        } finally {
+            CallbackThread.exit(before);
+        }
+    }
+
+    // ============================================================================================ consumers
+
+    @Override
+    public MessageConsumer createConsumer(Destination destination) throws JMSException {
+        return createConsumer(destination, null, false);
+    }
+
+    @Override
+    public MessageConsumer createConsumer(Destination destination, String messageSelector) throws JMSException {
+        return createConsumer(destination, messageSelector, false);
+    }
+
+    @Override
+    public MessageConsumer createConsumer(Destination destination, String messageSelector, boolean noLocal)
+            throws JMSException {
+        checkOpen();
+        MikyuDestination d = resolve(destination);
+        checkUsable(d);
+        Selector selector = Selector.compile(messageSelector);
+        if (TemporaryDestinations.isTemporaryName(d.name()) && !connection.owns(d)) {
+            throw new InvalidDestinationException("temporary destination " + d.name()
+                    + " can only be consumed by the connection that created it");
+        }
+        MessageSource source;
+        try {
+            if (d.isQueue()) {
+                source = new TaskQueueSource(queueForConsumer(d.name()), selector.isMatchAll() ? null : selector);
+            } else {
+                LogQueue log = connection.logQueue(d.name());
+                source = new LogCursorSource(log, topicFilter(selector, noLocal), connection.options.maxAttempts());
+            }
+        } catch (RuntimeException e) {
+            throw JmsErrors.of(e);
+        }
+        return addConsumer(d, selector, noLocal, source, null);
+    }
+
+    private TaskQueue queueForConsumer(String name) {
+        // "<queue>/dlq" names a dead-letter queue, which exists with its queue and is never created here.
+        return name.contains("/") ? connection.engine.taskQueue(name) : connection.taskQueue(name);
+    }
+
+    private MikyuMessageConsumer addConsumer(MikyuDestination d, Selector selector, boolean noLocal,
+                                             MessageSource source, String subscription) throws JMSException {
+        MikyuMessageConsumer c = new MikyuMessageConsumer(this, d, selector, noLocal, source, subscription);
+        consumers.add(c);
+        JmsMetrics.GLOBAL.consumers.incrementAndGet();
+        return c;
+    }
+
+    private TaskFilter topicFilter(Selector selector, boolean noLocal) {
+        String local = noLocal ? connection.id : null;
+        if (local == null) {
+            return selector.isMatchAll() ? null : selector;
+        }
+        byte[] localBytes = local.getBytes(StandardCharsets.US_ASCII);
+        return view -> !java.util.Arrays.equals(localBytes, view.headers().get(CONNECTION_HEADER))
+                && (selector.isMatchAll() || selector.matches(view));
+    }
+
+    @Override
+    public QueueReceiver createReceiver(Queue queue) throws JMSException {
+        return (QueueReceiver) createConsumer(queue);
+    }
+
+    @Override
+    public QueueReceiver createReceiver(Queue queue, String messageSelector) throws JMSException {
+        return (QueueReceiver) createConsumer(queue, messageSelector);
+    }
+
+    @Override
+    public TopicSubscriber createSubscriber(Topic topic) throws JMSException {
+        return (TopicSubscriber) createConsumer(topic);
+    }
+
+    @Override
+    public TopicSubscriber createSubscriber(Topic topic, String messageSelector, boolean noLocal)
+            throws JMSException {
+        return (TopicSubscriber) createConsumer(topic, messageSelector, noLocal);
+    }
+
+    @Override
+    public TopicSubscriber createDurableSubscriber(Topic topic, String name) throws JMSException {
+        return createDurableSubscriber(topic, name, null, false);
+    }
+
+    @Override
+    public TopicSubscriber createDurableSubscriber(Topic topic, String name, String messageSelector,
+                                                   boolean noLocal) throws JMSException {
+        checkOpen();
+        MikyuDestination d = topicOf(topic);
+        checkSubscriptionName(name);
+        Selector selector = Selector.compile(messageSelector);
+        String clientId = connection.clientIdForUse();
+        if (clientId == null) {
+            throw new IllegalStateException("an unshared durable subscription needs a client ID: set one on the "
+                    + "connection (or in the connection URL) first");
+        }
+        String group = SubscriptionNames.durable(clientId, name);
+        ProviderRegistry registry = connection.registry;
+        synchronized (registry) {
+            if (registry.isActive(group)) {
+                throw new IllegalStateException("durable subscription '" + name + "' of client '" + clientId
+                        + "' already has an active consumer");
+            }
+            if (findGroup(SubscriptionNames.sharedDurable(clientId, name)) != null) {
+                throw new JMSException("'" + name + "' is a shared durable subscription of client '" + clientId
+                        + "'; an unshared one cannot have the same name");
+            }
+            SharedGroup g = subscriptionGroup(d, group, selector, noLocal, true);
+            registry.activate(group);
+            return addConsumer(d, selector, noLocal, new SharedGroupSource(g, () -> registry.deactivate(group)),
+                    group);
+        }
+    }
+
+    @Override
+    public MessageConsumer createDurableConsumer(Topic topic, String name) throws JMSException {
+        return createDurableSubscriber(topic, name, null, false);
+    }
+
+    @Override
+    public MessageConsumer createDurableConsumer(Topic topic, String name, String messageSelector, boolean noLocal)
+            throws JMSException {
+        return createDurableSubscriber(topic, name, messageSelector, noLocal);
+    }
+
+    @Override
+    public MessageConsumer createSharedConsumer(Topic topic, String sharedSubscriptionName) throws JMSException {
+        return createSharedConsumer(topic, sharedSubscriptionName, null);
+    }
+
+    @Override
+    public MessageConsumer createSharedConsumer(Topic topic, String sharedSubscriptionName, String messageSelector)
+            throws JMSException {
+        return createShared(topic, sharedSubscriptionName, messageSelector, false);
+    }
+
+    @Override
+    public MessageConsumer createSharedDurableConsumer(Topic topic, String name) throws JMSException {
+        return createSharedDurableConsumer(topic, name, null);
+    }
+
+    @Override
+    public MessageConsumer createSharedDurableConsumer(Topic topic, String name, String messageSelector)
+            throws JMSException {
+        return createShared(topic, name, messageSelector, true);
+    }
+
+    private MessageConsumer createShared(Topic topic, String name, String messageSelector, boolean durable)
+            throws JMSException {
+        checkOpen();
+        MikyuDestination d = topicOf(topic);
+        checkSubscriptionName(name);
+        Selector selector = Selector.compile(messageSelector);
+        String clientId = connection.clientIdForUse();
+        String group = durable ? SubscriptionNames.sharedDurable(clientId, name)
+                : SubscriptionNames.shared(clientId, name);
+        ProviderRegistry registry = connection.registry;
+        synchronized (registry) {
+            if (durable && clientId != null && (registry.isActive(SubscriptionNames.durable(clientId, name))
+                    || findGroup(SubscriptionNames.durable(clientId, name)) != null)) {
+                throw new JMSException("'" + name + "' is an unshared durable subscription of client '" + clientId
+                        + "'; a shared one cannot have the same name");
+            }
+            SharedGroup g = subscriptionGroup(d, group, selector, false, registry.users(group) == 0);
+            registry.join(group);
+            Runnable onClose = () -> {
+                synchronized (registry) {
+                    if (registry.leave(group) && !durable) {
+                        deleteGroupQuietly(d.name(), group);
+                    }
+                }
+            };
+            return addConsumer(d, selector, false, new SharedGroupSource(g, onClose), group);
+        }
+    }
+
+    /**
+     * The shared group of a subscription, created at the topic's end if new. A subscription's topic, selector and
+     * noLocal are part of what it is: if they changed, the old subscription is deleted and a new one made (when
+     * {@code mayReplace}; else {@link JMSException}, as when a shared subscription in use is asked to change).
+     */
+    private SharedGroup subscriptionGroup(MikyuDestination topic, String group, Selector selector, boolean noLocal,
+                                          boolean mayReplace) throws JMSException {
+        Map<String, String> attrs = Map.of("jms.topic", topic.name(), "jms.selector", selector.source(),
+                "jms.noLocal", Boolean.toString(noLocal));
+        try {
+            String existingTopic = findGroup(group);
+            if (existingTopic != null) {
+                SharedGroup existing = connection.logQueue(existingTopic).sharedGroup(group, groupConfig(attrs));
+                if (!existingTopic.equals(topic.name()) || !attrs.equals(existing.config().attributes())) {
+                    if (!mayReplace) {
+                        throw new JMSException("shared subscription " + group + " is in use with another topic or "
+                                + "selector");
+                    }
+                    connection.logQueue(existingTopic).deleteGroup(group);
+                }
+            }
+            return connection.logQueue(topic.name()).sharedGroup(group, groupConfig(attrs),
+                    topicFilter(selector, noLocal), OffsetReset.latest());
+        } catch (RuntimeException e) {
+            throw JmsErrors.of(e);
+        }
+    }
+
+    private SharedGroupConfig groupConfig(Map<String, String> attrs) {
+        SharedGroupConfig dflt = SharedGroupConfig.defaults();
+        return dflt.withAttributes(attrs).withRedelivery(dflt.redelivery()
+                .withMaxAttempts(connection.options.maxAttempts()).withDefaultLease(connection.options.lease()));
+    }
+
+    /** The topic (log queue) that has a group of this name, or null. */
+    private String findGroup(String group) {
+        for (String log : connection.engine.list(io.mikyu.engine.QueueKind.LOG)) {
+            if (connection.logQueue(log).groups().contains(group)) {
+                return log;
+            }
+        }
+        return null;
+    }
+
+    private void deleteGroupQuietly(String topic, String group) {
+        try {
+            connection.logQueue(topic).deleteGroup(group);
+        } catch (RuntimeException e) {
+            LOG.debug("deleting subscription {} of {} failed", group, topic, e);
+        }
+    }
+
+    private MikyuDestination topicOf(Topic topic) throws JMSException {
+        MikyuDestination d = resolve(topic);
+        if (d.isQueue()) {
+            throw new InvalidDestinationException(d + " is not a topic");
+        }
+        checkUsable(d);
+        return d;
+    }
+
+    private static void checkSubscriptionName(String name) throws JMSException {
+        if (name == null || name.isEmpty()) {
+            throw new jakarta.jms.InvalidDestinationException("a subscription name must not be null or empty");
+        }
+    }
+
+    @Override
+    public void unsubscribe(String name) throws JMSException {
+        checkOpen();
+        checkSubscriptionName(name);
+        String clientId = connection.clientIdForUse();
+        List<String> candidates = new ArrayList<>();
+        if (clientId != null) {
+            candidates.add(SubscriptionNames.durable(clientId, name));
+        }
+        candidates.add(SubscriptionNames.sharedDurable(clientId, name));
+        ProviderRegistry registry = connection.registry;
+        synchronized (registry) {
+            for (String group : candidates) {
+                String topic = findGroup(group);
+                if (topic == null) {
+                    continue;
+                }
+                if (registry.isActive(group) || hasUnackedFrom(group)) {
+                    throw new IllegalStateException("durable subscription '" + name + "' has an active consumer "
+                            + "or unacknowledged messages in a transaction");
+                }
+                connection.logQueue(topic).deleteGroup(group);
+                return;
+            }
+        }
+        throw new InvalidDestinationException("there is no durable subscription '" + name + "'"
+                + (clientId == null ? "" : " of client '" + clientId + "'"));
+    }
+
+    private boolean hasUnackedFrom(String group) {
+        synchronized (unacked) {
+            for (Held h : unacked) {
+                if (group.equals(h.consumer.subscription())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public QueueBrowser createBrowser(Queue queue) throws JMSException {
+        return createBrowser(queue, null);
+    }
+
+    @Override
+    public QueueBrowser createBrowser(Queue queue, String messageSelector) throws JMSException {
+        checkOpen();
+        MikyuDestination d = resolve(queue);
+        if (!d.isQueue()) {
+            throw new InvalidDestinationException(d + " is not a queue");
+        }
+        checkUsable(d);
+        Selector selector = Selector.compile(messageSelector);
+        TaskQueue q;
+        try {
+            q = queueForConsumer(d.name());
+        } catch (RuntimeException e) {
+            throw JmsErrors.of(e);
+        }
+        MikyuQueueBrowser b = new MikyuQueueBrowser(this, (MikyuQueue) d, selector, q);
+        browsers.add(b);
+        return b;
+    }
+
+    void browserClosed(MikyuQueueBrowser b) {
+        browsers.remove(b);
+    }
+
+    boolean hasConsumerOn(MikyuDestination d) {
+        for (MikyuMessageConsumer c : consumers) {
+            if (c.destination().equals(d)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ============================================================================================ delivery
+
+    /** A consumer's synchronous receive: {@code timeout} 0 waits forever, below 0 does not wait. */
+    Message receive(MikyuMessageConsumer c, long timeout) throws JMSException {
+        return receive(c, timeout, null);
+    }
+
+    /**
+     * As {@link #receive(MikyuMessageConsumer, long)}; when {@code accept} declines the message in an automatically
+     * acknowledging session, it is neither acked nor counted, and stays the consumer's next message.
+     */
+    Message receive(MikyuMessageConsumer c, long timeout, java.util.function.Predicate<? super Message> accept)
+            throws JMSException {
+        long deadline = timeout < 0 ? 0 : timeout == 0 ? Long.MAX_VALUE : System.currentTimeMillis() + timeout;
+        try {
+            while (true) {
+                if (c.isClosed() || closed) {
+                    return null;
+                }
+                long remaining = deadline == Long.MAX_VALUE ? SLICE_MILLIS : deadline - System.currentTimeMillis();
+                if (!connection.isStarted()) {
+                    if (remaining <= 0 || !connection.awaitStarted(Math.min(remaining, SLICE_MILLIS))) {
+                        if (timeout < 0 || System.currentTimeMillis() >= deadline) {
+                            return null;
+                        }
+                        continue;
+                    }
+                }
+                Held h = c.take(Duration.ofMillis(Math.max(0, Math.min(remaining, SLICE_MILLIS))));
+                if (h == null) {
+                    if (System.currentTimeMillis() >= deadline) {
+                        return null;
+                    }
+                    continue;
+                }
+                deliveryLock.lock();
+                try {
+                    if (c.isClosed() || closed || !connection.isStarted()) {
+                        c.putBack(h);
+                        continue;
+                    }
+                    MikyuMessage m = open(c, h);
+                    if (m == null) {
+                        continue;
+                    }
+                    if (accept != null && !accept.test(m)
+                            && (mode == AUTO_ACKNOWLEDGE || mode == DUPS_OK_ACKNOWLEDGE)) {
+                        c.putBack(h);
+                        return m;
+                    }
+                    delivered(h);
+                    return m;
+                } finally {
+                    deliveryLock.unlock();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /** Decodes a held message for delivery; null (and the message settled) if it expired or cannot be read. */
+    private MikyuMessage open(MikyuMessageConsumer c, Held h) {
+        Inbound in = h.inbound;
+        MikyuMessage m;
+        try {
+            m = codec.decode(in.headers(), in.payload(), in.attempt(), c.destination());
+        } catch (JMSException | RuntimeException e) {
+            LOG.warn("a message of {} cannot be decoded and is nacked (it will reach the dead-letter queue): {}",
+                    c.destination(), e.toString());
+            settle(h, false, "undecodable: " + e);
+            return null;
+        }
+        long expiration = m.getJMSExpiration();
+        if (expiration > 0 && expiration <= System.currentTimeMillis()) {
+            settle(h, true, null); // expired while buffered: drop it
+            return null;
+        }
+        m.setAcknowledger(this::acknowledgeFrom);
+        JmsMetrics.GLOBAL.delivered(in.attempt() > 1);
+        return m;
+    }
+
+    /** After a message was handed to the application (receive returned, or onMessage returned normally). */
+    private void delivered(Held h) {
+        if (mode == AUTO_ACKNOWLEDGE || mode == DUPS_OK_ACKNOWLEDGE) {
+            settle(h, true, null);
+        } else {
+            synchronized (unacked) {
+                unacked.add(h);
+            }
+        }
+    }
+
+    /** Acks (or nacks, for immediate redelivery) one held message. */
+    private void settle(Held h, boolean ack, String reason) {
+        leased.remove(h);
+        try {
+            if (ack) {
+                h.source.ack(List.of(h.token()));
+            } else {
+                h.source.nack(h.token(), connection.options.redeliveryDelay(), reason);
+            }
+        } catch (StaleLeaseException e) {
+            LOG.warn("a message's lease ended before it was settled; it was or will be delivered again: {}",
+                    e.getMessage());
+        } catch (RuntimeException e) {
+            LOG.warn("settling a message failed; it will be delivered again", e);
+        }
+    }
+
+    void leased(Held h) {
+        leased.add(h);
+    }
+
+    void released(Held h) {
+        leased.remove(h);
+    }
+
+    /** The session's delivery thread: delivers to every consumer with a listener while the connection runs. */
+    private void deliveryLoop() {
+        while (!closed) {
+            try {
+                List<MikyuMessageConsumer> listening = new ArrayList<>();
+                for (MikyuMessageConsumer c : consumers) {
+                    if (c.listener() != null && !c.isClosed()) {
+                        listening.add(c);
+                    }
+                }
+                if (listening.isEmpty() || !connection.isStarted()) {
+                    synchronized (wakeup) {
+                        if (!closed) {
+                            wakeup.wait(SLICE_MILLIS);
+                        }
+                    }
+                    continue;
+                }
+                boolean any = false;
+                Duration wait = listening.size() == 1 ? Duration.ofMillis(SLICE_MILLIS) : Duration.ZERO;
+                for (MikyuMessageConsumer c : listening) {
+                    Held h = c.take(wait);
+                    if (h != null) {
+                        any = true;
+                        deliverToListener(c, h);
+                    }
+                }
+                if (!any && listening.size() > 1) {
+                    synchronized (wakeup) {
+                        wakeup.wait(5);
+                    }
+                }
+            } catch (InterruptedException e) {
+                if (closed) {
+                    return;
+                }
+            } catch (RuntimeException e) {
+                LOG.error("the delivery thread of a session of {} failed; it goes on", connection, e);
+            }
+        }
+    }
+
+    private void deliverToListener(MikyuMessageConsumer c, Held h) {
+        deliveryLock.lock();
+        try {
+            MessageListener listener = c.listener();
+            if (closed || c.isClosed() || listener == null || !connection.isStarted()) {
+                c.putBack(h);
+                return;
+            }
+            MikyuMessage m = open(c, h);
+            if (m == null) {
+                return;
+            }
+            boolean auto = mode == AUTO_ACKNOWLEDGE || mode == DUPS_OK_ACKNOWLEDGE;
+            if (auto) {
+                inListener = h; // acked when onMessage returns, unless it recovers the session first
+            } else {
+                delivered(h); // part of the session's next acknowledge(), commit() or recover(), even inside onMessage
+            }
+            CallbackThread.Scope before = CallbackThread.enter(connection, this, false);
+            boolean threw = false;
+            try {
+                listener.onMessage(m);
+            } catch (RuntimeException e) {
+                threw = true;
+                LOG.warn("the MessageListener of {} threw; the message will be delivered again", c.destination(), e);
+            } finally {
+                CallbackThread.exit(before);
+            }
+            if (auto && inListener != null) {
+                inListener = null;
+                settle(h, !threw, "the message listener threw");
+            }
+        } finally {
+            deliveryLock.unlock();
+        }
+    }
+
+    /** A consumer got a listener: make sure the delivery thread runs. */
+    void listenerSet() {
+        synchronized (this) {
+            if (deliveryThread == null && !closed) {
+                Thread t = new Thread(this::deliveryLoop, "mikyu-jms-session-" + connection.id);
+                t.setDaemon(true);
+                deliveryThread = t;
+                t.start();
+            }
+        }
+        wakeDelivery();
+    }
+
+    void wakeDelivery() {
+        synchronized (wakeup) {
+            wakeup.notifyAll();
+        }
+    }
+
+    /** Waits until no message is being delivered (the connection was stopped). */
+    void awaitDeliveryPaused() {
+        if (deliveryLock.isHeldByCurrentThread()) {
+            return;
+        }
+        deliveryLock.lock();
+        deliveryLock.unlock();
+    }
+
+    boolean usesListeners() {
+        for (MikyuMessageConsumer c : consumers) {
+            if (c.listener() != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ============================================================================================ acknowledgement
+
+    private void acknowledgeFrom(MikyuMessage m) throws JMSException {
+        if (closed) {
+            throw new IllegalStateException("the session of this message is closed");
+        }
+        if (mode == CLIENT_ACKNOWLEDGE) {
+            acknowledge();
+        }
+    }
+
+    /** CLIENT_ACKNOWLEDGE: acknowledges every message the session delivered so far. */
+    public void acknowledge() throws JMSException {
+        checkOpen();
+        if (mode != CLIENT_ACKNOWLEDGE) {
+            return;
+        }
+        List<Held> all;
+        synchronized (unacked) {
+            all = new ArrayList<>(unacked);
+            unacked.clear();
+        }
+        try {
+            ackAll(all);
+        } catch (RuntimeException e) {
+            throw JmsErrors.of(e);
+        }
+    }
+
+    private void ackAll(List<Held> all) {
+        Map<MessageSource, List<LeaseToken>> bySource = new IdentityHashMap<>();
+        for (Held h : all) {
+            leased.remove(h);
+            bySource.computeIfAbsent(h.source, k -> new ArrayList<>()).add(h.token());
+        }
+        for (Map.Entry<MessageSource, List<LeaseToken>> e : bySource.entrySet()) {
+            try {
+                e.getKey().ack(e.getValue());
+            } catch (StaleLeaseException stale) {
+                // One stale token refuses the whole batch: ack the rest one by one.
+                for (LeaseToken t : e.getValue()) {
+                    try {
+                        e.getKey().ack(List.of(t));
+                    } catch (StaleLeaseException ignored) {
+                        LOG.warn("an acknowledged message's lease had ended; it was or will be delivered again");
+                    }
+                }
+            }
+        }
+    }
+
+    @Override
+    public void recover() throws JMSException {
+        checkOpen();
+        if (mode == SESSION_TRANSACTED) {
+            throw new IllegalStateException("recover() is not for a transacted session; use rollback()");
+        }
+        redeliverAll();
+    }
+
+    /** Recover and rollback: what the consumers buffered goes back untouched, what was delivered comes again. */
+    private void redeliverAll() {
+        deliveryLock.lock();
+        try {
+            for (MikyuMessageConsumer c : consumers) {
+                c.returnBuffered();
+            }
+            List<Held> all;
+            synchronized (unacked) {
+                all = new ArrayList<>(unacked);
+                unacked.clear();
+            }
+            for (Held h : all) {
+                settle(h, false, mode == SESSION_TRANSACTED ? "rolled back" : "recovered");
+            }
+            if (inListener != null && deliveryLock.isHeldByCurrentThread()) {
+                settle(inListener, false, "recovered");
+                inListener = null;
+            }
+        } finally {
+            deliveryLock.unlock();
+        }
+    }
+
+    @Override
+    public boolean getTransacted() throws JMSException {
+        checkOpen();
+        return mode == SESSION_TRANSACTED;
+    }
+
+    @Override
+    public int getAcknowledgeMode() throws JMSException {
+        checkOpen();
+        return mode;
+    }
+
+    int mode() {
+        return mode;
+    }
+
+    @Override
+    public void commit() throws JMSException {
+        checkOpen();
+        if (mode != SESSION_TRANSACTED) {
+            throw new IllegalStateException("commit() needs a transacted session");
+        }
+        if (CallbackThread.inCompletionCallbackOf(this)) {
+            throw new IllegalStateException("a CompletionListener must not commit its own session");
+        }
+        List<PendingSend> toSend;
+        synchronized (sends) {
+            toSend = new ArrayList<>(sends);
+            sends.clear();
+        }
+        List<Held> toAck;
+        synchronized (unacked) {
+            toAck = new ArrayList<>(unacked);
+            unacked.clear();
+        }
+        if (toSend.isEmpty() && toAck.isEmpty()) {
+            return;
+        }
+        List<Held> afterCommit = new ArrayList<>();
+        try (Transaction tx = connection.engine.beginTransaction()) {
+            for (PendingSend s : toSend) {
+                if (s.destination().isQueue()) {
+                    connection.taskQueue(s.destination().name());
+                    tx.enqueue(s.destination().name(), s.message().toTask());
+                } else {
+                    connection.logQueue(s.destination().name());
+                    tx.append(s.destination().name(), s.message().toEntry());
+                }
+            }
+            for (Held h : toAck) {
+                if (!h.source.ackIn(tx, h.token())) {
+                    afterCommit.add(h);
+                }
+            }
+            tx.commit();
+            JmsMetrics.GLOBAL.sent(toSend.size());
+        } catch (RuntimeException e) {
+            for (Held h : toAck) {
+                settle(h, false, "the transaction failed");
+            }
+            throw JmsErrors.with(new TransactionRolledBackException("the transaction was rolled back: "
+                    + e.getMessage()), e);
+        }
+        for (Held h : toAck) {
+            leased.remove(h);
+        }
+        ackAll(afterCommit);
+    }
+
+    @Override
+    public void rollback() throws JMSException {
+        checkOpen();
+        if (mode != SESSION_TRANSACTED) {
+            throw new IllegalStateException("rollback() needs a transacted session");
+        }
+        if (CallbackThread.inCompletionCallbackOf(this)) {
+            throw new IllegalStateException("a CompletionListener must not roll back its own session");
+        }
+        synchronized (sends) {
+            sends.clear();
+        }
+        redeliverAll();
+    }
+
+    // ============================================================================================ leases
+
+    void renewLeases(Duration lease) {
+        long now = System.currentTimeMillis();
+        long threshold = now + lease.toMillis() / 2;
+        for (Held h : leased) {
+            if (h.leaseUntil < threshold) {
+                try {
+                    h.leaseUntil = h.source.extend(h.token(), lease);
+                } catch (StaleLeaseException e) {
+                    leased.remove(h);
+                } catch (RuntimeException e) {
+                    LOG.debug("renewing a lease failed", e);
+                }
+            }
+        }
+    }
+
+    // ============================================================================================ close
+
+    @Override
+    public void close() throws JMSException {
+        if (CallbackThread.inCallbackOf(this)) {
+            throw new IllegalStateException("a message or completion listener must not close its own session");
+        }
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        wakeDelivery();
+        Thread t = deliveryThread;
+        if (t != null && t != Thread.currentThread()) {
+            try {
+                t.join(30_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        ExecutorService sender;
+        synchronized (this) {
+            sender = asyncSender;
+        }
+        if (sender != null) {
+            sender.shutdown();
+            try {
+                sender.awaitTermination(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        deliveryLock.lock();
+        try {
+            for (MikyuMessageConsumer c : consumers) {
+                c.closeQuietly();
+            }
+            for (MikyuMessageProducer p : producers) {
+                p.markClosed();
+                producerClosed(p);
+            }
+            for (MikyuQueueBrowser b : browsers) {
+                b.markClosed();
+            }
+            synchronized (sends) {
+                sends.clear();
+            }
+            List<Held> all;
+            synchronized (unacked) {
+                all = new ArrayList<>(unacked);
+                unacked.clear();
+            }
+            for (Held h : all) {
+                settle(h, false, "its session closed unacknowledged");
+            }
+        } finally {
+            deliveryLock.unlock();
+        }
+        connection.sessionClosed(this);
+        JmsMetrics.GLOBAL.sessions.decrementAndGet();
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    void checkOpen() throws IllegalStateException {
+        if (closed) {
+            throw new IllegalStateException("the session is closed");
+        }
+        connection.checkOpen();
+    }
+
+    void consumerClosed(MikyuMessageConsumer c) {
+        if (consumers.remove(c)) {
+            JmsMetrics.GLOBAL.consumers.decrementAndGet();
+        }
+    }
+
+    boolean inDelivery() {
+        return deliveryLock.isHeldByCurrentThread();
+    }
+
+    ReentrantLock deliveryLock() {
+        return deliveryLock;
+    }
+
+    // ============================================================================================ app server
+
+    @Override
+    public MessageListener getMessageListener() throws JMSException {
+        checkOpen();
+        return distinguishedListener;
+    }
+
+    @Override
+    public void setMessageListener(MessageListener listener) throws JMSException {
+        checkOpen();
+        // An application-server facility (ServerSession); kept for getMessageListener, never called.
+        distinguishedListener = listener;
+    }
+
+    @Override
+    public void run() {
+        throw new UnsupportedOperationException("Session.run is an application-server facility mikyu does not "
+                + "provide; use the mikyu resource adapter");
+    }
+
+}

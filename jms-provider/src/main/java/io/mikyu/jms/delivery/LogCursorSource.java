@@ -1,0 +1,210 @@
+package io.mikyu.jms.delivery;
+
+import io.mikyu.engine.Headers;
+import io.mikyu.engine.LeaseToken;
+import io.mikyu.engine.LogQueue;
+import io.mikyu.engine.Record;
+import io.mikyu.engine.SharedGroup;
+import io.mikyu.engine.TaskFilter;
+import io.mikyu.engine.TaskView;
+import io.mikyu.engine.Transaction;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.TreeSet;
+
+/**
+ * A non-durable topic subscription: a cursor in memory over the topic's log queue, starting at its end when the
+ * subscription is made. Nothing is written for it (a non-durable subscription dies with its consumer), so a
+ * delivery costs a read. Unacknowledged offsets are remembered for redelivery; delayed messages wait in memory.
+ *
+ * <p>Tokens name the record's offset; their lease part is the attempt.
+ */
+public final class LogCursorSource implements MessageSource {
+
+    private final LogQueue log;
+    private final TaskFilter filter;
+    private final int maxAttempts;
+    private long next;
+    /** Offsets delivered and not acked, with their delivery count. */
+    private final Map<Long, Integer> attempts = new HashMap<>();
+    /** Offsets to deliver again (nacked or returned), lowest first. */
+    private final TreeSet<Long> again = new TreeSet<>();
+    /** Records whose delivery time has not come: (deliverAt, offset). */
+    private final PriorityQueue<long[]> delayed = new PriorityQueue<>((a, b) -> Long.compare(a[0], b[0]));
+
+    public LogCursorSource(LogQueue log, TaskFilter filter, int maxAttempts) {
+        this.log = log;
+        this.filter = filter;
+        this.maxAttempts = maxAttempts;
+        this.next = log.endOffset();
+    }
+
+    @Override
+    public List<Inbound> fetch(int max, Duration lease, Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (true) {
+            List<Inbound> out = new ArrayList<>();
+            long now = System.currentTimeMillis();
+            synchronized (this) {
+                while (!again.isEmpty() && out.size() < max) {
+                    long offset = again.pollFirst();
+                    Record r = log.read(offset);
+                    if (r != null && !expired(r, now)) {
+                        out.add(inbound(r, attempts.merge(offset, 1, Integer::sum)));
+                    } else {
+                        attempts.remove(offset);
+                    }
+                }
+                while (!delayed.isEmpty() && delayed.peek()[0] <= now && out.size() < max) {
+                    long offset = delayed.poll()[1];
+                    Record r = log.read(offset);
+                    if (r != null && !expired(r, now)) {
+                        out.add(inbound(r, attempts.merge(offset, 1, Integer::sum)));
+                    }
+                }
+            }
+            if (!out.isEmpty()) {
+                return out;
+            }
+            long remaining = deadline - System.nanoTime();
+            long untilDelayed = nextDelayedMillis(now);
+            Duration slice = Duration.ofNanos(Math.max(0, Math.min(remaining, untilDelayed * 1_000_000L)));
+            List<Record> records = log.poll(next, max, slice);
+            now = System.currentTimeMillis();
+            synchronized (this) {
+                for (Record r : records) {
+                    next = r.offset() + 1;
+                    if (expired(r, now) || (filter != null && !filter.matches(view(r)))) {
+                        continue;
+                    }
+                    long deliverAt = number(r.headers(), SharedGroup.DELIVER_AT_HEADER, 0);
+                    if (deliverAt > now) {
+                        delayed.add(new long[] {deliverAt, r.offset()});
+                    } else {
+                        out.add(inbound(r, attempts.merge(r.offset(), 1, Integer::sum)));
+                    }
+                }
+            }
+            if (!out.isEmpty() || (System.nanoTime() >= deadline && nextDelayedMillis(now) > 0)) {
+                return out;
+            }
+        }
+    }
+
+    private synchronized long nextDelayedMillis(long now) {
+        return delayed.isEmpty() ? Long.MAX_VALUE / 2_000_000L : Math.max(0, delayed.peek()[0] - now);
+    }
+
+    private static Inbound inbound(Record r, int attempt) {
+        return new Inbound(r.headers(), r.payload(), attempt, new LeaseToken(r.offset(), attempt), Long.MAX_VALUE);
+    }
+
+    private static boolean expired(Record r, long now) {
+        long expiresAt = number(r.headers(), SharedGroup.EXPIRES_AT_HEADER, 0);
+        return expiresAt > 0 && expiresAt <= now;
+    }
+
+    static long number(Headers headers, String name, long dflt) {
+        byte[] v = headers.get(name);
+        if (v == null) {
+            return dflt;
+        }
+        try {
+            return Long.parseLong(new String(v, StandardCharsets.US_ASCII));
+        } catch (NumberFormatException e) {
+            return dflt;
+        }
+    }
+
+    private static TaskView view(Record r) {
+        return new TaskView() {
+            @Override
+            public long id() {
+                return r.offset();
+            }
+
+            @Override
+            public int priority() {
+                return (int) number(r.headers(), SharedGroup.PRIORITY_HEADER, 4);
+            }
+
+            @Override
+            public Headers headers() {
+                return r.headers();
+            }
+
+            @Override
+            public int attempts() {
+                return 0;
+            }
+
+            @Override
+            public long enqueuedAt() {
+                return r.timestamp();
+            }
+
+            @Override
+            public long expiresAt() {
+                return number(r.headers(), SharedGroup.EXPIRES_AT_HEADER, 0);
+            }
+        };
+    }
+
+    @Override
+    public synchronized void ack(List<LeaseToken> tokens) {
+        for (LeaseToken t : tokens) {
+            attempts.remove(t.taskId());
+        }
+    }
+
+    @Override
+    public synchronized void nack(LeaseToken token, Duration delay, String reason) {
+        long offset = token.taskId();
+        Integer n = attempts.get(offset);
+        if (n == null) {
+            return;
+        }
+        if (n >= maxAttempts) {
+            attempts.remove(offset); // a non-durable subscription keeps no dead letters
+        } else if (delay == null || delay.isZero()) {
+            again.add(offset);
+        } else {
+            delayed.add(new long[] {System.currentTimeMillis() + delay.toMillis(), offset});
+        }
+    }
+
+    @Override
+    public synchronized void returnUndelivered(List<LeaseToken> tokens) {
+        for (LeaseToken t : tokens) {
+            Integer n = attempts.get(t.taskId());
+            if (n != null) {
+                if (n <= 1) {
+                    attempts.remove(t.taskId());
+                } else {
+                    attempts.put(t.taskId(), n - 1);
+                }
+                again.add(t.taskId());
+            }
+        }
+    }
+
+    @Override
+    public long extend(LeaseToken token, Duration lease) {
+        return Long.MAX_VALUE; // nothing else can take the record: no lease to renew
+    }
+
+    @Override
+    public boolean ackIn(Transaction tx, LeaseToken token) {
+        return false;
+    }
+
+    @Override
+    public void close() {
+    }
+}

@@ -1,0 +1,63 @@
+package io.mikyu.jms.delivery;
+
+import io.mikyu.engine.LeaseToken;
+import io.mikyu.engine.LeasedTask;
+import io.mikyu.engine.TaskFilter;
+import io.mikyu.engine.TaskQueue;
+import io.mikyu.engine.Transaction;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A JMS Queue consumer's source: leased dequeues from the task queue, the selector evaluated by the engine. */
+public final class TaskQueueSource implements MessageSource {
+
+    private final TaskQueue queue;
+    private final TaskFilter filter;
+
+    public TaskQueueSource(TaskQueue queue, TaskFilter filter) {
+        this.queue = queue;
+        this.filter = filter;
+    }
+
+    @Override
+    public List<Inbound> fetch(int max, Duration lease, Duration wait) throws InterruptedException {
+        List<LeasedTask> tasks = queue.dequeue(max, lease, wait, filter);
+        List<Inbound> out = new ArrayList<>(tasks.size());
+        for (LeasedTask t : tasks) {
+            out.add(new Inbound(t.headers(), t.payload(), t.attempt(), t.token(), t.leaseExpiresAt()));
+        }
+        return out;
+    }
+
+    @Override
+    public void ack(List<LeaseToken> tokens) {
+        queue.ack(tokens);
+    }
+
+    @Override
+    public void nack(LeaseToken token, Duration delay, String reason) {
+        queue.nack(token, delay, reason);
+    }
+
+    @Override
+    public void returnUndelivered(List<LeaseToken> tokens) {
+        queue.returnUndelivered(tokens);
+    }
+
+    @Override
+    public long extend(LeaseToken token, Duration lease) {
+        return queue.extend(token, lease);
+    }
+
+    @Override
+    public boolean ackIn(Transaction tx, LeaseToken token) {
+        tx.ack(queue.name(), token);
+        return true;
+    }
+
+    @Override
+    public void close() {
+    }
+}

@@ -1,0 +1,57 @@
+package io.mikyu.jms.client;
+
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.mikyu.jms.MikyuConnectionFactory;
+import io.mikyu.jms.metrics.JmsMetrics;
+import jakarta.jms.Connection;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.Queue;
+import jakarta.jms.Session;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The provider's meters count what happens, in any registry added to Micrometer's global one. */
+@Timeout(30)
+class JmsMetricsTest {
+
+    @TempDir
+    Path data;
+
+    @Test
+    void connectionsSessionsSendsDeliveriesAndRedeliveriesAreCounted() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        Metrics.addRegistry(registry);
+        assertThat(JmsMetrics.GLOBAL.registry()).isSameAs(Metrics.globalRegistry);
+        try {
+            double sends = registry.counter("mikyu.jms.sends").count();
+            double deliveries = registry.counter("mikyu.jms.deliveries").count();
+            double redeliveries = registry.counter("mikyu.jms.redeliveries").count();
+            double connections = registry.get("mikyu.jms.connections").gauge().value();
+            try (Connection c = new MikyuConnectionFactory("vm://" + data).createConnection()) {
+                c.start();
+                assertThat(registry.get("mikyu.jms.connections").gauge().value()).isEqualTo(connections + 1);
+                Session s = c.createSession(false, Session.CLIENT_ACKNOWLEDGE);
+                Queue q = s.createQueue("metered");
+                s.createProducer(q).send(s.createTextMessage("x"));
+                s.createProducer(q).send(s.createTextMessage("y"));
+                MessageConsumer consumer = s.createConsumer(q);
+                consumer.receive(5_000);
+                s.recover();
+                consumer.receive(5_000).acknowledge();
+                consumer.receive(5_000).acknowledge();
+            }
+            assertThat(registry.counter("mikyu.jms.sends").count() - sends).isEqualTo(2);
+            assertThat(registry.counter("mikyu.jms.deliveries").count() - deliveries).isEqualTo(3);
+            assertThat(registry.counter("mikyu.jms.redeliveries").count() - redeliveries).isEqualTo(1);
+            assertThat(registry.get("mikyu.jms.connections").gauge().value()).isEqualTo(connections);
+        } finally {
+            Metrics.removeRegistry(registry);
+        }
+    }
+}
