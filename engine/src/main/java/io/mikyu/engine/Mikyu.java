@@ -113,6 +113,12 @@ public interface Mikyu extends AutoCloseable {
     /** Flushes everything written so far to disk, whatever the durability of the writes. */
     void flush();
 
+    /**
+     * Whether calls can still succeed: {@code false} once closed, and for a dialled broker once its connection is
+     * lost (calls then fail with {@link StoreClosedException}).
+     */
+    boolean isOpen();
+
     /** Flushes, closes every queue and releases the directory lock. Idempotent. */
     @Override
     void close();

@@ -177,6 +177,7 @@ public final class RemoteMikyu implements Mikyu {
     }
 
     /** Whether the connection is still up. */
+    @Override
     public boolean isOpen() {
         return connection.isOpen();
     }

@@ -379,7 +379,9 @@ class MikyuContractTest {
     void aClosedStoreRefusesCallsAsClosed(Backend backend) {
         try (Backend.Store s = backend.open(dir)) {
             LogQueue events = s.mikyu().createLog("events");
+            assertThat(s.mikyu().isOpen()).isTrue();
             s.mikyu().close();
+            assertThat(s.mikyu().isOpen()).isFalse();
             assertThatThrownBy(() -> events.append(Entry.of("x"))).isInstanceOf(StoreClosedException.class);
             assertThatThrownBy(() -> s.mikyu().list(QueueKind.LOG)).isInstanceOf(StoreClosedException.class);
         }
