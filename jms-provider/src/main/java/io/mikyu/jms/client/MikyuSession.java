@@ -31,6 +31,7 @@ import io.mikyu.jms.message.MikyuObjectMessage;
 import io.mikyu.jms.message.MikyuStreamMessage;
 import io.mikyu.jms.message.MikyuTextMessage;
 import io.mikyu.jms.metrics.JmsMetrics;
+import io.mikyu.jms.selector.NoLocalFilter;
 import io.mikyu.jms.selector.Selector;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.CompletionListener;
@@ -63,7 +64,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.Serializable;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -87,7 +87,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
 
     private static final Logger LOG = LoggerFactory.getLogger(MikyuSession.class);
     /** The header a topic message carries with its producer's connection id, for noLocal subscribers. */
-    static final String CONNECTION_HEADER = "mikyu.jms.connection";
+    static final String CONNECTION_HEADER = NoLocalFilter.CONNECTION_HEADER;
     private static final long SLICE_MILLIS = 100;
 
     final MikyuConnection connection;
@@ -360,14 +360,12 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
         return c;
     }
 
+    /** A topic consumer's filter: its selector and, for noLocal, not this connection's messages (text, too). */
     private TaskFilter topicFilter(Selector selector, boolean noLocal) {
-        String local = noLocal ? connection.id : null;
-        if (local == null) {
+        if (!noLocal) {
             return selector.isMatchAll() ? null : selector;
         }
-        byte[] localBytes = local.getBytes(StandardCharsets.US_ASCII);
-        return view -> !java.util.Arrays.equals(localBytes, view.headers().get(CONNECTION_HEADER))
-                && (selector.isMatchAll() || selector.matches(view));
+        return new NoLocalFilter(connection.id, selector);
     }
 
     @Override
