@@ -475,9 +475,12 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
             }
             SharedGroup g = subscriptionGroup(d, group, selector, false, registry.users(group) == 0);
             registry.join(group);
+            // Over a broker, consumers in other JVMs may still use a shared non-durable subscription (the registry
+            // counts this JVM's only), so it is kept when this JVM's last consumer leaves.
+            boolean deleteWithLastConsumer = !durable && !connection.options.isRemote();
             Runnable onClose = () -> {
                 synchronized (registry) {
-                    if (registry.leave(group) && !durable) {
+                    if (registry.leave(group) && deleteWithLastConsumer) {
                         deleteGroupQuietly(d.name(), group);
                     }
                 }
