@@ -95,6 +95,33 @@ class RemoteJmsTest {
     }
 
     @Test
+    void aClosingConsumerGivesItsPrefetchedMessagesBackUndelivered() throws Exception {
+        try (RunningBroker broker = broker();
+             Connection c = new MikyuConnectionFactory(broker.uri() + "?prefetch=16").createConnection()) {
+            c.start();
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            Queue q = s.createQueue("batch");
+            MessageProducer p = s.createProducer(q);
+            for (int i = 0; i < 10; i++) {
+                p.send(s.createTextMessage("m" + i));
+            }
+            MessageConsumer first = s.createConsumer(q);
+            for (int i = 0; i < 4; i++) {
+                assertThat(text(first.receive(5_000))).isEqualTo("m" + i);
+            }
+            first.close();
+            assertThat(broker.store().taskQueue("batch").counts().inFlight()).as("nothing left leased").isZero();
+            MessageConsumer second = s.createConsumer(q);
+            for (int i = 4; i < 10; i++) {
+                Message m = second.receive(5_000);
+                assertThat(text(m)).isEqualTo("m" + i);
+                assertThat(m.getJMSRedelivered()).as("never delivered before").isFalse();
+                assertThat(m.getIntProperty("JMSXDeliveryCount")).isEqualTo(1);
+            }
+        }
+    }
+
+    @Test
     void aTopicReachesEverySubscriberAndAListener() throws Exception {
         try (RunningBroker broker = broker();
              Connection c = new MikyuConnectionFactory(broker.uri()).createConnection()) {
