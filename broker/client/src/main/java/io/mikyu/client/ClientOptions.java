@@ -19,12 +19,13 @@ import java.util.Set;
  * @param requestTimeout  how long a call waits for its answer beyond its own wait, before it fails
  * @param maxFrameBytes   the largest frame this client accepts (the broker may agree on less)
  * @param heartbeat       proposed interval of heartbeats (the broker decides)
+ * @param reconnect       how long to keep trying to reconnect after the connection is lost ({@code 0}: never)
  */
 record ClientOptions(String clientName, Duration connectTimeout, Duration requestTimeout, int maxFrameBytes,
-                     Duration heartbeat) {
+                     Duration heartbeat, Duration reconnect) {
 
     static final Set<String> NAMES = Set.of("clientName", "connectTimeout", "requestTimeout", "maxFrameBytes",
-            "heartbeat");
+            "heartbeat", "reconnect");
 
     static ClientOptions from(URI uri, Map<String, String> explicit) {
         Map<String, String> options = new LinkedHashMap<>(query(uri));
@@ -41,7 +42,8 @@ record ClientOptions(String clientName, Duration connectTimeout, Duration reques
                 duration(options, "requestTimeout", Duration.ofSeconds(60)),
                 Integer.parseInt(options.getOrDefault("maxFrameBytes",
                         String.valueOf(Protocol.DEFAULT_MAX_FRAME_BYTES))),
-                duration(options, "heartbeat", Duration.ofMillis(Protocol.DEFAULT_HEARTBEAT_MILLIS)));
+                duration(options, "heartbeat", Duration.ofMillis(Protocol.DEFAULT_HEARTBEAT_MILLIS)),
+                duration(options, "reconnect", Duration.ZERO));
     }
 
     private static Map<String, String> query(URI uri) {

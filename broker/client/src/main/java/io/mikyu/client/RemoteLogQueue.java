@@ -3,6 +3,7 @@ package io.mikyu.client;
 import io.mikyu.engine.ConsumerGroup;
 import io.mikyu.engine.Durability;
 import io.mikyu.engine.Entry;
+import io.mikyu.engine.FilterExpression;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.OffsetReset;
@@ -15,10 +16,12 @@ import io.mikyu.engine.TaskFilter;
 import io.mikyu.protocol.Fields;
 import io.mikyu.protocol.Op;
 import io.mikyu.protocol.Values;
+import io.netty.buffer.ByteBuf;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /** A log queue on a broker. Every request names the queue; the handle holds its name and settings. */
 final class RemoteLogQueue implements LogQueue {
@@ -153,13 +156,16 @@ final class RemoteLogQueue implements LogQueue {
                                    OffsetReset startIfNew) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(startIfNew, "startIfNew");
-        SharedGroupConfig stored = connection.call(Op.SHARED_OPEN, b -> {
+        FilterExpression filter = RemoteTaskQueue.expressionOf(admissionFilter);
+        Consumer<ByteBuf> open = b -> {
             Fields.writeString(b, name);
             Fields.writeString(b, group);
             Values.writeSharedConfig(b, config);
-            Values.writeFilter(b, RemoteTaskQueue.expressionOf(admissionFilter));
+            Values.writeFilter(b, filter);
             Values.writeOffsetReset(b, startIfNew);
-        }, Values::readSharedConfig);
+        };
+        SharedGroupConfig stored = connection.call(Op.SHARED_OPEN, open, Values::readSharedConfig);
+        connection.opened(name, group, open);
         return new RemoteSharedGroup(connection, this, group, stored);
     }
 
@@ -171,6 +177,7 @@ final class RemoteLogQueue implements LogQueue {
 
     @Override
     public boolean deleteGroup(String group) {
+        connection.forgetGroup(name, group);
         return connection.call(Op.DELETE_GROUP, b -> {
             Fields.writeString(b, name);
             Fields.writeString(b, group);

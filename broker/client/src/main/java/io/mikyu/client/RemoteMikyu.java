@@ -23,7 +23,8 @@ import java.util.List;
  * types the engine throws. Thread-safe: threads share the connection and their calls are in flight together.
  *
  * <p>Closing it closes the connection and fails calls still waiting with
- * {@link io.mikyu.engine.StoreClosedException}; so does losing the connection. It does not reconnect.
+ * {@link io.mikyu.engine.StoreClosedException}; so does losing the connection, unless the {@code reconnect} option
+ * gives it time to dial again (see {@link Connection}).
  */
 public final class RemoteMikyu implements Mikyu {
 
@@ -71,6 +72,7 @@ public final class RemoteMikyu implements Mikyu {
 
     @Override
     public boolean deleteLog(String name) {
+        connection.forgetQueue(name);
         return connection.call(Op.DELETE_LOG, b -> Fields.writeString(b, name), Fields::readBool);
     }
 

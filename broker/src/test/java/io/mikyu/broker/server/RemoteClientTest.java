@@ -179,4 +179,51 @@ class RemoteClientTest {
             assertThat(broker.dial().log("events").read(0).payloadAsString()).isEqualTo("over a socket file");
         }
     }
+
+    @Test
+    void withReconnectAWaitingDequeueAndASharedGroupOutliveABrokerRestart() throws Exception {
+        Path data = dir.resolve("data");
+        RunningBroker broker = new RunningBroker(data);
+        String uri = broker.uri();
+        try (Mikyu client = Mikyu.dial(uri + "?reconnect=20s")) {
+            TaskQueue jobs = client.createTaskQueue("jobs");
+            LogQueue events = client.createLog("events");
+            io.mikyu.engine.SharedGroup workers = events.sharedGroup("workers",
+                    io.mikyu.engine.SharedGroupConfig.defaults());
+            CompletableFuture<List<LeasedTask>> waiting = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return jobs.dequeue(1, Duration.ofSeconds(30), Duration.ofSeconds(15), null);
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Thread.sleep(200);
+            broker.close();
+            broker = new RunningBroker(data, RunningBroker.ENGINE, o -> o, List.of(Endpoint.parse(uri)));
+            broker.store().taskQueue("jobs").enqueue(Task.of("after the restart"));
+            assertThat(waiting.get(20, TimeUnit.SECONDS)).extracting(LeasedTask::payloadAsString)
+                    .containsExactly("after the restart");
+            events.append(Entry.of("e"));
+            assertThat(workers.fetch(10, Duration.ofSeconds(30), Duration.ofSeconds(5)))
+                    .extracting(d -> d.record().payloadAsString()).containsExactly("e");
+            assertThat(client.isOpen()).isTrue();
+        } finally {
+            broker.close();
+        }
+    }
+
+    @Test
+    void withoutReconnectALostBrokerClosesTheClient() throws Exception {
+        RunningBroker broker = new RunningBroker(dir);
+        Mikyu client = Mikyu.dial(broker.uri());
+        client.createLog("events");
+        broker.close();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (client.isOpen() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(client.isOpen()).isFalse();
+        assertThatThrownBy(() -> client.log("events")).isInstanceOf(StoreClosedException.class);
+        client.close();
+    }
 }
