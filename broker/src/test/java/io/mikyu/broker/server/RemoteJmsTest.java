@@ -305,9 +305,63 @@ class RemoteJmsTest {
     }
 
     @Test
-    void aLostBrokerIsReportedToTheExceptionListenerOnce() throws Exception {
+    void aConnectionReconnectsAfterABrokerRestartAndLosesNothingThatWasSent() throws Exception {
+        Path data = dir.resolve("data");
         RunningBroker broker = broker();
-        MikyuConnectionFactory cf = new MikyuConnectionFactory(broker.uri() + "?leaseMillis=300");
+        String uri = broker.uri();
+        MikyuConnectionFactory cf = new MikyuConnectionFactory(uri + "?reconnect=20s&clientID=r");
+        try (Connection c = cf.createConnection()) {
+            BlockingQueue<JMSException> errors = new ArrayBlockingQueue<>(4);
+            c.setExceptionListener(errors::add);
+            c.start();
+            Session s = c.createSession(false, Session.CLIENT_ACKNOWLEDGE);
+            Queue q = s.createQueue("work");
+            Topic t = s.createTopic("events");
+            MessageConsumer sub = s.createDurableSubscriber(t, "audit");
+            MessageProducer p = s.createProducer(null);
+            for (int i = 0; i < 3; i++) {
+                p.send(q, s.createTextMessage("m" + i));
+            }
+            p.send(t, s.createTextMessage("e0"));
+            MessageConsumer consumer = s.createConsumer(q);
+            Message first = consumer.receive(5_000);
+            assertThat(text(first)).isEqualTo("m0");
+            assertThat(text(sub.receive(5_000))).isEqualTo("e0");
+
+            broker.close();
+            broker = new RunningBroker(data, RunningBroker.ENGINE, o -> o, List.of(Endpoint.parse(uri)));
+
+            p.send(q, s.createTextMessage("after"));
+            p.send(t, s.createTextMessage("e1"));
+            List<String> rest = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                rest.add(text(consumer.receive(10_000)));
+            }
+            assertThat(rest).as("every send that returned is there").containsExactly("m1", "m2", "after");
+            assertThat(text(sub.receive(10_000))).as("the durable subscription was opened again").isEqualTo("e1");
+
+            s.recover();
+            Message again = consumer.receive(10_000);
+            assertThat(text(again)).isEqualTo("m0");
+            assertThat(again.getJMSRedelivered()).isTrue();
+            List<String> redelivered = new ArrayList<>(List.of(text(again)));
+            redelivered.addAll(drain(consumer, 300));
+            assertThat(redelivered).containsExactly("m0", "m1", "m2", "after");
+            assertThat(text(sub.receive(5_000))).isEqualTo("e0");
+            assertThat(text(sub.receive(5_000))).isEqualTo("e1");
+            again.acknowledge();
+            TaskCounts counts = broker.store().taskQueue("work").counts();
+            assertThat(counts.ready() + counts.inFlight()).isZero();
+            assertThat(errors).as("no ExceptionListener call: the reconnect worked").isEmpty();
+        } finally {
+            broker.close();
+        }
+    }
+
+    @Test
+    void aBrokerThatDoesNotComeBackIsReportedToTheExceptionListenerOnce() throws Exception {
+        RunningBroker broker = broker();
+        MikyuConnectionFactory cf = new MikyuConnectionFactory(broker.uri() + "?leaseMillis=300&reconnect=500ms");
         try (Connection a = cf.createConnection(); Connection b = cf.createConnection()) {
             BlockingQueue<JMSException> lost = new ArrayBlockingQueue<>(4);
             a.setExceptionListener(lost::add);

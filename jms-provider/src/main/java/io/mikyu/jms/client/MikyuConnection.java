@@ -390,7 +390,8 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
             if (!lostReported) {
                 lostReported = true;
                 report(new JMSException("lost the connection to the mikyu broker at " + options.brokerUri()
-                        + "; this connection does not reconnect: close it and create a new one"));
+                        + " and could not reconnect (reconnect=" + options.dialOptions().get("reconnect")
+                        + "): close this connection and create a new one"));
             }
             return;
         }

@@ -37,6 +37,9 @@ import java.util.Set;
  * again</td></tr>
  * <tr><td>leaseMillis</td><td>30000</td><td>lease of a delivered, unacknowledged message; renewed while its
  * session lives</td></tr>
+ * <tr><td>reconnect</td><td>30s</td><td>broker URLs only: how long to keep reconnecting, with backoff, to a broker
+ * whose connection was lost before the connections' {@code ExceptionListener}s are told ({@code 0}: not at
+ * all)</td></tr>
  * <tr><td>clientName, connectTimeout, requestTimeout, maxFrameBytes, heartbeat</td><td></td><td>broker URLs only:
  * the network client's options (see {@code Mikyu.dial})</td></tr>
  * </table>
@@ -57,7 +60,9 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
             "maxAttempts", "redeliveryDelay", "leaseMillis");
     /** The network client's options, passed to {@code Mikyu.dial} as they are. */
     private static final Set<String> DIAL = Set.of("clientName", "connectTimeout", "requestTimeout",
-            "maxFrameBytes", "heartbeat");
+            "maxFrameBytes", "heartbeat", "reconnect");
+    /** How long a JMS connection keeps reconnecting to a broker it lost, unless the URL says otherwise. */
+    public static final String DEFAULT_RECONNECT = "30s";
 
     /** Whether this URL names a broker rather than an embedded engine. */
     public boolean isRemote() {
@@ -87,6 +92,9 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
         Map<String, String> opts = new LinkedHashMap<>();
         Map<String, String> dial = new LinkedHashMap<>();
         all.forEach((k, v) -> (DIAL.contains(k) ? dial : opts).put(k, v));
+        if (remote) {
+            dial.putIfAbsent("reconnect", DEFAULT_RECONNECT);
+        }
         if (remote && (opts.containsKey("users") || opts.containsKey("allowAnonymous"))) {
             throw new IllegalArgumentException("'" + url + "': users and allowAnonymous check credentials in this JVM,"
                     + " for vm:// engines only; a broker has no authentication yet");

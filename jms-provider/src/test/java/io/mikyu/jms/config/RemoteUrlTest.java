@@ -27,14 +27,16 @@ class RemoteUrlTest {
         assertThat(o.maxAttempts()).isEqualTo(3);
         assertThat(o.redeliveryDelay()).isEqualTo(Duration.ofMillis(50));
         assertThat(o.lease()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(o.dialOptions()).isEqualTo(Map.of("clientName", "billing", "requestTimeout", "5s"));
+        assertThat(o.dialOptions()).isEqualTo(Map.of("clientName", "billing", "requestTimeout", "5s",
+                "reconnect", ProviderOptions.DEFAULT_RECONNECT));
+        assertThat(ProviderOptions.parse("tcp://h:1?reconnect=0").dialOptions()).containsEntry("reconnect", "0");
     }
 
     @Test
     void aUnixUrlNamesTheSocketFile() {
         ProviderOptions o = ProviderOptions.parse("unix:///run/mikyu/mikyu.sock");
         assertThat(o.brokerUri()).isEqualTo("unix:///run/mikyu/mikyu.sock");
-        assertThat(o.dialOptions()).isEmpty();
+        assertThat(o.dialOptions()).containsOnlyKeys("reconnect");
         assertThat(o.persistentDurability()).isEqualTo(Durability.SYNC);
     }
 
