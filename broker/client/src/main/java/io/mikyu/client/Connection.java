@@ -400,11 +400,14 @@ final class Connection implements AutoCloseable {
                 }
             }
         }
+        boolean gaveUp = closedBecause == null;   // else the client closed it meanwhile
         closeBecause("lost the connection to mikyu broker at " + endpoint + " and could not reconnect within "
                 + options.reconnect().toMillis() + " ms: " + last);
         up.completeExceptionally(new StoreClosedException(closedBecause));
         failAll();
-        LOG.warn(closedBecause);
+        if (gaveUp) {
+            LOG.warn(closedBecause);
+        }
     }
 
     private int nextId() {
