@@ -21,15 +21,32 @@ final class GracefulStop implements AutoCloseable {
     private final Thread hook;
 
     GracefulStop(Runnable requestStop, Duration grace) {
+        this(requestStop, grace, -1);
+    }
+
+    private GracefulStop(Runnable requestStop, Duration grace, int exitStatus) {
         hook = new Thread(() -> {
             requestStop.run();
+            boolean clean = false;
             try {
-                done.await(grace.toMillis(), TimeUnit.MILLISECONDS);
+                clean = done.await(grace.toMillis(), TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            if (clean && exitStatus >= 0) {
+                // Everything is closed; without this the JVM would report the signal (143 for SIGTERM).
+                Runtime.getRuntime().halt(exitStatus);
+            }
         }, "mikyu-graceful-stop");
         Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    /**
+     * As the constructor, for a service whose stop by signal is its normal end: once it has cleaned up within
+     * {@code grace}, the process exits with {@code exitStatus} instead of the signal's status.
+     */
+    static GracefulStop exitingWith(int exitStatus, Runnable requestStop, Duration grace) {
+        return new GracefulStop(requestStop, grace, exitStatus);
     }
 
     /** The command has finished and cleaned up; a shutdown in progress may go on. */

@@ -1,5 +1,6 @@
 package io.mikyu.cli;
 
+import io.mikyu.engine.HeaderEquals;
 import io.mikyu.engine.TaskFilter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

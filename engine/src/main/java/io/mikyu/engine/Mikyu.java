@@ -1,14 +1,18 @@
 package io.mikyu.engine;
 
 import io.mikyu.engine.internal.store.Store;
+import io.mikyu.engine.spi.Dialer;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
 
 /**
  * The one interface the rest of mikyu programs against: a store of queues.
  *
- * <p>{@link #open(Path)} returns it in-process; the broker module's {@code dial(uri)} returns the same interface
+ * <p>{@link #open(Path)} returns it in-process; {@link #dial(String)} returns the same interface served by a broker
  * over the network. Queue kinds live apart: {@code log/events} and {@code task/events} are different queues.
  *
  * <p>Implementations are thread-safe. Closing the store closes every queue handle obtained from it.
@@ -28,6 +32,26 @@ public interface Mikyu extends AutoCloseable {
      */
     static Mikyu open(Path dataDir, EngineConfig config) {
         return Store.open(dataDir, config);
+    }
+
+    /**
+     * Connects to a broker: {@code tcp://host:port} or {@code unix:///path/to/mikyu.sock}, options in the query
+     * (e.g. {@code ?clientName=billing}). Needs the {@code io.mikyu:mikyu-client} artifact on the class path.
+     */
+    static Mikyu dial(String uri) {
+        return dial(uri, Map.of());
+    }
+
+    /** As {@link #dial(String)}; {@code options} win over the same options in the URI's query. */
+    static Mikyu dial(String uri, Map<String, String> options) {
+        URI parsed = URI.create(uri);
+        for (Dialer dialer : ServiceLoader.load(Dialer.class, Mikyu.class.getClassLoader())) {
+            if (dialer.supports(parsed)) {
+                return dialer.dial(parsed, options);
+            }
+        }
+        throw new MikyuException("no dialer for '" + uri + "' on the class path: add the artifact"
+                + " io.mikyu:mikyu-client (it dials tcp:// and unix:// brokers)");
     }
 
     /** Creates a log queue; fails with {@link QueueExistsException} if it exists. */
@@ -88,6 +112,12 @@ public interface Mikyu extends AutoCloseable {
 
     /** Flushes everything written so far to disk, whatever the durability of the writes. */
     void flush();
+
+    /**
+     * Whether calls can still succeed: {@code false} once closed, and for a dialled broker once its connection is
+     * lost (calls then fail with {@link StoreClosedException}).
+     */
+    boolean isOpen();
 
     /** Flushes, closes every queue and releases the directory lock. Idempotent. */
     @Override

@@ -12,4 +12,12 @@ package io.mikyu.engine;
 public interface TaskFilter {
 
     boolean matches(TaskView task);
+
+    /**
+     * This filter as text, or {@code null} if it has none. Only a filter with an expression can be used against a
+     * broker ({@link Mikyu#dial(String)}), which compiles the text and evaluates it next to the data.
+     */
+    default FilterExpression expression() {
+        return null;
+    }
 }

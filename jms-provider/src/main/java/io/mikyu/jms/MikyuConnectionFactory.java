@@ -23,8 +23,11 @@ import java.io.Serializable;
 import java.util.Objects;
 
 /**
- * mikyu's JMS connection factory: {@code new MikyuConnectionFactory("vm://data")}. Connections in one JVM to the
- * same {@code vm://} directory share one engine, opened with the first connection and closed with the last.
+ * mikyu's JMS connection factory: {@code new MikyuConnectionFactory("vm://data")} for an engine in this JVM, or
+ * {@code "tcp://host:7420"} / {@code "unix:///path/mikyu.sock"} for a {@code mikyu daemon} (with the
+ * {@code io.mikyu:mikyu-client} artifact on the class path). Connections in one JVM to the same {@code vm://}
+ * directory share one engine, and to the same broker URL one network connection, opened with the first connection
+ * and closed with the last.
  * The URL's options are listed on {@link ProviderOptions}. Also a {@link QueueConnectionFactory} and a
  * {@link TopicConnectionFactory}; {@link Serializable} and {@link Referenceable} for JNDI.
  */

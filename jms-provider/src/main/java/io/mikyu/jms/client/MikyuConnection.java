@@ -48,7 +48,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A JMS connection to an embedded engine ({@code vm://}). It holds a share of the engine, the client ID, the
+ * A JMS connection to an embedded engine ({@code vm://}) or a broker ({@code tcp://}, {@code unix://}, through
+ * {@link Mikyu#dial(String)}). It holds a share of the engine, the client ID, the
  * started/stopped state every session's delivery follows, its temporary destinations, and a timer that renews
  * the leases of messages its sessions hold.
  */
@@ -83,6 +84,7 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
     private volatile boolean started;
     private volatile boolean closed;
     private volatile ExceptionListener exceptionListener;
+    private volatile boolean lostReported;
 
     private MikyuConnection(ProviderOptions options, EmbeddedEngines.Handle engineHandle) {
         this.options = options;
@@ -96,8 +98,14 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
         this.renewal = TIMER.scheduleWithFixedDelay(this::renewLeases, period, period, TimeUnit.MILLISECONDS);
     }
 
-    /** Authenticates and opens (or shares) the engine of the URL's directory. */
+    /**
+     * Authenticates and opens (or shares) the engine of the URL's directory, or dials (or shares) the URL's broker.
+     * A broker has no authentication yet: {@code user} and {@code password} are not checked for a broker URL.
+     */
     public static MikyuConnection open(ProviderOptions options, String user, String password) throws JMSException {
+        if (options.isRemote()) {
+            return new MikyuConnection(options, dial(options));
+        }
         UserStore users = options.usersFile() == null ? UserStore.open()
                 : UserStore.load(options.usersFile(), options.allowAnonymous());
         users.authenticate(user, password);
@@ -111,6 +119,20 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
                     + e.getMessage()), e);
         }
         return new MikyuConnection(options, handle);
+    }
+
+    private static EmbeddedEngines.Handle dial(ProviderOptions options) throws JMSException {
+        try {
+            return EmbeddedEngines.acquireRemote(options.brokerUri(), options.dialOptions());
+        } catch (RuntimeException e) {
+            String why = e.getMessage();
+            if (why != null && why.startsWith("no dialer for")) {
+                why = "the network client is not on the class path: add the artifact io.mikyu:mikyu-client"
+                        + " next to mikyu-jms (" + why + ")";
+            }
+            throw JmsErrors.with(new JMSException("cannot connect to the mikyu broker at " + options.brokerUri()
+                    + ": " + why), e);
+        }
     }
 
     /**
@@ -393,6 +415,15 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
     }
 
     private void renewLeases() {
+        if (options.isRemote() && !engine.isOpen()) {
+            if (!lostReported) {
+                lostReported = true;
+                report(new JMSException("lost the connection to the mikyu broker at " + options.brokerUri()
+                        + " and could not reconnect (reconnect=" + options.dialOptions().get("reconnect")
+                        + "): close this connection and create a new one"));
+            }
+            return;
+        }
         for (MikyuSession s : sessions) {
             try {
                 s.renewLeases(options.lease());

@@ -31,6 +31,7 @@ import io.mikyu.jms.message.MikyuObjectMessage;
 import io.mikyu.jms.message.MikyuStreamMessage;
 import io.mikyu.jms.message.MikyuTextMessage;
 import io.mikyu.jms.metrics.JmsMetrics;
+import io.mikyu.jms.selector.NoLocalFilter;
 import io.mikyu.jms.selector.Selector;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.CompletionListener;
@@ -63,7 +64,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.Serializable;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -87,7 +87,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
 
     private static final Logger LOG = LoggerFactory.getLogger(MikyuSession.class);
     /** The header a topic message carries with its producer's connection id, for noLocal subscribers. */
-    static final String CONNECTION_HEADER = "mikyu.jms.connection";
+    static final String CONNECTION_HEADER = NoLocalFilter.CONNECTION_HEADER;
     private static final long SLICE_MILLIS = 100;
 
     final MikyuConnection connection;
@@ -414,14 +414,12 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
         return c;
     }
 
+    /** A topic consumer's filter: its selector and, for noLocal, not this connection's messages (text, too). */
     private TaskFilter topicFilter(Selector selector, boolean noLocal) {
-        String local = noLocal ? connection.id : null;
-        if (local == null) {
+        if (!noLocal) {
             return selector.isMatchAll() ? null : selector;
         }
-        byte[] localBytes = local.getBytes(StandardCharsets.US_ASCII);
-        return view -> !java.util.Arrays.equals(localBytes, view.headers().get(CONNECTION_HEADER))
-                && (selector.isMatchAll() || selector.matches(view));
+        return new NoLocalFilter(connection.id, selector);
     }
 
     @Override
@@ -533,9 +531,12 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
             }
             SharedGroup g = subscriptionGroup(d, group, selector, false, registry.users(group) == 0);
             registry.join(group);
+            // Over a broker, consumers in other JVMs may still use a shared non-durable subscription (the registry
+            // counts this JVM's only), so it is kept when this JVM's last consumer leaves.
+            boolean deleteWithLastConsumer = !durable && !connection.options.isRemote();
             Runnable onClose = () -> {
                 synchronized (registry) {
-                    if (registry.leave(group) && !durable) {
+                    if (registry.leave(group) && deleteWithLastConsumer) {
                         deleteGroupQuietly(d.name(), group);
                     }
                 }

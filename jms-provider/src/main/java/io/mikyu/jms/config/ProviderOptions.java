@@ -12,16 +12,24 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A connection URL, parsed: {@code vm://<data-dir>[?name=value&...]}. The data directory may be relative
- * ({@code vm://data}, {@code vm://./data}) or absolute ({@code vm:///var/lib/mikyu}). Unknown option names are
- * refused, so a typo never silently falls back to a default.
+ * A connection URL, parsed: {@code vm://<data-dir>[?name=value&...]} for an engine embedded in this JVM, or a
+ * broker's {@code tcp://host:port[?...]} or {@code unix:///path/mikyu.sock[?...]}. The data directory may be
+ * relative ({@code vm://data}, {@code vm://./data}) or absolute ({@code vm:///var/lib/mikyu}). Unknown option names
+ * are refused, so a typo never silently falls back to a default.
+ *
+ * <p>Every option below is applied by this client, so it means the same on {@code vm://} and a broker:
+ * {@code durability} travels with each send, {@code maxAttempts} and {@code leaseMillis} are the settings of the
+ * queues and subscriptions this provider creates (a queue that exists keeps its own), {@code prefetch},
+ * {@code redeliveryDelay} and {@code clientID} are the client's own behaviour. {@code users} and
+ * {@code allowAnonymous} check credentials in this JVM, which protects an embedded engine only: they are refused on
+ * a broker URL (brokers have no authentication yet; credentials given to {@code createConnection} are ignored).
  *
  * <table>
  * <tr><th>option</th><th>default</th><th>meaning</th></tr>
  * <tr><td>durability</td><td>sync</td><td>PERSISTENT sends return after fsync ({@code sync}) or after the write
  * reached the OS ({@code async}, flushed within the engine's interval); NON_PERSISTENT is always async</td></tr>
  * <tr><td>clientID</td><td>none</td><td>client ID given to every connection of this factory</td></tr>
- * <tr><td>users</td><td>none</td><td>a users file; turns authentication on</td></tr>
+ * <tr><td>users</td><td>none</td><td>{@code vm://} only: a users file; turns authentication on</td></tr>
  * <tr><td>allowAnonymous</td><td>false</td><td>with {@code users}: connections without credentials are let in</td></tr>
  * <tr><td>prefetch</td><td>64</td><td>messages a consumer leases ahead of the application (0 = one per receive)</td></tr>
  * <tr><td>maxAttempts</td><td>10</td><td>deliveries before a message goes to its dead-letter queue</td></tr>
@@ -31,11 +39,21 @@ import java.util.Set;
  * same for one queue or topic (its subscriptions); applied when the engine queue or subscription is created</td></tr>
  * <tr><td>leaseMillis</td><td>30000</td><td>lease of a delivered, unacknowledged message; renewed while its
  * session lives</td></tr>
+ * <tr><td>reconnect</td><td>30s</td><td>broker URLs only: how long to keep reconnecting, with backoff, to a broker
+ * whose connection was lost before the connections' {@code ExceptionListener}s are told ({@code 0}: not at
+ * all)</td></tr>
+ * <tr><td>clientName, connectTimeout, requestTimeout, maxFrameBytes, heartbeat</td><td></td><td>broker URLs only:
+ * the network client's options (see {@code Mikyu.dial})</td></tr>
  * </table>
+ *
+ * @param dataDir     the embedded engine's directory; {@code null} for a broker URL
+ * @param brokerUri   the broker to dial, without options ({@code tcp://127.0.0.1:7420}); {@code null} for vm://
+ * @param dialOptions the network client's options for {@code Mikyu.dial(brokerUri, dialOptions)}
  */
 public record ProviderOptions(String url, Path dataDir, Durability persistentDurability, String clientId,
                               Path usersFile, boolean allowAnonymous, int prefetch, int maxAttempts,
-                              Duration redeliveryDelay, Duration lease, Map<String, Integer> maxAttemptsByDestination,
+                              Duration redeliveryDelay, Duration lease, String brokerUri,
+                              Map<String, String> dialOptions, Map<String, Integer> maxAttemptsByDestination,
                               Map<String, Duration> redeliveryDelayByDestination) {
 
     /** The redelivery limit of a queue or topic: its own option, or the default. */
@@ -49,29 +67,51 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
     }
 
     public static final String VM_SCHEME = "vm://";
+    public static final String TCP_SCHEME = "tcp://";
+    public static final String UNIX_SCHEME = "unix://";
     private static final Set<String> KNOWN = Set.of("durability", "clientID", "users", "allowAnonymous", "prefetch",
             "maxAttempts", "redeliveryDelay", "leaseMillis");
+    /** The network client's options, passed to {@code Mikyu.dial} as they are. */
+    private static final Set<String> DIAL = Set.of("clientName", "connectTimeout", "requestTimeout",
+            "maxFrameBytes", "heartbeat", "reconnect");
+    /** How long a JMS connection keeps reconnecting to a broker it lost, unless the URL says otherwise. */
+    public static final String DEFAULT_RECONNECT = "30s";
+
+    /** Whether this URL names a broker rather than an embedded engine. */
+    public boolean isRemote() {
+        return brokerUri != null;
+    }
 
     /** Parses a URL; {@link IllegalArgumentException} names what is wrong. */
     public static ProviderOptions parse(String url) {
         if (url == null || url.isBlank()) {
-            throw new IllegalArgumentException("connection URL is empty; expected vm://<data-dir>[?options]");
+            throw new IllegalArgumentException("connection URL is empty; expected vm://<data-dir>, "
+                    + "tcp://<host>:<port> or unix://<socket path> [?options]");
         }
-        if (!url.startsWith(VM_SCHEME)) {
-            String scheme = url.contains("://") ? url.substring(0, url.indexOf("://")) : url;
-            if (scheme.equals("tcp") || scheme.equals("unix") || scheme.equals("tls")) {
-                throw new IllegalArgumentException("'" + url + "': remote URLs need the mikyu broker client, which "
-                        + "this provider does not have yet; use vm://<data-dir>");
-            }
-            throw new IllegalArgumentException("'" + url + "' is not a mikyu URL; expected vm://<data-dir>[?options]");
+        boolean remote = url.startsWith(TCP_SCHEME) || url.startsWith(UNIX_SCHEME);
+        if (!url.startsWith(VM_SCHEME) && !remote) {
+            throw new IllegalArgumentException("'" + url + "' is not a mikyu URL; expected vm://<data-dir>, "
+                    + "tcp://<host>:<port> or unix://<socket path> [?options]");
         }
-        String rest = url.substring(VM_SCHEME.length());
+        String scheme = url.substring(0, url.indexOf("://") + 3);
+        String rest = url.substring(scheme.length());
         int q = rest.indexOf('?');
-        String dir = q < 0 ? rest : rest.substring(0, q);
-        if (dir.isEmpty()) {
-            throw new IllegalArgumentException("'" + url + "' names no data directory; expected vm://<data-dir>");
+        String where = q < 0 ? rest : rest.substring(0, q);
+        if (where.isEmpty() || where.equals("/")) {
+            throw new IllegalArgumentException("'" + url + "' names no " + (remote ? "broker" : "data directory")
+                    + "; expected " + (remote ? "tcp://<host>:<port> or unix:///path/mikyu.sock" : "vm://<data-dir>"));
         }
-        Map<String, String> opts = q < 0 ? Map.of() : query(url, rest.substring(q + 1));
+        Map<String, String> all = q < 0 ? Map.of() : query(url, rest.substring(q + 1), remote);
+        Map<String, String> opts = new LinkedHashMap<>();
+        Map<String, String> dial = new LinkedHashMap<>();
+        all.forEach((k, v) -> (DIAL.contains(k) ? dial : opts).put(k, v));
+        if (remote) {
+            dial.putIfAbsent("reconnect", DEFAULT_RECONNECT);
+        }
+        if (remote && (opts.containsKey("users") || opts.containsKey("allowAnonymous"))) {
+            throw new IllegalArgumentException("'" + url + "': users and allowAnonymous check credentials in this JVM,"
+                    + " for vm:// engines only; a broker has no authentication yet");
+        }
         Durability durability = switch (opts.getOrDefault("durability", "sync")) {
             case "sync" -> Durability.SYNC;
             case "async" -> Durability.ASYNC;
@@ -89,15 +129,16 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
                         Duration.ofMillis(intOption(url, opts, e.getKey(), 0, 0)));
             }
         }
-        return new ProviderOptions(url, Path.of(decode(dir)), durability, opts.get("clientID"),
+        return new ProviderOptions(url, remote ? null : Path.of(decode(where)), durability, opts.get("clientID"),
                 users == null ? null : Path.of(users), bool(url, opts, "allowAnonymous"),
                 intOption(url, opts, "prefetch", 64, 0), intOption(url, opts, "maxAttempts", 10, 1),
                 Duration.ofMillis(intOption(url, opts, "redeliveryDelay", 0, 0)),
-                Duration.ofMillis(intOption(url, opts, "leaseMillis", 30_000, 100)), Map.copyOf(attempts),
+                Duration.ofMillis(intOption(url, opts, "leaseMillis", 30_000, 100)),
+                remote ? scheme + where : null, Collections.unmodifiableMap(dial), Map.copyOf(attempts),
                 Map.copyOf(delays));
     }
 
-    private static Map<String, String> query(String url, String query) {
+    private static Map<String, String> query(String url, String query, boolean remote) {
         Map<String, String> out = new LinkedHashMap<>();
         for (String pair : query.split("&")) {
             if (pair.isEmpty()) {
@@ -108,9 +149,13 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
             String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
             boolean perDestination = (name.startsWith("maxAttempts.") || name.startsWith("redeliveryDelay."))
                     && name.indexOf('.') < name.length() - 1;
-            if (!KNOWN.contains(name) && !perDestination) {
+            if (!KNOWN.contains(name) && !perDestination && !(remote && DIAL.contains(name))) {
+                java.util.TreeSet<String> known = new java.util.TreeSet<>(KNOWN);
+                if (remote) {
+                    known.addAll(DIAL);
+                }
                 throw new IllegalArgumentException("unknown option '" + name + "' in '" + url + "'; known: "
-                        + String.join(", ", new java.util.TreeSet<>(KNOWN)));
+                        + String.join(", ", known));
             }
             out.put(name, value);
         }

@@ -9,14 +9,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
- * The engines {@code vm://} connections share: one {@link Mikyu} per data directory per JVM, opened by the first
- * connection and closed by the last (an engine owns its directory exclusively, so two could not coexist anyway).
+ * The engines connections share: one {@link Mikyu} per data directory per JVM for {@code vm://} (an engine owns
+ * its directory exclusively, so two could not coexist anyway), and one dialled {@link Mikyu} per broker URL per JVM
+ * for {@code tcp://} and {@code unix://} (one network connection carries every JMS connection's requests, many in
+ * flight at once). Each is opened by the first connection and closed by the last.
  */
 public final class EmbeddedEngines {
 
-    private static final Map<Path, Shared> OPEN = new HashMap<>();
+    private static final Map<Object, Shared> OPEN = new HashMap<>();
 
     private EmbeddedEngines() {
     }
@@ -35,7 +42,7 @@ public final class EmbeddedEngines {
         }
 
         /** State the engine's users share, kept as long as the engine is open. */
-        public java.util.concurrent.ConcurrentMap<String, Object> attachments() {
+        public ConcurrentMap<String, Object> attachments() {
             return shared.attachments;
         }
 
@@ -48,7 +55,7 @@ public final class EmbeddedEngines {
                 }
                 released = true;
                 if (--shared.users == 0) {
-                    OPEN.remove(shared.dir);
+                    OPEN.remove(shared.key, shared);
                     toClose = shared.engine;
                 }
             }
@@ -59,33 +66,49 @@ public final class EmbeddedEngines {
     }
 
     private static final class Shared {
-        final Path dir;
+        final Object key;
         final Mikyu engine;
-        final java.util.concurrent.ConcurrentMap<String, Object> attachments =
-                new java.util.concurrent.ConcurrentHashMap<>();
+        final ConcurrentMap<String, Object> attachments = new ConcurrentHashMap<>();
         int users;
 
-        Shared(Path dir, Mikyu engine) {
-            this.dir = dir;
+        Shared(Object key, Mikyu engine) {
+            this.key = key;
             this.engine = engine;
         }
     }
 
-    /** Opens (or shares) the engine of {@code dataDir}. */
-    public static Handle acquire(Path dataDir, EngineConfig config, java.util.function.Consumer<Mikyu> onOpen) {
+    /** Opens (or shares) the engine of {@code dataDir}; {@code onOpen} runs once, when it is opened. */
+    public static Handle acquire(Path dataDir, EngineConfig config, Consumer<Mikyu> onOpen) {
         Path dir = canonical(dataDir);
+        return acquire(dir, () -> Mikyu.open(dir, config), onOpen);
+    }
+
+    /**
+     * Dials (or shares) the broker at {@code brokerUri}. A shared connection that was lost (the broker stopped) is
+     * not handed out again: the next connection dials anew.
+     */
+    public static Handle acquireRemote(String brokerUri, Map<String, String> dialOptions) {
+        Map<String, String> options = new TreeMap<>(dialOptions);
+        return acquire("remote " + brokerUri + " " + options, () -> Mikyu.dial(brokerUri, options), m -> { });
+    }
+
+    private static Handle acquire(Object key, Supplier<Mikyu> opener, Consumer<Mikyu> onOpen) {
         synchronized (OPEN) {
-            Shared shared = OPEN.get(dir);
+            Shared shared = OPEN.get(key);
+            if (shared != null && !shared.engine.isOpen()) {
+                OPEN.remove(key);   // its users keep their handles and release them as usual
+                shared = null;
+            }
             if (shared == null) {
-                Mikyu engine = Mikyu.open(dir, config);
+                Mikyu engine = opener.get();
                 try {
                     onOpen.accept(engine);
                 } catch (RuntimeException e) {
                     engine.close();
                     throw e;
                 }
-                shared = new Shared(dir, engine);
-                OPEN.put(dir, shared);
+                shared = new Shared(key, engine);
+                OPEN.put(key, shared);
             }
             shared.users++;
             return new Handle(shared);

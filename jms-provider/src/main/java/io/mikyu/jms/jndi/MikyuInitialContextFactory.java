@@ -20,6 +20,7 @@ import java.util.TreeMap;
  * java.naming.factory.initial=io.mikyu.jms.jndi.MikyuInitialContextFactory
  * connectionFactory.MyConnectionFactory=vm://data
  * connectionFactory.DurableFactory=vm://data?clientID=app-1
+ * connectionFactory.Broker=tcp://127.0.0.1:7420
  * queue.jms/orders=orders
  * topic.prices=prices
  * </pre>

@@ -1,5 +1,6 @@
 package io.mikyu.jms.selector;
 
+import io.mikyu.engine.FilterExpression;
 import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.TaskView;
 import jakarta.jms.InvalidSelectorException;
@@ -24,6 +25,9 @@ import java.util.function.Function;
  * deduplicated. Identifiers stay case-sensitive. Equal selectors let the engine share one filtered index.
  */
 public final class Selector implements TaskFilter {
+
+    /** The filter language of selectors sent to a broker ({@link #expression()}): the selector text as written. */
+    public static final String LANGUAGE = "jms-selector";
 
     /** The selector of a consumer without one (a {@code null}, empty or blank selector): matches everything. */
     public static final Selector MATCH_ALL = new Selector("", "", null);
@@ -73,6 +77,15 @@ public final class Selector implements TaskFilter {
     /** The text this selector was compiled from ({@code ""} for {@link #MATCH_ALL}). */
     public String source() {
         return source;
+    }
+
+    /**
+     * The selector as text for a broker ({@code jms-selector}, the source text), which compiles it again with
+     * {@link SelectorCompiler}: equal selectors compile to equal filters there too.
+     */
+    @Override
+    public FilterExpression expression() {
+        return new FilterExpression(LANGUAGE, source);
     }
 
     /** Evaluates against a task's typed JMS headers. */

@@ -465,6 +465,11 @@ public final class Store implements Mikyu {
     }
 
     @Override
+    public boolean isOpen() {
+        return !closed;
+    }
+
+    @Override
     public void close() {
         synchronized (this) {
             if (closed) {

@@ -1,0 +1,84 @@
+package io.mikyu.client;
+
+import io.mikyu.protocol.Protocol;
+
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The options of a dialled connection, from the URI's query ({@code tcp://host:7420?clientName=billing}) and an
+ * explicit map, which wins. Durations are {@code 500ms}, {@code 10s}, {@code 2m} or plain milliseconds.
+ *
+ * @param clientName      how the broker's logs name this client
+ * @param connectTimeout  for the TCP connect and the handshake together
+ * @param requestTimeout  how long a call waits for its answer beyond its own wait, before it fails
+ * @param maxFrameBytes   the largest frame this client accepts (the broker may agree on less)
+ * @param heartbeat       proposed interval of heartbeats (the broker decides)
+ * @param reconnect       how long to keep trying to reconnect after the connection is lost ({@code 0}: never)
+ */
+record ClientOptions(String clientName, Duration connectTimeout, Duration requestTimeout, int maxFrameBytes,
+                     Duration heartbeat, Duration reconnect) {
+
+    static final Set<String> NAMES = Set.of("clientName", "connectTimeout", "requestTimeout", "maxFrameBytes",
+            "heartbeat", "reconnect");
+
+    static ClientOptions from(URI uri, Map<String, String> explicit) {
+        Map<String, String> options = new LinkedHashMap<>(query(uri));
+        options.putAll(explicit);
+        for (String name : options.keySet()) {
+            if (!NAMES.contains(name)) {
+                throw new IllegalArgumentException("unknown option '" + name + "' in " + uri + " (known: "
+                        + String.join(", ", new java.util.TreeSet<>(NAMES)) + ")");
+            }
+        }
+        return new ClientOptions(
+                options.getOrDefault("clientName", "mikyu-java"),
+                duration(options, "connectTimeout", Duration.ofSeconds(10)),
+                duration(options, "requestTimeout", Duration.ofSeconds(60)),
+                Integer.parseInt(options.getOrDefault("maxFrameBytes",
+                        String.valueOf(Protocol.DEFAULT_MAX_FRAME_BYTES))),
+                duration(options, "heartbeat", Duration.ofMillis(Protocol.DEFAULT_HEARTBEAT_MILLIS)),
+                duration(options, "reconnect", Duration.ZERO));
+    }
+
+    private static Map<String, String> query(URI uri) {
+        Map<String, String> options = new LinkedHashMap<>();
+        String query = uri.getRawQuery();
+        if (query != null && !query.isEmpty()) {
+            for (String pair : query.split("&")) {
+                int eq = pair.indexOf('=');
+                if (eq <= 0) {
+                    throw new IllegalArgumentException("option '" + pair + "' in " + uri + " is not name=value");
+                }
+                options.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+                        URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+            }
+        }
+        return options;
+    }
+
+    private static Duration duration(Map<String, String> options, String name, Duration fallback) {
+        String text = options.get(name);
+        if (text == null) {
+            return fallback;
+        }
+        String t = text.trim();
+        try {
+            if (t.endsWith("ms")) {
+                return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
+            } else if (t.endsWith("s")) {
+                return Duration.ofSeconds(Long.parseLong(t.substring(0, t.length() - 1)));
+            } else if (t.endsWith("m")) {
+                return Duration.ofMinutes(Long.parseLong(t.substring(0, t.length() - 1)));
+            }
+            return Duration.ofMillis(Long.parseLong(t));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("option " + name + "=" + text + " is not a duration (500ms, 10s, 2m)");
+        }
+    }
+}

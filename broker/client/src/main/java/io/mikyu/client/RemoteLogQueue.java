@@ -1,0 +1,206 @@
+package io.mikyu.client;
+
+import io.mikyu.engine.ConsumerGroup;
+import io.mikyu.engine.Durability;
+import io.mikyu.engine.Entry;
+import io.mikyu.engine.FilterExpression;
+import io.mikyu.engine.LogQueue;
+import io.mikyu.engine.LogQueueConfig;
+import io.mikyu.engine.OffsetReset;
+import io.mikyu.engine.QueueStats;
+import io.mikyu.engine.Record;
+import io.mikyu.engine.RecordHandler;
+import io.mikyu.engine.SharedGroup;
+import io.mikyu.engine.SharedGroupConfig;
+import io.mikyu.engine.TaskFilter;
+import io.mikyu.protocol.Fields;
+import io.mikyu.protocol.Op;
+import io.mikyu.protocol.Values;
+import io.netty.buffer.ByteBuf;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/** A log queue on a broker. Every request names the queue; the handle holds its name and settings. */
+final class RemoteLogQueue implements LogQueue {
+
+    static final int RECORD_MIN_BYTES = 8 + 8 + 4 + 4 + 4;
+
+    private final RemoteMikyu store;
+    private final Connection connection;
+    private final String name;
+    private final LogQueueConfig config;
+
+    RemoteLogQueue(RemoteMikyu store, Connection connection, String name, LogQueueConfig config) {
+        this.store = store;
+        this.connection = connection;
+        this.name = name;
+        this.config = config;
+    }
+
+    RemoteMikyu store() {
+        return store;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public LogQueueConfig config() {
+        return config;
+    }
+
+    @Override
+    public long append(Entry entry, Durability durability) {
+        return appendBatch(List.of(Objects.requireNonNull(entry, "entry")), durability);
+    }
+
+    /** {@code queue:string durability entries} → {@code firstOffset:i64} */
+    @Override
+    public long appendBatch(List<Entry> entries, Durability durability) {
+        Objects.requireNonNull(durability, "durability");
+        return connection.call(Op.APPEND, b -> {
+            Fields.writeString(b, name);
+            Values.writeDurability(b, durability);
+            Values.writeEntries(b, entries);
+        }, Fields::readLong);
+    }
+
+    /** {@code queue:string offset:i64} → {@code present:bool [record]} */
+    @Override
+    public Record read(long offset) {
+        return connection.call(Op.READ_ONE, b -> {
+            Fields.writeString(b, name);
+            b.writeLong(offset);
+        }, b -> Fields.readBool(b) ? Values.readRecord(b) : null);
+    }
+
+    /** {@code queue:string from:i64 max:i32 maxBytes:i64} → records */
+    @Override
+    public List<Record> read(long fromOffset, int maxRecords, long maxBytes) {
+        return connection.callList(Op.READ, b -> {
+            Fields.writeString(b, name);
+            b.writeLong(fromOffset).writeInt(maxRecords).writeLong(maxBytes);
+        }, Values::readRecord, RECORD_MIN_BYTES);
+    }
+
+    /** {@code queue:string from:i64 max:i32 maxBytes:i64 wait:millis} → records */
+    @Override
+    public List<Record> poll(long fromOffset, int maxRecords, long maxBytes, Duration wait)
+            throws InterruptedException {
+        return connection.callList(Op.POLL, b -> {
+            Fields.writeString(b, name);
+            b.writeLong(fromOffset).writeInt(maxRecords).writeLong(maxBytes);
+            Fields.writeMillis(b, wait);
+        }, Values::readRecord, RECORD_MIN_BYTES, wait);
+    }
+
+    /** Over the wire the records are copies anyway: each is shown to the handler through a view of the copy. */
+    @Override
+    public long poll(long fromOffset, int maxRecords, Duration wait, RecordHandler handler)
+            throws InterruptedException {
+        List<Record> records = poll(fromOffset, maxRecords, Long.MAX_VALUE, wait);
+        for (Record r : records) {
+            handler.onRecord(new CopiedRecordView(r));
+        }
+        return records.isEmpty() ? fromOffset : records.get(records.size() - 1).offset() + 1;
+    }
+
+    @Override
+    public long startOffset() {
+        return connection.call(Op.START_OFFSET, b -> Fields.writeString(b, name), Fields::readLong);
+    }
+
+    @Override
+    public long endOffset() {
+        return connection.call(Op.END_OFFSET, b -> Fields.writeString(b, name), Fields::readLong);
+    }
+
+    @Override
+    public long offsetForTimestamp(long timestampMillis) {
+        return connection.call(Op.OFFSET_FOR_TIMESTAMP, b -> {
+            Fields.writeString(b, name);
+            b.writeLong(timestampMillis);
+        }, Fields::readLong);
+    }
+
+    @Override
+    public ConsumerGroup group(String group) {
+        connection.call(Op.GROUP_OPEN, b -> {
+            Fields.writeString(b, name);
+            Fields.writeString(b, group);
+        }, b -> null);
+        return new RemoteConsumerGroup(connection, name, group);
+    }
+
+    @Override
+    public SharedGroup sharedGroup(String group, SharedGroupConfig config) {
+        return sharedGroup(group, config, null);
+    }
+
+    @Override
+    public SharedGroup sharedGroup(String group, SharedGroupConfig config, TaskFilter admissionFilter) {
+        return sharedGroup(group, config, admissionFilter, OffsetReset.earliest());
+    }
+
+    /**
+     * {@code queue:string group:string config filter startIfNew:offsetReset} → {@code config}: the group's stored
+     * settings.
+     */
+    @Override
+    public SharedGroup sharedGroup(String group, SharedGroupConfig config, TaskFilter admissionFilter,
+                                   OffsetReset startIfNew) {
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(startIfNew, "startIfNew");
+        FilterExpression filter = RemoteTaskQueue.expressionOf(admissionFilter);
+        Consumer<ByteBuf> open = b -> {
+            Fields.writeString(b, name);
+            Fields.writeString(b, group);
+            Values.writeSharedConfig(b, config);
+            Values.writeFilter(b, filter);
+            Values.writeOffsetReset(b, startIfNew);
+        };
+        SharedGroupConfig stored = connection.call(Op.SHARED_OPEN, open, Values::readSharedConfig);
+        connection.opened(name, group, open);
+        return new RemoteSharedGroup(connection, this, group, stored);
+    }
+
+    @Override
+    public List<String> groups() {
+        return connection.callList(Op.GROUPS, b -> Fields.writeString(b, name),
+                b -> Fields.readRequiredString(b, "group"), 4);
+    }
+
+    @Override
+    public boolean deleteGroup(String group) {
+        connection.forgetGroup(name, group);
+        return connection.call(Op.DELETE_GROUP, b -> {
+            Fields.writeString(b, name);
+            Fields.writeString(b, group);
+        }, Fields::readBool);
+    }
+
+    @Override
+    public long applyRetention() {
+        return connection.call(Op.APPLY_RETENTION, b -> Fields.writeString(b, name), Fields::readLong);
+    }
+
+    @Override
+    public long compact() {
+        return connection.call(Op.COMPACT, b -> Fields.writeString(b, name), Fields::readLong);
+    }
+
+    @Override
+    public QueueStats stats() {
+        return connection.call(Op.LOG_STATS, b -> Fields.writeString(b, name), Values::readQueueStats);
+    }
+
+    @Override
+    public String toString() {
+        return "RemoteLogQueue[" + name + "]";
+    }
+}

@@ -1,0 +1,191 @@
+package io.mikyu.client;
+
+import io.mikyu.engine.EngineStats;
+import io.mikyu.engine.LogQueue;
+import io.mikyu.engine.LogQueueConfig;
+import io.mikyu.engine.Mikyu;
+import io.mikyu.engine.QueueKind;
+import io.mikyu.engine.RecoveryReport;
+import io.mikyu.engine.TaskQueue;
+import io.mikyu.engine.TaskQueueConfig;
+import io.mikyu.engine.Transaction;
+import io.mikyu.protocol.Fields;
+import io.mikyu.protocol.Op;
+import io.mikyu.protocol.TransactionOp;
+import io.mikyu.protocol.Values;
+import io.mikyu.transport.Endpoint;
+
+import java.util.List;
+
+/**
+ * The engine's {@link Mikyu} served by a broker: what {@link Mikyu#dial(String)} returns. Every call is a request
+ * on one connection, answered by the broker running the same call on its engine; failures arrive as the exception
+ * types the engine throws. Thread-safe: threads share the connection and their calls are in flight together.
+ *
+ * <p>Closing it closes the connection and fails calls still waiting with
+ * {@link io.mikyu.engine.StoreClosedException}; so does losing the connection, unless the {@code reconnect} option
+ * gives it time to dial again (see {@link Connection}).
+ */
+public final class RemoteMikyu implements Mikyu {
+
+    private final Connection connection;
+
+    private RemoteMikyu(Connection connection) {
+        this.connection = connection;
+    }
+
+    static RemoteMikyu connect(Endpoint endpoint, ClientOptions options) {
+        return new RemoteMikyu(Connection.open(endpoint, options));
+    }
+
+    @Override
+    public LogQueue createLog(String name, LogQueueConfig config) {
+        return logHandle(Op.CREATE_LOG, name, config);
+    }
+
+    @Override
+    public LogQueue createLog(String name) {
+        return logHandle(Op.CREATE_LOG, name, null);
+    }
+
+    @Override
+    public LogQueue getOrCreateLog(String name, LogQueueConfig config) {
+        return logHandle(Op.GET_OR_CREATE_LOG, name, java.util.Objects.requireNonNull(config, "config"));
+    }
+
+    @Override
+    public LogQueue log(String name) {
+        return logHandle(Op.GET_LOG, name, null);
+    }
+
+    /** {@code name:string hasConfig:bool [config]} → {@code config}: the queue's stored settings. */
+    private LogQueue logHandle(Op op, String name, LogQueueConfig config) {
+        LogQueueConfig stored = connection.call(op, b -> {
+            Fields.writeString(b, name);
+            Fields.writeBool(b, config != null);
+            if (config != null) {
+                Values.writeLogConfig(b, config);
+            }
+        }, Values::readLogConfig);
+        return new RemoteLogQueue(this, connection, name, stored);
+    }
+
+    @Override
+    public boolean deleteLog(String name) {
+        connection.forgetQueue(name);
+        return connection.call(Op.DELETE_LOG, b -> Fields.writeString(b, name), Fields::readBool);
+    }
+
+    @Override
+    public TaskQueue createTaskQueue(String name, TaskQueueConfig config) {
+        return taskHandle(Op.CREATE_TASK_QUEUE, name, config);
+    }
+
+    @Override
+    public TaskQueue createTaskQueue(String name) {
+        return taskHandle(Op.CREATE_TASK_QUEUE, name, null);
+    }
+
+    @Override
+    public TaskQueue getOrCreateTaskQueue(String name, TaskQueueConfig config) {
+        return taskHandle(Op.GET_OR_CREATE_TASK_QUEUE, name, java.util.Objects.requireNonNull(config, "config"));
+    }
+
+    @Override
+    public TaskQueue taskQueue(String name) {
+        return taskHandle(Op.GET_TASK_QUEUE, name, null);
+    }
+
+    TaskQueue taskHandle(Op op, String name, TaskQueueConfig config) {
+        TaskQueueConfig stored = connection.call(op, b -> {
+            Fields.writeString(b, name);
+            Fields.writeBool(b, config != null);
+            if (config != null) {
+                Values.writeTaskConfig(b, config);
+            }
+        }, Values::readTaskConfig);
+        return new RemoteTaskQueue(this, connection, name, stored);
+    }
+
+    @Override
+    public boolean deleteTaskQueue(String name) {
+        return connection.call(Op.DELETE_TASK_QUEUE, b -> Fields.writeString(b, name), Fields::readBool);
+    }
+
+    @Override
+    public List<String> list(QueueKind kind) {
+        return connection.callList(Op.LIST, b -> Values.writeKind(b, kind),
+                b -> Fields.readRequiredString(b, "name"), 4);
+    }
+
+    /** Collected here and sent whole at commit or prepare, as the engine itself writes nothing before then. */
+    @Override
+    public Transaction beginTransaction() {
+        return new RemoteTransaction(this);
+    }
+
+    void commit(List<TransactionOp> ops) {
+        connection.call(Op.TX_COMMIT, b -> TransactionOp.writeAll(b, ops), b -> null);
+    }
+
+    void prepare(byte[] xid, List<TransactionOp> ops) {
+        connection.call(Op.TX_PREPARE, b -> {
+            Fields.writeBytes(b, xid);
+            TransactionOp.writeAll(b, ops);
+        }, b -> null);
+    }
+
+    @Override
+    public List<byte[]> preparedTransactions() {
+        return connection.callList(Op.PREPARED_TRANSACTIONS, b -> { }, b -> Fields.readRequiredBytes(b, "xid"), 4);
+    }
+
+    @Override
+    public void commitPrepared(byte[] xid) {
+        connection.call(Op.COMMIT_PREPARED, b -> Fields.writeBytes(b, java.util.Objects.requireNonNull(xid, "xid")),
+                b -> null);
+    }
+
+    @Override
+    public void rollbackPrepared(byte[] xid) {
+        connection.call(Op.ROLLBACK_PREPARED,
+                b -> Fields.writeBytes(b, java.util.Objects.requireNonNull(xid, "xid")), b -> null);
+    }
+
+    @Override
+    public EngineStats stats() {
+        return connection.call(Op.STATS, b -> { }, Values::readEngineStats);
+    }
+
+    @Override
+    public RecoveryReport recoveryReport() {
+        return connection.call(Op.RECOVERY_REPORT, b -> { }, Values::readRecoveryReport);
+    }
+
+    /** The URI this store was dialled at. */
+    @Override
+    public String location() {
+        return connection.endpoint().toString();
+    }
+
+    @Override
+    public void flush() {
+        connection.call(Op.FLUSH, b -> { }, b -> null);
+    }
+
+    @Override
+    public void close() {
+        connection.close();
+    }
+
+    /** Whether the connection is still up. */
+    @Override
+    public boolean isOpen() {
+        return connection.isOpen();
+    }
+
+    @Override
+    public String toString() {
+        return "RemoteMikyu[" + location() + "]";
+    }
+}

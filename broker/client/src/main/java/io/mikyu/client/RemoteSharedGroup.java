@@ -1,0 +1,140 @@
+package io.mikyu.client;
+
+import io.mikyu.engine.LeaseToken;
+import io.mikyu.engine.SharedGroup;
+import io.mikyu.engine.SharedGroupConfig;
+import io.mikyu.engine.TaskCounts;
+import io.mikyu.engine.TaskQueue;
+import io.mikyu.protocol.Fields;
+import io.mikyu.protocol.Op;
+import io.mikyu.protocol.Values;
+import io.netty.buffer.ByteBuf;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A shared consumer group on a broker. The broker keeps the group this connection opened ({@link Op#SHARED_OPEN}),
+ * with its admission filter, and requests name it by queue and group.
+ */
+final class RemoteSharedGroup implements SharedGroup {
+
+    private static final int DELIVERY_MIN_BYTES = RemoteLogQueue.RECORD_MIN_BYTES + 16 + 4 + 8;
+
+    private final Connection connection;
+    private final RemoteLogQueue queue;
+    private final String name;
+    private final SharedGroupConfig config;
+
+    RemoteSharedGroup(Connection connection, RemoteLogQueue queue, String name, SharedGroupConfig config) {
+        this.connection = connection;
+        this.queue = queue;
+        this.name = name;
+        this.config = config;
+    }
+
+    private void names(ByteBuf b) {
+        Fields.writeString(b, queue.name());
+        Fields.writeString(b, name);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String queue() {
+        return queue.name();
+    }
+
+    @Override
+    public SharedGroupConfig config() {
+        return config;
+    }
+
+    /** {@code queue group max:i32 lease:millis wait:millis} → deliveries */
+    @Override
+    public List<Delivery> fetch(int max, Duration lease, Duration wait) throws InterruptedException {
+        return connection.callList(Op.SHARED_FETCH, b -> {
+            names(b);
+            b.writeInt(max);
+            Fields.writeMillis(b, lease);
+            Fields.writeMillis(b, wait);
+        }, Values::readDelivery, DELIVERY_MIN_BYTES, wait == null ? Duration.ZERO : wait);
+    }
+
+    @Override
+    public void ack(LeaseToken token) {
+        ack(List.of(Objects.requireNonNull(token, "token")));
+    }
+
+    @Override
+    public void ack(List<LeaseToken> tokens) {
+        connection.call(Op.SHARED_ACK, b -> {
+            names(b);
+            Values.writeTokens(b, tokens);
+        }, b -> null);
+    }
+
+    @Override
+    public void nack(LeaseToken token, Duration delay, String reason) {
+        Objects.requireNonNull(token, "token");
+        connection.call(Op.SHARED_NACK, b -> {
+            names(b);
+            Values.writeToken(b, token);
+            Fields.writeMillis(b, delay);
+            Fields.writeString(b, reason);
+        }, b -> null);
+    }
+
+    /** {@code queue group list<token>} → empty */
+    @Override
+    public void returnUndelivered(List<LeaseToken> tokens) {
+        Objects.requireNonNull(tokens, "tokens");
+        if (tokens.isEmpty()) {
+            return;
+        }
+        connection.call(Op.SHARED_RETURN_UNDELIVERED, b -> {
+            names(b);
+            Values.writeTokens(b, tokens);
+        }, b -> null);
+    }
+
+    @Override
+    public long extend(LeaseToken token, Duration lease) {
+        Objects.requireNonNull(token, "token");
+        return connection.call(Op.SHARED_EXTEND, b -> {
+            names(b);
+            Values.writeToken(b, token);
+            Fields.writeMillis(b, lease);
+        }, Fields::readLong);
+    }
+
+    @Override
+    public long committedOffset() {
+        return connection.call(Op.SHARED_COMMITTED, this::names, Fields::readLong);
+    }
+
+    @Override
+    public TaskCounts counts() {
+        return connection.call(Op.SHARED_COUNTS, this::names, Values::readCounts);
+    }
+
+    @Override
+    public long lag() {
+        return connection.call(Op.SHARED_LAG, this::names, Fields::readLong);
+    }
+
+    /** The task queue {@code <queue>:<group>/dlq}, which the broker serves like any other. */
+    @Override
+    public TaskQueue deadLetters() {
+        return queue.store().taskQueue(queue.name() + ":" + name + TaskQueue.DEAD_LETTER_SUFFIX);
+    }
+
+    @Override
+    public String toString() {
+        return "RemoteSharedGroup[" + queue.name() + "/" + name + "]";
+    }
+}

@@ -1,0 +1,177 @@
+package io.mikyu.client;
+
+import io.mikyu.engine.Durability;
+import io.mikyu.engine.FilterExpression;
+import io.mikyu.engine.LeaseToken;
+import io.mikyu.engine.LeasedTask;
+import io.mikyu.engine.QueueStats;
+import io.mikyu.engine.Task;
+import io.mikyu.engine.TaskCounts;
+import io.mikyu.engine.TaskFilter;
+import io.mikyu.engine.TaskQueue;
+import io.mikyu.engine.TaskQueueConfig;
+import io.mikyu.protocol.Fields;
+import io.mikyu.protocol.Op;
+import io.mikyu.protocol.Values;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/** A task queue on a broker. Every request names the queue; the handle holds its name and settings. */
+final class RemoteTaskQueue implements TaskQueue {
+
+    private static final int LEASED_TASK_MIN_BYTES = 8 + 1 + 4 + 1 + 8 + 8 + 8 + 4 + 4;
+
+    private final RemoteMikyu store;
+    private final Connection connection;
+    private final String name;
+    private final TaskQueueConfig config;
+
+    RemoteTaskQueue(RemoteMikyu store, Connection connection, String name, TaskQueueConfig config) {
+        this.store = store;
+        this.connection = connection;
+        this.name = name;
+        this.config = config;
+    }
+
+    /**
+     * The text form of a filter, for the broker to compile and evaluate next to the data. A filter without one
+     * (a lambda) cannot leave this process.
+     */
+    static FilterExpression expressionOf(TaskFilter filter) {
+        if (filter == null) {
+            return null;
+        }
+        FilterExpression expression = filter.expression();
+        if (expression == null) {
+            throw new IllegalArgumentException("filter " + filter.getClass().getName() + " has no expression, so a"
+                    + " broker cannot evaluate it: use a filter with TaskFilter.expression(), such as HeaderEquals"
+                    + " or a JMS selector");
+        }
+        return expression;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public TaskQueueConfig config() {
+        return config;
+    }
+
+    @Override
+    public long enqueue(Task task, Durability durability) {
+        return enqueueBatch(List.of(Objects.requireNonNull(task, "task")), durability);
+    }
+
+    /** {@code queue:string durability tasks} → {@code firstId:i64} */
+    @Override
+    public long enqueueBatch(List<Task> tasks, Durability durability) {
+        Objects.requireNonNull(durability, "durability");
+        return connection.call(Op.ENQUEUE, b -> {
+            Fields.writeString(b, name);
+            Values.writeDurability(b, durability);
+            Values.writeTasks(b, tasks);
+        }, Fields::readLong);
+    }
+
+    /** {@code queue:string max:i32 lease:millis wait:millis filter} → leased tasks */
+    @Override
+    public List<LeasedTask> dequeue(int max, Duration lease, Duration wait, TaskFilter filter)
+            throws InterruptedException {
+        FilterExpression expression = expressionOf(filter);
+        return connection.callList(Op.DEQUEUE, b -> {
+            Fields.writeString(b, name);
+            b.writeInt(max);
+            Fields.writeMillis(b, lease);
+            Fields.writeMillis(b, wait);
+            Values.writeFilter(b, expression);
+        }, Values::readLeasedTask, LEASED_TASK_MIN_BYTES, wait == null ? Duration.ZERO : wait);
+    }
+
+    @Override
+    public void ack(LeaseToken token) {
+        ack(List.of(Objects.requireNonNull(token, "token")));
+    }
+
+    @Override
+    public void ack(List<LeaseToken> tokens) {
+        connection.call(Op.TASK_ACK, b -> {
+            Fields.writeString(b, name);
+            Values.writeTokens(b, tokens);
+        }, b -> null);
+    }
+
+    @Override
+    public void nack(LeaseToken token, Duration delay, String reason) {
+        Objects.requireNonNull(token, "token");
+        connection.call(Op.TASK_NACK, b -> {
+            Fields.writeString(b, name);
+            Values.writeToken(b, token);
+            Fields.writeMillis(b, delay);
+            Fields.writeString(b, reason);
+        }, b -> null);
+    }
+
+    /** {@code queue list<token>} → empty */
+    @Override
+    public void returnUndelivered(List<LeaseToken> tokens) {
+        Objects.requireNonNull(tokens, "tokens");
+        if (tokens.isEmpty()) {
+            return;
+        }
+        connection.call(Op.TASK_RETURN_UNDELIVERED, b -> {
+            Fields.writeString(b, name);
+            Values.writeTokens(b, tokens);
+        }, b -> null);
+    }
+
+    @Override
+    public long extend(LeaseToken token, Duration lease) {
+        Objects.requireNonNull(token, "token");
+        return connection.call(Op.TASK_EXTEND, b -> {
+            Fields.writeString(b, name);
+            Values.writeToken(b, token);
+            Fields.writeMillis(b, lease);
+        }, Fields::readLong);
+    }
+
+    @Override
+    public List<LeasedTask> browse(int max, TaskFilter filter) {
+        FilterExpression expression = expressionOf(filter);
+        return connection.callList(Op.BROWSE, b -> {
+            Fields.writeString(b, name);
+            b.writeInt(max);
+            Values.writeFilter(b, expression);
+        }, Values::readLeasedTask, LEASED_TASK_MIN_BYTES);
+    }
+
+    @Override
+    public long purge() {
+        return connection.call(Op.PURGE, b -> Fields.writeString(b, name), Fields::readLong);
+    }
+
+    @Override
+    public TaskCounts counts() {
+        return connection.call(Op.TASK_COUNTS, b -> Fields.writeString(b, name), Values::readCounts);
+    }
+
+    /** {@code <name>/dlq}, or {@code null} for a dead-letter queue itself, as in-process. */
+    @Override
+    public TaskQueue deadLetters() {
+        return name.endsWith(DEAD_LETTER_SUFFIX) ? null : store.taskQueue(name + DEAD_LETTER_SUFFIX);
+    }
+
+    @Override
+    public QueueStats stats() {
+        return connection.call(Op.TASK_STATS, b -> Fields.writeString(b, name), Values::readQueueStats);
+    }
+
+    @Override
+    public String toString() {
+        return "RemoteTaskQueue[" + name + "]";
+    }
+}

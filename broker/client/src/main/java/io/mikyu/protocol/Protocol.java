@@ -1,0 +1,59 @@
+package io.mikyu.protocol;
+
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.LengthFieldPrepender;
+import io.netty.handler.timeout.IdleStateHandler;
+
+import java.util.concurrent.TimeUnit;
+
+/** The protocol's constants and the Netty handlers both sides put in front of their own. */
+public final class Protocol {
+
+    /** The version this code speaks; {@link ClientHello#version()} and {@link ServerHello#version()}. */
+    public static final int VERSION = 1;
+    /** The oldest version a broker of this code accepts. */
+    public static final int MIN_VERSION = 1;
+    /** No optional features are defined yet; bits are reserved for later versions. */
+    public static final long FEATURES = 0L;
+
+    /**
+     * 16 MiB: twice the engine's default largest record (8 MiB), so one record always fits a frame. Larger batches
+     * are refused on the client before they are sent; larger results are split across frames.
+     */
+    public static final int DEFAULT_MAX_FRAME_BYTES = 16 << 20;
+    /** The smallest frame limit a side may ask for: room for a hello and an error message. */
+    public static final int MIN_FRAME_BYTES = 64 << 10;
+    /** Until the handshake is done, frames are limited to this, so a stranger cannot make us buffer 16 MiB. */
+    public static final int HANDSHAKE_FRAME_BYTES = 64 << 10;
+    public static final int DEFAULT_HEARTBEAT_MILLIS = 10_000;
+    /** A side that hears nothing for this many heartbeat intervals takes the peer for dead. */
+    public static final int MISSED_HEARTBEATS = 3;
+
+    static final String FRAME_DECODER = "frame-decoder";
+    static final String IDLE = "idle";
+
+    private Protocol() {
+    }
+
+    /**
+     * Adds the length-prefixed framing and heartbeats. The frame limit starts at {@link #HANDSHAKE_FRAME_BYTES};
+     * {@link #handshakeDone} raises it to what the two sides agreed.
+     */
+    public static void install(ChannelPipeline pipeline, int heartbeatMillis) {
+        pipeline.addLast(FRAME_DECODER, new FrameDecoder(HANDSHAKE_FRAME_BYTES));
+        pipeline.addLast("frame-encoder", new LengthFieldPrepender(FrameDescriptor.LENGTH_FIELD_BYTES));
+        pipeline.addLast(IDLE, idleHandler(heartbeatMillis));
+        pipeline.addLast("heartbeat", new HeartbeatHandler());
+    }
+
+    /** After the handshake: frames up to the agreed size, heartbeats at the agreed interval. */
+    public static void handshakeDone(ChannelPipeline pipeline, int maxFrameBytes, int heartbeatMillis) {
+        ((FrameDecoder) pipeline.get(FRAME_DECODER)).limit(maxFrameBytes);
+        pipeline.replace(IDLE, IDLE, idleHandler(heartbeatMillis));
+    }
+
+    private static IdleStateHandler idleHandler(int heartbeatMillis) {
+        return new IdleStateHandler((long) heartbeatMillis * MISSED_HEARTBEATS, heartbeatMillis, 0,
+                TimeUnit.MILLISECONDS);
+    }
+}

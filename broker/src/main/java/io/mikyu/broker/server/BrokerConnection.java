@@ -1,0 +1,214 @@
+package io.mikyu.broker.server;
+
+import io.mikyu.engine.StoreClosedException;
+import io.mikyu.protocol.ClientHello;
+import io.mikyu.protocol.ErrorCode;
+import io.mikyu.protocol.Fields;
+import io.mikyu.protocol.FrameDescriptor;
+import io.mikyu.protocol.MalformedFrameException;
+import io.mikyu.protocol.Op;
+import io.mikyu.protocol.Protocol;
+import io.mikyu.protocol.ServerHello;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.DecoderException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * One client connection on the broker: the handshake, then requests. Each request is decoded here on the event
+ * loop and run on a worker thread (or, if it may wait, on the waiting pool), so no engine call ever blocks an
+ * event loop; its answer is written from that thread. A frame that breaks the protocol gets a connection-level
+ * {@link ErrorCode#PROTOCOL} error and the connection is closed; nothing a client sends can throw out of here.
+ */
+final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerConnection.class);
+
+    private final BrokerServer server;
+    private final Session session;
+    private final ConcurrentHashMap<Integer, Future<?>> waiting = new ConcurrentHashMap<>();
+    private Channel channel;
+    private String clientName = "?";
+    private int maxFrameBytes = Protocol.HANDSHAKE_FRAME_BYTES;
+    private boolean handshakeDone;
+    private boolean closing;
+
+    BrokerConnection(BrokerServer server, Session session) {
+        this.server = server;
+        this.session = session;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        channel = ctx.channel();
+        super.channelActive(ctx);
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
+        if (closing) {
+            return;
+        }
+        int type = FrameDescriptor.type(frame);
+        int id = FrameDescriptor.requestId(frame);
+        frame.skipBytes(FrameDescriptor.HEADER_BYTES);
+        try {
+            if (!handshakeDone) {
+                hello(ctx, type, id, frame);
+                return;
+            }
+            Op op = Op.of(type);
+            if (op == null || id == FrameDescriptor.CONNECTION_ID) {
+                throw new MalformedFrameException(op == null ? "unknown request type " + type
+                        : "request " + op + " with request id 0, which is the connection's");
+            }
+            Requests.Request request;
+            try {
+                request = Requests.decode(op, frame, session);
+                Fields.expectEnd(frame);
+            } catch (MalformedFrameException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                // A well-formed frame with a value the engine refuses (a priority of 12): an error, as in-process.
+                sendError(id, e);
+                return;
+            }
+            dispatch(id, request);
+        } catch (MalformedFrameException e) {
+            protocolError(ctx, e.getMessage());
+        }
+    }
+
+    private void hello(ChannelHandlerContext ctx, int type, int id, ByteBuf frame) {
+        if (type != FrameDescriptor.HELLO || id != FrameDescriptor.CONNECTION_ID) {
+            throw new MalformedFrameException("the first frame must be a hello (type 1, request id 0), not type "
+                    + type);
+        }
+        ClientHello hello = ClientHello.read(frame);
+        if (hello.version() < Protocol.MIN_VERSION) {
+            throw new MalformedFrameException("protocol version " + hello.version() + " is not supported; this"
+                    + " broker speaks " + Protocol.MIN_VERSION + " to " + Protocol.VERSION);
+        }
+        BrokerOptions options = server.options();
+        maxFrameBytes = Math.min(hello.maxFrameBytes(), options.maxFrameBytes());
+        int heartbeat = (int) options.heartbeat().toMillis();
+        ServerHello answer = new ServerHello(Math.min(hello.version(), Protocol.VERSION),
+                hello.features() & Protocol.FEATURES, maxFrameBytes, heartbeat, options.serverName());
+        clientName = hello.clientName() == null ? "?" : hello.clientName();
+        ByteBuf out = FrameDescriptor.writeHeader(ctx.alloc().buffer(), FrameDescriptor.HELLO_OK, 0,
+                FrameDescriptor.CONNECTION_ID);
+        answer.write(out);
+        Protocol.handshakeDone(ctx.pipeline(), maxFrameBytes, heartbeat);
+        handshakeDone = true;
+        ctx.writeAndFlush(out);
+        LOG.debug("client '{}' connected from {}", clientName, ctx.channel().remoteAddress());
+    }
+
+    private void dispatch(int id, Requests.Request request) {
+        if (server.isStopping()) {
+            sendError(id, new StoreClosedException("the broker is stopping"));
+            return;
+        }
+        try {
+            if (request.waits()) {
+                Future<?> f = server.waiters().submit(() -> {
+                    try {
+                        run(id, request);
+                    } finally {
+                        waiting.remove(id);
+                    }
+                });
+                waiting.put(id, f);
+                if (f.isDone()) {
+                    waiting.remove(id);
+                }
+            } else {
+                server.workers().execute(() -> run(id, request));
+            }
+        } catch (RejectedExecutionException e) {
+            sendError(ErrorCode.BUSY, id, server.isStopping() ? "the broker is stopping"
+                    : "the broker is busy: too many requests in progress (" + e.getMessage() + "); try again");
+        }
+    }
+
+    private void run(int id, Requests.Request request) {
+        Reply reply = new Reply(channel.alloc(), id, maxFrameBytes);
+        try {
+            request.call().run(reply);
+        } catch (InterruptedException e) {
+            reply.release();
+            sendError(id, new StoreClosedException(server.isStopping() ? "the broker is stopping"
+                    : "the request was cancelled"));
+            return;
+        } catch (Throwable e) {
+            reply.release();
+            if (!(e instanceof RuntimeException)) {
+                LOG.error("request {} of client '{}' failed", id, clientName, e);
+            }
+            sendError(id, e);
+            return;
+        }
+        List<ByteBuf> frames = reply.frames();
+        for (int i = 0; i < frames.size() - 1; i++) {
+            channel.write(frames.get(i));
+        }
+        channel.writeAndFlush(frames.get(frames.size() - 1));
+    }
+
+    private void sendError(int id, Throwable e) {
+        sendError(ErrorCode.of(e), id, ErrorCode.messageOf(e));
+    }
+
+    private void sendError(ErrorCode code, int id, String message) {
+        ByteBuf out = FrameDescriptor.writeHeader(channel.alloc().buffer(), FrameDescriptor.ERROR, 0, id);
+        out.writeShort(code.code());
+        Fields.writeString(out, message);
+        channel.writeAndFlush(out);
+    }
+
+    private void protocolError(ChannelHandlerContext ctx, String message) {
+        if (closing) {
+            return;
+        }
+        closing = true;
+        LOG.warn("closing connection of client '{}' from {}: {}", clientName, ctx.channel().remoteAddress(),
+                message);
+        ByteBuf out = FrameDescriptor.writeHeader(ctx.alloc().buffer(), FrameDescriptor.ERROR, 0,
+                FrameDescriptor.CONNECTION_ID);
+        out.writeShort(ErrorCode.PROTOCOL.code());
+        Fields.writeString(out, message);
+        ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof DecoderException) {
+            // Garbage, a negative or oversized length: the frame decoder could not cut a frame.
+            Throwable reason = cause.getCause() != null ? cause.getCause() : cause;
+            protocolError(ctx, reason.getMessage() == null ? reason.toString() : reason.getMessage());
+        } else {
+            LOG.debug("closing connection of client '{}': {}", clientName, cause.toString());
+            ctx.close();
+        }
+    }
+
+    /** The client is gone: its waiting calls stop waiting. Leases it held run out and their tasks come back. */
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        for (Future<?> f : waiting.values()) {
+            f.cancel(true);
+        }
+        waiting.clear();
+        LOG.debug("client '{}' disconnected", clientName);
+        super.channelInactive(ctx);
+    }
+}

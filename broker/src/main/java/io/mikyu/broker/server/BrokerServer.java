@@ -1,0 +1,185 @@
+package io.mikyu.broker.server;
+
+import io.mikyu.engine.Mikyu;
+import io.mikyu.protocol.Protocol;
+import io.mikyu.transport.Endpoint;
+import io.mikyu.transport.Transport;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Serves one {@link Mikyu} to many clients over the mikyu protocol ({@code broker/PROTOCOL.md}), on every endpoint
+ * of its options at once.
+ *
+ * <p>Threads: Netty's event loops only read, decode and write frames. Engine calls run on a bounded pool of
+ * workers; calls that may wait (long polls) park on a separate pool, so a thousand idle consumers neither block an
+ * event loop nor hold up producers. The broker does not own the store: whoever opened it closes it, after
+ * {@link #close()}.
+ */
+public final class BrokerServer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerServer.class);
+
+    /** Requests queued for a worker before the broker answers "busy": a bound on memory under overload. */
+    private static final int MAX_QUEUED_REQUESTS = 10_000;
+
+    private final Mikyu mikyu;
+    private final BrokerOptions options;
+    private final FilterCompilers filters = FilterCompilers.load();
+    private final Transport transport = Transport.best();
+    private final EventLoopGroup acceptors;
+    private final EventLoopGroup loops;
+    private final ThreadPoolExecutor workers;
+    private final ThreadPoolExecutor waiters;
+    private final ChannelGroup listeners = new DefaultChannelGroup("listeners", GlobalEventExecutor.INSTANCE);
+    private final ChannelGroup clients = new DefaultChannelGroup("clients", GlobalEventExecutor.INSTANCE);
+    private final List<Endpoint> bound = new ArrayList<>();
+    private volatile boolean stopping;
+    private boolean closed;
+
+    private BrokerServer(Mikyu mikyu, BrokerOptions options) {
+        this.mikyu = mikyu;
+        this.options = options;
+        this.acceptors = transport.newGroup(1, "mikyu-broker-accept");
+        this.loops = transport.newGroup(0, "mikyu-broker-io");
+        this.workers = new ThreadPoolExecutor(options.workerThreads(), options.workerThreads(), 60,
+                TimeUnit.SECONDS, new LinkedBlockingQueue<>(MAX_QUEUED_REQUESTS),
+                new DefaultThreadFactory("mikyu-broker-worker", true));
+        this.waiters = new ThreadPoolExecutor(0, options.maxWaitingCalls(), 30, TimeUnit.SECONDS,
+                new SynchronousQueue<>(), new DefaultThreadFactory("mikyu-broker-waiter", true));
+    }
+
+    /** Starts listening on every endpoint; fails, with nothing left listening, if one cannot be bound. */
+    public static BrokerServer start(Mikyu mikyu, BrokerOptions options) {
+        BrokerServer server = new BrokerServer(mikyu, options);
+        try {
+            for (Endpoint endpoint : options.endpoints()) {
+                server.bind(endpoint);
+            }
+            return server;
+        } catch (RuntimeException e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    private void bind(Endpoint endpoint) {
+        int heartbeat = (int) options.heartbeat().toMillis();
+        ServerBootstrap bootstrap = new ServerBootstrap().group(acceptors, loops)
+                .channel(transport.serverChannelClass(endpoint))
+                .childHandler(new ChannelInitializer<>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        clients.add(ch);
+                        Protocol.install(ch.pipeline(), heartbeat);
+                        ch.pipeline().addLast("broker", new BrokerConnection(BrokerServer.this,
+                                new Session(mikyu, filters)));
+                    }
+                });
+        if (!endpoint.isUnix()) {
+            bootstrap.option(ChannelOption.SO_REUSEADDR, true).childOption(ChannelOption.TCP_NODELAY, true);
+        } else {
+            deleteStaleSocket(endpoint);
+        }
+        ChannelFuture f = bootstrap.bind(endpoint.address()).awaitUninterruptibly();
+        if (!f.isSuccess()) {
+            throw new UncheckedIOException("cannot listen on " + endpoint + ": " + f.cause().getMessage(),
+                    f.cause() instanceof IOException io ? io : new IOException(f.cause()));
+        }
+        listeners.add(f.channel());
+        Endpoint actual = endpoint.bound(f.channel().localAddress());
+        bound.add(actual);
+        LOG.info("listening on {} ({} transport)", actual, transport);
+    }
+
+    /** A socket file left by a broker that was killed would make the bind fail; nobody can be listening on it. */
+    private static void deleteStaleSocket(Endpoint endpoint) {
+        try {
+            Files.deleteIfExists(endpoint.socketPath());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot remove old socket file " + endpoint.socketPath(), e);
+        }
+    }
+
+    /** The endpoints listened on, with the real port where port 0 was asked for. */
+    public List<Endpoint> endpoints() {
+        return List.copyOf(bound);
+    }
+
+    BrokerOptions options() {
+        return options;
+    }
+
+    boolean isStopping() {
+        return stopping;
+    }
+
+    ExecutorService workers() {
+        return workers;
+    }
+
+    ExecutorService waiters() {
+        return waiters;
+    }
+
+    /**
+     * Stops: no new connections or requests; waiting polls end; requests in progress finish (for at most the
+     * shutdown grace) and their answers are sent; then every connection is closed. The store stays open.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        stopping = true;
+        listeners.close().awaitUninterruptibly();
+        waiters.shutdownNow();
+        workers.shutdown();
+        long graceMillis = options.shutdownGrace().toMillis();
+        try {
+            if (!workers.awaitTermination(graceMillis, TimeUnit.MILLISECONDS)) {
+                LOG.warn("requests still running after {} ms; stopping anyway", graceMillis);
+                workers.shutdownNow();
+            }
+            waiters.awaitTermination(1, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        // Answers are written by the workers; let the event loops send them before the connections close.
+        clients.close().awaitUninterruptibly(Duration.ofSeconds(5).toMillis());
+        for (Endpoint e : bound) {
+            if (e.isUnix()) {
+                try {
+                    Files.deleteIfExists(e.socketPath());
+                } catch (IOException ignored) {
+                    // the next start removes it
+                }
+            }
+        }
+        loops.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5_000);
+        acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5_000);
+    }
+}

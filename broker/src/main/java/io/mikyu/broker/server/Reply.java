@@ -1,0 +1,78 @@
+package io.mikyu.broker.server;
+
+import io.mikyu.engine.RecordTooLargeException;
+import io.mikyu.protocol.FrameDescriptor;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiConsumer;
+
+/**
+ * The {@link FrameDescriptor#RESULT} frames of one request, written by the call on its worker thread. A scalar
+ * result goes in {@link #body()}; a list goes through {@link #list}, which starts a new frame whenever the next
+ * item would push the current one past the agreed frame size, so a large delivery is never refused or cut.
+ */
+final class Reply {
+
+    private final ByteBufAllocator alloc;
+    private final int requestId;
+    private final int maxFrameBytes;
+    private final List<ByteBuf> frames = new ArrayList<>(1);
+
+    Reply(ByteBufAllocator alloc, int requestId, int maxFrameBytes) {
+        this.alloc = alloc;
+        this.requestId = requestId;
+        this.maxFrameBytes = maxFrameBytes;
+        frames.add(newFrame());
+    }
+
+    private ByteBuf newFrame() {
+        return FrameDescriptor.writeHeader(alloc.buffer(), FrameDescriptor.RESULT, 0, requestId);
+    }
+
+    /** The frame a scalar result is written into. */
+    ByteBuf body() {
+        return frames.get(frames.size() - 1);
+    }
+
+    /** {@code count:i32 item*}, in as many frames as it takes, each with its own count. */
+    <T> void list(List<T> items, BiConsumer<ByteBuf, T> writer) {
+        ByteBuf frame = body();
+        int countAt = frame.writerIndex();
+        frame.writeInt(0);
+        int count = 0;
+        for (T item : items) {
+            int mark = frame.writerIndex();
+            writer.accept(frame, item);
+            if (frame.writerIndex() > maxFrameBytes && count > 0) {
+                frame.writerIndex(mark);
+                frame.setInt(countAt, count);
+                frame.setByte(FrameDescriptor.FLAGS_OFFSET, FrameDescriptor.FLAG_MORE);
+                frame = newFrame();
+                frames.add(frame);
+                countAt = frame.writerIndex();
+                frame.writeInt(0);
+                count = 0;
+                writer.accept(frame, item);
+            }
+            if (frame.writerIndex() > maxFrameBytes) {
+                throw new RecordTooLargeException("an item of " + (frame.writerIndex() - countAt)
+                        + " bytes does not fit the connection's frame limit of " + maxFrameBytes + " bytes");
+            }
+            count++;
+        }
+        frame.setInt(countAt, count);
+    }
+
+    /** The frames to send, in order; the caller owns them from now on. */
+    List<ByteBuf> frames() {
+        return frames;
+    }
+
+    void release() {
+        frames.forEach(ByteBuf::release);
+        frames.clear();
+    }
+}

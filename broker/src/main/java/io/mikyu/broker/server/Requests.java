@@ -1,0 +1,386 @@
+package io.mikyu.broker.server;
+
+import io.mikyu.engine.Durability;
+import io.mikyu.engine.Entry;
+import io.mikyu.engine.FilterExpression;
+import io.mikyu.engine.LeaseToken;
+import io.mikyu.engine.LogQueue;
+import io.mikyu.engine.LogQueueConfig;
+import io.mikyu.engine.Mikyu;
+import io.mikyu.engine.OffsetReset;
+import io.mikyu.engine.QueueKind;
+import io.mikyu.engine.Record;
+import io.mikyu.engine.SharedGroup;
+import io.mikyu.engine.SharedGroupConfig;
+import io.mikyu.engine.Task;
+import io.mikyu.engine.TaskQueueConfig;
+import io.mikyu.engine.Transaction;
+import io.mikyu.protocol.Fields;
+import io.mikyu.protocol.Op;
+import io.mikyu.protocol.TransactionOp;
+import io.mikyu.protocol.Values;
+import io.netty.buffer.ByteBuf;
+
+import java.time.Duration;
+import java.util.List;
+
+import static io.mikyu.protocol.Fields.readBool;
+import static io.mikyu.protocol.Fields.readInt;
+import static io.mikyu.protocol.Fields.readLong;
+import static io.mikyu.protocol.Fields.readMillis;
+import static io.mikyu.protocol.Fields.readString;
+
+/**
+ * Turns a request frame into the engine call it asks for. Decoding happens on the event loop, so that a malformed
+ * frame is refused before any work is queued; the call itself runs on a worker thread. Each case reads every
+ * argument first (the frame is released after decoding) and then returns the call, which writes its result
+ * into the {@link Reply}. The layouts are those of {@code broker/PROTOCOL.md}.
+ */
+final class Requests {
+
+    /** A decoded request. {@code waits}: it may block for a while (a long poll) and runs on the waiting pool. */
+    record Request(EngineCall call, boolean waits) {
+    }
+
+    /** The work of one request, on a worker thread. */
+    @FunctionalInterface
+    interface EngineCall {
+        void run(Reply reply) throws Exception;
+    }
+
+    private Requests() {
+    }
+
+    static Request decode(Op op, ByteBuf in, Session session) {
+        Mikyu m = session.mikyu();
+        return switch (op) {
+            case CREATE_LOG -> {
+                String name = readString(in);
+                LogQueueConfig config = readBool(in) ? Values.readLogConfig(in) : null;
+                yield now(r -> Values.writeLogConfig(r.body(),
+                        (config == null ? m.createLog(name) : m.createLog(name, config)).config()));
+            }
+            case GET_OR_CREATE_LOG -> {
+                String name = readString(in);
+                LogQueueConfig config = readBool(in) ? Values.readLogConfig(in) : null;
+                yield now(r -> Values.writeLogConfig(r.body(), m.getOrCreateLog(name, config).config()));
+            }
+            case GET_LOG -> {
+                String name = readString(in);
+                readBool(in);
+                yield now(r -> Values.writeLogConfig(r.body(), m.log(name).config()));
+            }
+            case DELETE_LOG -> {
+                String name = readString(in);
+                yield now(r -> Fields.writeBool(r.body(), m.deleteLog(name)));
+            }
+            case CREATE_TASK_QUEUE -> {
+                String name = readString(in);
+                TaskQueueConfig config = readBool(in) ? Values.readTaskConfig(in) : null;
+                yield now(r -> Values.writeTaskConfig(r.body(),
+                        (config == null ? m.createTaskQueue(name) : m.createTaskQueue(name, config)).config()));
+            }
+            case GET_OR_CREATE_TASK_QUEUE -> {
+                String name = readString(in);
+                TaskQueueConfig config = readBool(in) ? Values.readTaskConfig(in) : null;
+                yield now(r -> Values.writeTaskConfig(r.body(), m.getOrCreateTaskQueue(name, config).config()));
+            }
+            case GET_TASK_QUEUE -> {
+                String name = readString(in);
+                readBool(in);
+                yield now(r -> Values.writeTaskConfig(r.body(), m.taskQueue(name).config()));
+            }
+            case DELETE_TASK_QUEUE -> {
+                String name = readString(in);
+                yield now(r -> Fields.writeBool(r.body(), m.deleteTaskQueue(name)));
+            }
+            case LIST -> {
+                QueueKind kind = Values.readKind(in);
+                yield now(r -> r.list(m.list(kind), Fields::writeString));
+            }
+            case STATS -> now(r -> Values.writeEngineStats(r.body(), m.stats()));
+            case RECOVERY_REPORT -> now(r -> Values.writeRecoveryReport(r.body(), m.recoveryReport()));
+            case FLUSH -> now(r -> m.flush());
+
+            case TX_COMMIT -> {
+                List<TransactionOp> ops = TransactionOp.readAll(in);
+                yield now(r -> {
+                    try (Transaction tx = m.beginTransaction()) {
+                        ops.forEach(o -> o.addTo(tx));
+                        tx.commit();
+                    }
+                });
+            }
+            case TX_PREPARE -> {
+                byte[] xid = Fields.readBytes(in);
+                List<TransactionOp> ops = TransactionOp.readAll(in);
+                yield now(r -> {
+                    try (Transaction tx = m.beginTransaction()) {
+                        ops.forEach(o -> o.addTo(tx));
+                        tx.prepare(xid);
+                    }
+                });
+            }
+            case PREPARED_TRANSACTIONS -> now(r -> r.list(m.preparedTransactions(), Fields::writeBytes));
+            case COMMIT_PREPARED -> {
+                byte[] xid = Fields.readBytes(in);
+                yield now(r -> m.commitPrepared(xid));
+            }
+            case ROLLBACK_PREPARED -> {
+                byte[] xid = Fields.readBytes(in);
+                yield now(r -> m.rollbackPrepared(xid));
+            }
+
+            case APPEND -> {
+                String queue = readString(in);
+                Durability durability = Values.readDurability(in);
+                List<Entry> entries = Values.readEntries(in);
+                yield now(r -> r.body().writeLong(m.log(queue).appendBatch(entries, durability)));
+            }
+            case READ_ONE -> {
+                String queue = readString(in);
+                long offset = readLong(in);
+                yield now(r -> {
+                    Record record = m.log(queue).read(offset);
+                    Fields.writeBool(r.body(), record != null);
+                    if (record != null) {
+                        Values.writeRecord(r.body(), record);
+                    }
+                });
+            }
+            case READ -> {
+                String queue = readString(in);
+                long from = readLong(in);
+                int max = readInt(in);
+                long maxBytes = readLong(in);
+                yield now(r -> r.list(m.log(queue).read(from, max, maxBytes), Values::writeRecord));
+            }
+            case POLL -> {
+                String queue = readString(in);
+                long from = readLong(in);
+                int max = readInt(in);
+                long maxBytes = readLong(in);
+                Duration wait = readMillis(in);
+                yield waiting(wait, r -> r.list(m.log(queue).poll(from, max, maxBytes, wait), Values::writeRecord));
+            }
+            case START_OFFSET -> {
+                String queue = readString(in);
+                yield now(r -> r.body().writeLong(m.log(queue).startOffset()));
+            }
+            case END_OFFSET -> {
+                String queue = readString(in);
+                yield now(r -> r.body().writeLong(m.log(queue).endOffset()));
+            }
+            case OFFSET_FOR_TIMESTAMP -> {
+                String queue = readString(in);
+                long timestamp = readLong(in);
+                yield now(r -> r.body().writeLong(m.log(queue).offsetForTimestamp(timestamp)));
+            }
+            case GROUPS -> {
+                String queue = readString(in);
+                yield now(r -> r.list(m.log(queue).groups(), Fields::writeString));
+            }
+            case DELETE_GROUP -> {
+                String queue = readString(in);
+                String group = readString(in);
+                yield now(r -> Fields.writeBool(r.body(), m.log(queue).deleteGroup(group)));
+            }
+            case APPLY_RETENTION -> {
+                String queue = readString(in);
+                yield now(r -> r.body().writeLong(m.log(queue).applyRetention()));
+            }
+            case COMPACT -> {
+                String queue = readString(in);
+                yield now(r -> r.body().writeLong(m.log(queue).compact()));
+            }
+            case LOG_STATS -> {
+                String queue = readString(in);
+                yield now(r -> Values.writeQueueStats(r.body(), m.log(queue).stats()));
+            }
+
+            case GROUP_OPEN -> {
+                String queue = readString(in);
+                String group = readString(in);
+                yield now(r -> m.log(queue).group(group));
+            }
+            case GROUP_POSITION -> {
+                String queue = readString(in);
+                String group = readString(in);
+                yield now(r -> r.body().writeLong(m.log(queue).group(group).position()));
+            }
+            case GROUP_HAS_COMMITTED -> {
+                String queue = readString(in);
+                String group = readString(in);
+                yield now(r -> Fields.writeBool(r.body(), m.log(queue).group(group).hasCommitted()));
+            }
+            case GROUP_COMMIT -> {
+                String queue = readString(in);
+                String group = readString(in);
+                long next = readLong(in);
+                yield now(r -> m.log(queue).group(group).commit(next));
+            }
+            case GROUP_RESET -> {
+                String queue = readString(in);
+                String group = readString(in);
+                OffsetReset reset = Values.readOffsetReset(in);
+                yield now(r -> r.body().writeLong(m.log(queue).group(group).reset(reset)));
+            }
+            case GROUP_POLL -> {
+                String queue = readString(in);
+                String group = readString(in);
+                int max = readInt(in);
+                Duration wait = readMillis(in);
+                yield waiting(wait, r -> r.list(m.log(queue).group(group).poll(max, wait), Values::writeRecord));
+            }
+            case GROUP_LAG -> {
+                String queue = readString(in);
+                String group = readString(in);
+                yield now(r -> r.body().writeLong(m.log(queue).group(group).lag()));
+            }
+
+            case SHARED_OPEN -> {
+                String queue = readString(in);
+                String group = readString(in);
+                SharedGroupConfig config = Values.readSharedConfig(in);
+                FilterExpression filter = Values.readFilter(in);
+                OffsetReset startIfNew = Values.readOffsetReset(in);
+                yield now(r -> {
+                    LogQueue log = m.log(queue);
+                    SharedGroup g = log.sharedGroup(group, config, session.filter(filter), startIfNew);
+                    session.opened(queue, group, g);
+                    Values.writeSharedConfig(r.body(), g.config());
+                });
+            }
+            case SHARED_FETCH -> {
+                String queue = readString(in);
+                String group = readString(in);
+                int max = readInt(in);
+                Duration lease = readMillis(in);
+                Duration wait = readMillis(in);
+                yield waiting(wait, r -> r.list(session.sharedGroup(queue, group).fetch(max, lease, wait),
+                        Values::writeDelivery));
+            }
+            case SHARED_ACK -> {
+                String queue = readString(in);
+                String group = readString(in);
+                List<LeaseToken> tokens = Values.readTokens(in);
+                yield now(r -> {
+                    SharedGroup g = session.sharedGroup(queue, group);
+                    if (tokens.size() == 1) {
+                        g.ack(tokens.get(0));
+                    } else {
+                        g.ack(tokens);
+                    }
+                });
+            }
+            case SHARED_NACK -> {
+                String queue = readString(in);
+                String group = readString(in);
+                LeaseToken token = Values.readToken(in);
+                Duration delay = readMillis(in);
+                String reason = readString(in);
+                yield now(r -> session.sharedGroup(queue, group).nack(token, delay, reason));
+            }
+            case SHARED_RETURN_UNDELIVERED -> {
+                String queue = readString(in);
+                String group = readString(in);
+                List<LeaseToken> tokens = Values.readTokens(in);
+                yield now(r -> session.sharedGroup(queue, group).returnUndelivered(tokens));
+            }
+            case SHARED_EXTEND -> {
+                String queue = readString(in);
+                String group = readString(in);
+                LeaseToken token = Values.readToken(in);
+                Duration lease = readMillis(in);
+                yield now(r -> r.body().writeLong(session.sharedGroup(queue, group).extend(token, lease)));
+            }
+            case SHARED_COMMITTED -> {
+                String queue = readString(in);
+                String group = readString(in);
+                yield now(r -> r.body().writeLong(session.sharedGroup(queue, group).committedOffset()));
+            }
+            case SHARED_COUNTS -> {
+                String queue = readString(in);
+                String group = readString(in);
+                yield now(r -> Values.writeCounts(r.body(), session.sharedGroup(queue, group).counts()));
+            }
+            case SHARED_LAG -> {
+                String queue = readString(in);
+                String group = readString(in);
+                yield now(r -> r.body().writeLong(session.sharedGroup(queue, group).lag()));
+            }
+
+            case ENQUEUE -> {
+                String queue = readString(in);
+                Durability durability = Values.readDurability(in);
+                List<Task> tasks = Values.readTasks(in);
+                yield now(r -> r.body().writeLong(m.taskQueue(queue).enqueueBatch(tasks, durability)));
+            }
+            case DEQUEUE -> {
+                String queue = readString(in);
+                int max = readInt(in);
+                Duration lease = readMillis(in);
+                Duration wait = readMillis(in);
+                FilterExpression filter = Values.readFilter(in);
+                yield waiting(wait, r -> r.list(m.taskQueue(queue).dequeue(max, lease, wait, session.filter(filter)),
+                        Values::writeLeasedTask));
+            }
+            case TASK_ACK -> {
+                String queue = readString(in);
+                List<LeaseToken> tokens = Values.readTokens(in);
+                yield now(r -> {
+                    if (tokens.size() == 1) {
+                        m.taskQueue(queue).ack(tokens.get(0));
+                    } else {
+                        m.taskQueue(queue).ack(tokens);
+                    }
+                });
+            }
+            case TASK_NACK -> {
+                String queue = readString(in);
+                LeaseToken token = Values.readToken(in);
+                Duration delay = readMillis(in);
+                String reason = readString(in);
+                yield now(r -> m.taskQueue(queue).nack(token, delay, reason));
+            }
+            case TASK_RETURN_UNDELIVERED -> {
+                String queue = readString(in);
+                List<LeaseToken> tokens = Values.readTokens(in);
+                yield now(r -> m.taskQueue(queue).returnUndelivered(tokens));
+            }
+            case TASK_EXTEND -> {
+                String queue = readString(in);
+                LeaseToken token = Values.readToken(in);
+                Duration lease = readMillis(in);
+                yield now(r -> r.body().writeLong(m.taskQueue(queue).extend(token, lease)));
+            }
+            case BROWSE -> {
+                String queue = readString(in);
+                int max = readInt(in);
+                FilterExpression filter = Values.readFilter(in);
+                yield now(r -> r.list(m.taskQueue(queue).browse(max, session.filter(filter)),
+                        Values::writeLeasedTask));
+            }
+            case PURGE -> {
+                String queue = readString(in);
+                yield now(r -> r.body().writeLong(m.taskQueue(queue).purge()));
+            }
+            case TASK_COUNTS -> {
+                String queue = readString(in);
+                yield now(r -> Values.writeCounts(r.body(), m.taskQueue(queue).counts()));
+            }
+            case TASK_STATS -> {
+                String queue = readString(in);
+                yield now(r -> Values.writeQueueStats(r.body(), m.taskQueue(queue).stats()));
+            }
+        };
+    }
+
+    private static Request now(EngineCall call) {
+        return new Request(call, false);
+    }
+
+    private static Request waiting(Duration wait, EngineCall call) {
+        return new Request(call, wait != null && wait.toMillis() > 0);
+    }
+}

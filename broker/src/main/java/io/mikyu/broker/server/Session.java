@@ -1,0 +1,50 @@
+package io.mikyu.broker.server;
+
+import io.mikyu.engine.FilterExpression;
+import io.mikyu.engine.Mikyu;
+import io.mikyu.engine.SharedGroup;
+import io.mikyu.engine.TaskFilter;
+
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What the requests of one connection work on: the store, the filter compilers, and the shared groups the
+ * client opened. A shared group is kept as opened, with its admission filter, so a member's later requests reach
+ * that same group (or fail as closed once it is deleted, as an in-process handle does).
+ */
+final class Session {
+
+    private final Mikyu mikyu;
+    private final FilterCompilers filters;
+    private final ConcurrentHashMap<String, SharedGroup> sharedGroups = new ConcurrentHashMap<>();
+
+    Session(Mikyu mikyu, FilterCompilers filters) {
+        this.mikyu = mikyu;
+        this.filters = filters;
+    }
+
+    Mikyu mikyu() {
+        return mikyu;
+    }
+
+    TaskFilter filter(FilterExpression expression) {
+        return filters.compile(expression);
+    }
+
+    void opened(String queue, String group, SharedGroup shared) {
+        sharedGroups.put(key(queue, group), shared);
+    }
+
+    SharedGroup sharedGroup(String queue, String group) {
+        SharedGroup g = sharedGroups.get(key(queue, group));
+        if (g == null) {
+            throw new IllegalStateException("shared group '" + group + "' of log queue '" + queue
+                    + "' is not open on this connection: obtain it with sharedGroup(name, config) first");
+        }
+        return g;
+    }
+
+    private static String key(String queue, String group) {
+        return queue + '\u0000' + group;
+    }
+}

@@ -1,0 +1,229 @@
+package io.mikyu.broker.server;
+
+import io.mikyu.engine.Entry;
+import io.mikyu.engine.LeasedTask;
+import io.mikyu.engine.LogQueue;
+import io.mikyu.engine.Mikyu;
+import io.mikyu.engine.MikyuException;
+import io.mikyu.engine.QueueKind;
+import io.mikyu.engine.Record;
+import io.mikyu.engine.RecordTooLargeException;
+import io.mikyu.engine.StoreClosedException;
+import io.mikyu.engine.Task;
+import io.mikyu.engine.TaskQueue;
+import io.mikyu.engine.TaskQueueConfig;
+import io.mikyu.transport.Endpoint;
+import io.mikyu.transport.Transport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** What only a dialled store does: connections, many calls in flight, frames, leases of dead clients, sockets. */
+class RemoteClientTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void dialingWhereNoBrokerListensFailsAsClosed() {
+        assertThatThrownBy(() -> Mikyu.dial("tcp://127.0.0.1:1?connectTimeout=2s"))
+                .isInstanceOf(StoreClosedException.class).hasMessageContaining("127.0.0.1:1");
+    }
+
+    @Test
+    void anUnknownSchemeNamesTheClientArtifactOrTheSchemes() {
+        assertThatThrownBy(() -> Mikyu.dial("http://example/")).isInstanceOf(MikyuException.class)
+                .hasMessageContaining("io.mikyu:mikyu-client");
+        assertThatThrownBy(() -> Mikyu.dial("tcp://127.0.0.1:7420?colour=blue"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("colour");
+    }
+
+    @Test
+    void manyThreadsShareOneConnectionWithCallsInFlightTogether() throws Exception {
+        try (RunningBroker broker = new RunningBroker(dir)) {
+            Mikyu client = broker.dial();
+            LogQueue events = client.createLog("events");
+            ExecutorService threads = Executors.newFixedThreadPool(8);
+            try {
+                List<Future<?>> done = new ArrayList<>();
+                for (int t = 0; t < 8; t++) {
+                    int thread = t;
+                    done.add(threads.submit(() -> {
+                        for (int i = 0; i < 100; i++) {
+                            events.append(Entry.of(thread + "-" + i));
+                        }
+                    }));
+                }
+                for (Future<?> f : done) {
+                    f.get(30, TimeUnit.SECONDS);
+                }
+            } finally {
+                threads.shutdown();
+            }
+            assertThat(events.endOffset()).isEqualTo(800);
+            assertThat(events.read(0, 1000)).extracting(Record::payloadAsString).doesNotHaveDuplicates().hasSize(800);
+        }
+    }
+
+    @Test
+    void aResultLargerThanAFrameArrivesWholeInSeveralFrames() throws Exception {
+        try (RunningBroker broker = new RunningBroker(dir, RunningBroker.ENGINE, o -> o.withMaxFrameBytes(64 << 10))) {
+            Mikyu client = broker.dial();
+            LogQueue events = client.createLog("events");
+            TaskQueue jobs = client.createTaskQueue("jobs");
+            for (int i = 0; i < 40; i++) {
+                events.append(Entry.of(new byte[10_000]));
+                jobs.enqueue(Task.of(new byte[10_000]));
+            }
+            assertThat(events.read(0, 100)).hasSize(40);
+            assertThat(jobs.dequeue(100, Duration.ofMinutes(1), Duration.ZERO, null)).hasSize(40);
+            assertThat(jobs.counts().inFlight()).isEqualTo(40);
+        }
+    }
+
+    @Test
+    void aRequestLargerThanTheAgreedFrameIsRefusedBeforeItIsSent() {
+        try (RunningBroker broker = new RunningBroker(dir, RunningBroker.ENGINE, o -> o.withMaxFrameBytes(64 << 10))) {
+            Mikyu client = broker.dial();
+            LogQueue events = client.createLog("events");
+            List<Entry> batch = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                batch.add(Entry.of(new byte[10_000]));
+            }
+            assertThatThrownBy(() -> events.appendBatch(batch)).isInstanceOf(RecordTooLargeException.class)
+                    .hasMessageContaining("frame limit");
+            assertThat(events.append(Entry.of("still connected"))).isZero();
+        }
+    }
+
+    @Test
+    void aFilterWithoutAnExpressionCannotLeaveTheProcess() {
+        try (RunningBroker broker = new RunningBroker(dir)) {
+            TaskQueue jobs = broker.dial().createTaskQueue("jobs");
+            assertThatThrownBy(() -> jobs.browse(10, task -> true)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("expression");
+        }
+    }
+
+    @Test
+    void aDeadClientsLeasesRunOutAndItsTasksGoToTheNextConsumer() throws Exception {
+        try (RunningBroker broker = new RunningBroker(dir)) {
+            Mikyu producer = broker.dial();
+            producer.createTaskQueue("jobs", TaskQueueConfig.defaults().withBackoff(Duration.ZERO, 1.0,
+                    Duration.ZERO)).enqueue(Task.of("work"));
+            Mikyu doomed = Mikyu.dial(broker.uri());
+            LeasedTask taken = doomed.taskQueue("jobs").dequeue(1, Duration.ofMillis(300), Duration.ofSeconds(1),
+                    null).get(0);
+            doomed.close();
+
+            LeasedTask again = broker.dial().taskQueue("jobs").dequeue(Duration.ofSeconds(5));
+            assertThat(again.id()).isEqualTo(taken.id());
+            assertThat(again.attempt()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void closingTheClientFailsItsWaitingCallsAsClosed() throws Exception {
+        try (RunningBroker broker = new RunningBroker(dir)) {
+            Mikyu client = Mikyu.dial(broker.uri());
+            LogQueue events = client.createLog("events");
+            CompletableFuture<List<Record>> polling = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return events.poll(0, 10, Duration.ofSeconds(30));
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Thread.sleep(200);
+            client.close();
+            assertThatThrownBy(() -> polling.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(StoreClosedException.class);
+            assertThatThrownBy(() -> events.endOffset()).isInstanceOf(StoreClosedException.class);
+        }
+    }
+
+    @Test
+    void aQuietConnectionIsKeptAliveByHeartbeats() throws Exception {
+        try (RunningBroker broker = new RunningBroker(dir, RunningBroker.ENGINE,
+                o -> o.withHeartbeat(Duration.ofMillis(100)))) {
+            Mikyu client = broker.dial();
+            client.createLog("events");
+            Thread.sleep(800);
+            assertThat(client.list(QueueKind.LOG)).containsExactly("events");
+        }
+    }
+
+    @Test
+    void aUnixSocketServesTheSameStoreAsTcp() throws Exception {
+        assumeTrue(Transport.best() == Transport.EPOLL, "native epoll is not available: "
+                + Transport.epollUnavailableReason());
+        Path socket = dir.resolve("mikyu.sock");
+        try (RunningBroker broker = new RunningBroker(dir.resolve("data"), RunningBroker.ENGINE, o -> o,
+                List.of(Endpoint.parse("tcp://127.0.0.1:0"), Endpoint.parse("unix://" + socket)))) {
+            try (Mikyu overUnix = Mikyu.dial("unix://" + socket)) {
+                overUnix.createLog("events").append(Entry.of("over a socket file"));
+                assertThat(overUnix.location()).isEqualTo("unix://" + socket);
+            }
+            assertThat(broker.dial().log("events").read(0).payloadAsString()).isEqualTo("over a socket file");
+        }
+    }
+
+    @Test
+    void withReconnectAWaitingDequeueAndASharedGroupOutliveABrokerRestart() throws Exception {
+        Path data = dir.resolve("data");
+        RunningBroker broker = new RunningBroker(data);
+        String uri = broker.uri();
+        try (Mikyu client = Mikyu.dial(uri + "?reconnect=20s")) {
+            TaskQueue jobs = client.createTaskQueue("jobs");
+            LogQueue events = client.createLog("events");
+            io.mikyu.engine.SharedGroup workers = events.sharedGroup("workers",
+                    io.mikyu.engine.SharedGroupConfig.defaults());
+            CompletableFuture<List<LeasedTask>> waiting = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return jobs.dequeue(1, Duration.ofSeconds(30), Duration.ofSeconds(15), null);
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Thread.sleep(200);
+            broker.close();
+            broker = new RunningBroker(data, RunningBroker.ENGINE, o -> o, List.of(Endpoint.parse(uri)));
+            broker.store().taskQueue("jobs").enqueue(Task.of("after the restart"));
+            assertThat(waiting.get(20, TimeUnit.SECONDS)).extracting(LeasedTask::payloadAsString)
+                    .containsExactly("after the restart");
+            events.append(Entry.of("e"));
+            assertThat(workers.fetch(10, Duration.ofSeconds(30), Duration.ofSeconds(5)))
+                    .extracting(d -> d.record().payloadAsString()).containsExactly("e");
+            assertThat(client.isOpen()).isTrue();
+        } finally {
+            broker.close();
+        }
+    }
+
+    @Test
+    void withoutReconnectALostBrokerClosesTheClient() throws Exception {
+        RunningBroker broker = new RunningBroker(dir);
+        Mikyu client = Mikyu.dial(broker.uri());
+        client.createLog("events");
+        broker.close();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (client.isOpen() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(client.isOpen()).isFalse();
+        assertThatThrownBy(() -> client.log("events")).isInstanceOf(StoreClosedException.class);
+        client.close();
+    }
+}
