@@ -70,6 +70,7 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
     final Mikyu engine;
     final ProviderRegistry registry;
     private final ScheduledFuture<?> renewal;
+    private final ScheduledFuture<?> ackFlush;
     private final List<MikyuSession> sessions = new CopyOnWriteArrayList<>();
     private final Set<String> temporaries = ConcurrentHashMap.newKeySet();
     private final AtomicInteger temporaryCounter = new AtomicInteger();
@@ -96,6 +97,8 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
         long period = Math.max(50, options.lease().toMillis() / 3);
         JmsMetrics.GLOBAL.connections.incrementAndGet();
         this.renewal = TIMER.scheduleWithFixedDelay(this::renewLeases, period, period, TimeUnit.MILLISECONDS);
+        this.ackFlush = TIMER.scheduleWithFixedDelay(this::flushDueAcks, MikyuSession.ACK_DELAY_MILLIS,
+                MikyuSession.ACK_DELAY_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -373,6 +376,7 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
             startLock.notifyAll();
         }
         renewal.cancel(false);
+        ackFlush.cancel(false);
         for (MikyuSession s : sessions) {
             try {
                 s.close();
@@ -411,6 +415,12 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
             } catch (RuntimeException ignored) {
                 LOG.warn("the ExceptionListener of connection {} threw", id, ignored);
             }
+        }
+    }
+
+    private void flushDueAcks() {
+        for (MikyuSession s : sessions) {
+            s.flushAcksIfDue();
         }
     }
 

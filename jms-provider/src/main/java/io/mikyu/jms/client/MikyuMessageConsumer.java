@@ -82,6 +82,7 @@ public final class MikyuMessageConsumer implements QueueReceiver, TopicSubscribe
                 return h;
             }
         }
+        session.flushAcks(); // before waiting for more, finish what was delivered
         int max = batch;
         List<Inbound> fetched;
         try {
@@ -228,6 +229,7 @@ public final class MikyuMessageConsumer implements QueueReceiver, TopicSubscribe
             closed = true;
         }
         listener = null;
+        session.flushAcks();
         returnBuffered();
         try {
             source.close();

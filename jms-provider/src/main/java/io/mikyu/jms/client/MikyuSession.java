@@ -102,6 +102,11 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
     private final List<Held> unacked = new ArrayList<>();
     /** Sends of the current transaction. */
     private final List<PendingSend> sends = new ArrayList<>();
+    /** AUTO/DUPS_OK messages delivered whose engine ack is not written yet (see {@link #ackSoon}). */
+    private final List<Held> pendingAcks = new ArrayList<>();
+    private long pendingSince;
+    static final int ACK_BATCH = 64;
+    static final long ACK_DELAY_MILLIS = 50;
     /** Held while a message is being delivered, so stop() and close() can wait for delivery to pause. */
     private final ReentrantLock deliveryLock = new ReentrantLock();
     private final Object wakeup = new Object();
@@ -624,6 +629,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
             candidates.add(SubscriptionNames.durable(clientId, name));
         }
         candidates.add(SubscriptionNames.sharedDurable(clientId, name));
+        flushAcks();
         ProviderRegistry registry = connection.registry;
         synchronized (registry) {
             for (String group : candidates) {
@@ -781,11 +787,60 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
     /** After a message was handed to the application (receive returned, or onMessage returned normally). */
     private void delivered(Held h) {
         if (mode == AUTO_ACKNOWLEDGE || mode == DUPS_OK_ACKNOWLEDGE) {
-            settle(h, true, null);
+            ackSoon(h);
         } else {
             synchronized (unacked) {
                 unacked.add(h);
             }
+        }
+    }
+
+    /**
+     * AUTO/DUPS_OK: the message counts as acknowledged; the engine ack is written with others — when the consumer
+     * next fetches, when {@value #ACK_BATCH} are waiting, within {@value #ACK_DELAY_MILLIS} ms (the connection's
+     * timer), and before anything that must see it (recover, close, unsubscribe). One engine write per batch
+     * instead of per message: with a single write per message a consumer runs at the writer's cycle rate. The
+     * message stays leased (and renewed) until then, so nobody else receives it; only a crash in between can
+     * deliver it again, flagged redelivered.
+     */
+    private void ackSoon(Held h) {
+        boolean full;
+        synchronized (pendingAcks) {
+            if (pendingAcks.isEmpty()) {
+                pendingSince = System.nanoTime();
+            }
+            pendingAcks.add(h);
+            full = pendingAcks.size() >= ACK_BATCH;
+        }
+        if (full) {
+            flushAcks();
+        }
+    }
+
+    /** Writes the waiting automatic acks. */
+    void flushAcks() {
+        List<Held> batch;
+        synchronized (pendingAcks) {
+            if (pendingAcks.isEmpty()) {
+                return;
+            }
+            batch = new ArrayList<>(pendingAcks);
+            pendingAcks.clear();
+        }
+        ackAll(batch);
+    }
+
+    /** The connection's timer: acks that waited long enough are written. */
+    void flushAcksIfDue() {
+        synchronized (pendingAcks) {
+            if (pendingAcks.isEmpty() || System.nanoTime() - pendingSince < ACK_DELAY_MILLIS * 1_000_000L) {
+                return;
+            }
+        }
+        try {
+            flushAcks();
+        } catch (RuntimeException e) {
+            LOG.warn("writing automatic acknowledgements failed; the messages will be delivered again", e);
         }
     }
 
@@ -887,7 +942,11 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
             }
             if (auto && inListener != null) {
                 inListener = null;
-                settle(h, !threw, "the message listener threw");
+                if (threw) {
+                    settle(h, false, "the message listener threw");
+                } else {
+                    ackSoon(h);
+                }
             }
         } finally {
             deliveryLock.unlock();
@@ -993,6 +1052,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
 
     /** Recover and rollback: what the consumers buffered goes back untouched, what was delivered comes again. */
     private void redeliverAll() {
+        flushAcks(); // what was acknowledged stays acknowledged
         deliveryLock.lock();
         try {
             for (MikyuMessageConsumer c : consumers) {
@@ -1160,6 +1220,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
         }
         deliveryLock.lock();
         try {
+            flushAcks();
             for (MikyuMessageConsumer c : consumers) {
                 c.closeQuietly();
             }
