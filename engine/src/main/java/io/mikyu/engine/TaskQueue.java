@@ -45,6 +45,17 @@ public interface TaskQueue {
      * Hands out up to {@code max} ready tasks (matching {@code filter} if not null) under a lease of
      * {@code lease}, waiting up to {@code wait} for the first. Returns an empty list if none came.
      */
+    /**
+     * Enqueues tasks kept in memory only: nothing is written, so they are gone after a restart or a crash (JMS
+     * NON_PERSISTENT messages). They are leased, acked, retried, delayed, expired and dead-lettered (to memory) like
+     * any other task; they sort after stored tasks of the same priority. Returns the first task's id, or -1 if all
+     * expired on arrival. A queue that cannot keep tasks in memory (a remote one) stores them as
+     * {@link Durability#ASYNC}.
+     */
+    default long enqueueTransient(List<Task> tasks) {
+        return enqueueBatch(tasks, Durability.ASYNC);
+    }
+
     List<LeasedTask> dequeue(int max, Duration lease, Duration wait, TaskFilter filter) throws InterruptedException;
 
     /** One task with the default lease, or {@code null} after {@code wait}. */

@@ -299,6 +299,17 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
             }
             return;
         }
+        if (!persistent && d.isQueue()) {
+            // A NON_PERSISTENT queue message lives in memory only (a transient task): no write at all.
+            flushPipeline();
+            try {
+                connection.taskQueue(d.name()).enqueueTransient(List.of(m.toTask()));
+            } catch (RuntimeException e) {
+                throw JmsErrors.of(e);
+            }
+            JmsMetrics.GLOBAL.sent(1);
+            return;
+        }
         if (!persistent && !direct && m.payload().length <= PIPELINED_MAX_BYTES) {
             pipeline().submit(d, m);
             JmsMetrics.GLOBAL.sent(1);

@@ -88,7 +88,9 @@ final class LeaseLedger {
         List<Entry> records = new ArrayList<>(taken.size());
         List<LeasedTask> handedOut = new ArrayList<>(taken.size());
         for (TaskEntry e : taken) {
-            records.add(stateRecord(TaskRecordDescriptor.LEASE, e.id, e.lease, leaseUntil, e.attempts, null));
+            if (!e.isTransient()) {
+                records.add(stateRecord(TaskRecordDescriptor.LEASE, e.id, e.lease, leaseUntil, e.attempts, null));
+            }
             handedOut.add(new LeasedTask(e.id, new LeaseToken(e.id, e.lease), e.attempts, e.priority, e.enqueuedAt,
                     e.expiresAt, leaseUntil, e.headers, e.payload));
         }
@@ -117,7 +119,9 @@ final class LeaseLedger {
             }
             for (LeaseToken t : tokens) {
                 TaskEntry e = state.holder(t);
-                records.add(stateRecord(TaskRecordDescriptor.ACK, e.id, e.lease, 0, e.attempts, null));
+                if (!e.isTransient()) {
+                    records.add(stateRecord(TaskRecordDescriptor.ACK, e.id, e.lease, 0, e.attempts, null));
+                }
                 state.beginFinish(e);
                 finishing.add(e);
             }
@@ -155,8 +159,10 @@ final class LeaseLedger {
             return;
         }
         long visibleAt = now + (delay == null ? config.backoff(attempts[0]) : delay).toMillis();
-        writeState(List.of(stateRecord(TaskRecordDescriptor.NACK, token.taskId(), token.lease(), visibleAt,
-                attempts[0], reason)));
+        if (!held[0].isTransient()) {
+            writeState(List.of(stateRecord(TaskRecordDescriptor.NACK, token.taskId(), token.lease(), visibleAt,
+                    attempts[0], reason)));
+        }
         withLock(() -> {
             if (state.holder(token) == held[0]) {
                 state.giveBack(held[0], visibleAt, reason, System.currentTimeMillis());
@@ -183,8 +189,10 @@ final class LeaseLedger {
             for (LeaseToken t : tokens) {
                 TaskEntry e = state.holder(t);
                 held.add(e);
-                records.add(stateRecord(TaskRecordDescriptor.NACK, e.id, e.lease, now, Math.max(0, e.attempts - 1),
-                        "returned undelivered"));
+                if (!e.isTransient()) {
+                    records.add(stateRecord(TaskRecordDescriptor.NACK, e.id, e.lease, now,
+                            Math.max(0, e.attempts - 1), "returned undelivered"));
+                }
             }
         });
         writeState(records);
@@ -207,9 +215,16 @@ final class LeaseLedger {
         }
         long until = System.currentTimeMillis() + lease.toMillis();
         int[] attempts = new int[1];
-        withLock(() -> attempts[0] = state.holder(token).attempts);
-        writeState(List.of(stateRecord(TaskRecordDescriptor.EXTEND, token.taskId(), token.lease(), until,
-                attempts[0], null)));
+        boolean[] inMemory = new boolean[1];
+        withLock(() -> {
+            TaskEntry e = state.holder(token);
+            attempts[0] = e.attempts;
+            inMemory[0] = e.isTransient();
+        });
+        if (!inMemory[0]) {
+            writeState(List.of(stateRecord(TaskRecordDescriptor.EXTEND, token.taskId(), token.lease(), until,
+                    attempts[0], null)));
+        }
         withLock(() -> {
             state.extend(state.holder(token), until);
             changed.signalAll(); // a shorter lease may free the task sooner than waiters planned for
@@ -280,7 +295,7 @@ final class LeaseLedger {
             if (deadLetters == null) {
                 throw new MikyuException("'" + name + "' has no dead-letter queue");
             }
-            Record r = item.apply(e.id);
+            byte[] body = e.isTransient() ? e.payload : item.apply(e.id).payload();
             Headers.Builder hb = Headers.builder();
             for (Headers.Header h : e.headers.asList()) {
                 hb.add(h.name(), h.value());
@@ -288,10 +303,15 @@ final class LeaseLedger {
             hb.add(TaskQueue.DLQ_ORIGINAL_QUEUE, name).add(TaskQueue.DLQ_ORIGINAL_ID, Long.toString(e.id))
                     .add(TaskQueue.DLQ_ATTEMPTS, Integer.toString(e.attempts))
                     .add(TaskQueue.DLQ_REASON, e.lastReason == null ? "" : e.lastReason);
-            byte[] payload = r.payload() == null ? new byte[0] : r.payload();
-            deadLetters.enqueue(new Task(payload, hb.build(), e.priority, 0, 0), config.durability());
-            writeState(List.of(stateRecord(TaskRecordDescriptor.DEAD, e.id, e.lease, System.currentTimeMillis(),
-                    e.attempts, e.lastReason)));
+            byte[] payload = body == null ? new byte[0] : body;
+            Task dead = new Task(payload, hb.build(), e.priority, 0, 0);
+            if (e.isTransient()) {
+                deadLetters.enqueueTransient(List.of(dead)); // stays as durable as it was: memory only
+            } else {
+                deadLetters.enqueue(dead, config.durability());
+                writeState(List.of(stateRecord(TaskRecordDescriptor.DEAD, e.id, e.lease,
+                        System.currentTimeMillis(), e.attempts, e.lastReason)));
+            }
             withLock(() -> state.finish(e.id));
             deadLettered++;
         } catch (RuntimeException failure) {
@@ -415,6 +435,9 @@ final class LeaseLedger {
     }
 
     void writeState(List<Entry> records) {
+        if (records.isEmpty()) {
+            return; // every item was transient
+        }
         write(records, BatchDescriptor.TYPE_TASK_STATE, config.durability());
     }
 

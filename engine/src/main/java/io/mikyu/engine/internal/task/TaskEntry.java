@@ -18,6 +18,9 @@ final class TaskEntry implements TaskView {
     static final Comparator<TaskEntry> BY_LEASE_END =
             Comparator.comparingLong((TaskEntry e) -> e.leaseUntil).thenComparingLong(e -> e.id);
 
+    /** Ids from here up are transient tasks: kept in memory only, never in the task log. */
+    static final long TRANSIENT_BASE = 1L << 62;
+
     final long id;
     final int priority;
     final long enqueuedAt;
@@ -25,6 +28,11 @@ final class TaskEntry implements TaskView {
     final Headers headers;
 
     State state = State.SCHEDULED;
+
+    boolean isTransient() {
+        return id >= TRANSIENT_BASE;
+    }
+
     int attempts;
     long visibleAt;
     long lease;

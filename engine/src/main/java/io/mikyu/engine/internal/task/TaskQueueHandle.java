@@ -107,6 +107,24 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue {
     }
 
     @Override
+    public long enqueueTransient(List<Task> tasks) {
+        long now = System.currentTimeMillis();
+        long[] first = {-1};
+        ledger.withLock(() -> {
+            ledger.checkOpen();
+            for (Task t : tasks) {
+                TaskEntry e = ledger.state.enqueuedTransient(new TaskRecordDescriptor.Meta(t.priority(),
+                        t.deliverAt(), t.expiresAt()), now, t.headers(), t.payload(), now);
+                if (first[0] < 0 && e != null) {
+                    first[0] = e.id;
+                }
+            }
+            ledger.changed.signalAll();
+        });
+        return first[0];
+    }
+
+    @Override
     public List<LeasedTask> dequeue(int max, Duration lease, Duration wait, TaskFilter filter)
             throws InterruptedException {
         if (max <= 0) {
@@ -157,7 +175,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue {
         List<LeasedTask> out = new ArrayList<>(entries.size());
         for (TaskEntry e : entries) {
             out.add(new LeasedTask(e.id, null, e.attempts, e.priority, e.enqueuedAt, e.expiresAt, 0, e.headers,
-                    readTask(e.id).payload()));
+                    e.payload != null ? e.payload : readTask(e.id).payload()));
         }
         return out;
     }
@@ -169,8 +187,10 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue {
         if (!ids.isEmpty()) {
             List<Entry> records = new ArrayList<>(ids.size());
             for (Long id : ids) {
-                records.add(new Entry(null, null, TaskRecordDescriptor.state(TaskRecordDescriptor.ACK, id, 0, 0, 0,
-                        "purged"), Entry.NO_TIMESTAMP));
+                if (id < TaskEntry.TRANSIENT_BASE) {
+                    records.add(new Entry(null, null, TaskRecordDescriptor.state(TaskRecordDescriptor.ACK, id, 0, 0,
+                            0, "purged"), Entry.NO_TIMESTAMP));
+                }
             }
             ledger.writeState(records);
         }

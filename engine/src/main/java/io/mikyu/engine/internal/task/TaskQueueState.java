@@ -53,7 +53,7 @@ final class TaskQueueState {
      * keeps up never reads it back from the log.
      */
     void keepPayload(TaskEntry e, byte[] payload) {
-        if (payload != null && hotPayloadBytes + payload.length <= hotPayloadBudget) {
+        if (payload != null && (e.isTransient() || hotPayloadBytes + payload.length <= hotPayloadBudget)) {
             e.payload = payload;
             hotPayloadBytes += payload.length;
         }
@@ -75,6 +75,23 @@ final class TaskQueueState {
         track(id, e);
         place(e, now);
         return tasks.get(id) == e ? e : null;
+    }
+
+    private long nextTransientId = TaskEntry.TRANSIENT_BASE;
+
+    /** A transient task: in memory only, its payload always kept. Returns null if it expired on arrival. */
+    TaskEntry enqueuedTransient(TaskRecordDescriptor.Meta meta, long enqueuedAt, Headers headers, byte[] payload,
+                                long now) {
+        long id = nextTransientId++;
+        TaskEntry e = new TaskEntry(id, meta.priority(), enqueuedAt, meta.deliverAt(), meta.expiresAt(), headers);
+        keepPayload(e, payload);
+        track(id, e);
+        place(e, now);
+        if (tasks.get(id) != e) {
+            forgetPayload(e);
+            return null;
+        }
+        return e;
     }
 
     /** A state record during replay: the state before {@code now} is applied afterwards by {@link #promote}. */
