@@ -53,6 +53,9 @@ final class AppendCommand extends StoreCommand {
             throw new ParameterException(spec.commandLine(), "give a PAYLOAD or --stdin, not both");
         }
         boolean fromStdin = stdin || "-".equals(payload);
+        if (fromStdin && Shell.of(spec) != null) {
+            throw usage("the shell reads its commands from standard input; give the payload on the line");
+        }
         if (!fromStdin && payload == null) {
             throw new ParameterException(spec.commandLine(), "missing PAYLOAD (or '-' to read standard input)");
         }

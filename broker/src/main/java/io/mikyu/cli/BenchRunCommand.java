@@ -27,7 +27,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 
 @Command(name = "run", mixinStandardHelpOptions = true,
-        description = {"Benchmarks the embedded engine.",
+        description = {"Benchmarks the embedded engine, or a daemon over the network (--access remote --target URI).",
             "Log queues (--kind log): producer threads append to queues bench-0.. while a tailing consumer per queue"
                 + " reads every record back with long polls and checks each arrives once, in order.",
             "Task queues (--kind task): producer threads enqueue to task queues bench-0.. while consumers per queue"
@@ -38,7 +38,8 @@ import java.util.concurrent.atomic.AtomicReference;
                 + " if a message was lost, duplicated or reordered."},
         footer = {"", "Examples:",
             "  mikyu bench run --durability sync --bytes 4GiB",
-            "  mikyu bench run --kind task --workers 8 --batch 64"})
+            "  mikyu bench run --kind task --workers 8 --batch 64",
+            "  mikyu bench run --access remote --target tcp://127.0.0.1:7420"})
 final class BenchRunCommand implements Callable<Integer> {
 
     enum Access { EMBEDDED, REMOTE }
@@ -49,9 +50,15 @@ final class BenchRunCommand implements Callable<Integer> {
     @Option(names = "--workers", paramLabel = "N", defaultValue = "8", description = "Producer threads (default: ${DEFAULT-VALUE}).")
     int workers;
 
-    @Option(names = "--access", paramLabel = "embedded|remote", defaultValue = "embedded",
-            description = "How to reach the engine (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--access", paramLabel = "embedded|remote",
+            description = "How to reach the engine: opened in this process, or a daemon dialled at --target"
+                    + " (default: remote with --target, else embedded).")
     Access access;
+
+    @Option(names = "--target", paramLabel = "URI",
+            description = "The daemon to measure (--access remote): tcp://HOST:PORT or unix:///PATH. Its bench"
+                    + " queues are kept, as with --data-dir.")
+    String target;
 
     @Option(names = "--durability", paramLabel = "sync|async", defaultValue = "async",
             description = "Durability of every append (default: ${DEFAULT-VALUE}).")
@@ -95,8 +102,16 @@ final class BenchRunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (access == Access.REMOTE) {
-            throw new CommandException("--access remote is not available until the mikyu broker exists; use --access embedded");
+        Access how = access != null ? access : target != null ? Access.REMOTE : Access.EMBEDDED;
+        if (how == Access.REMOTE && target == null) {
+            throw new ParameterException(spec.commandLine(), "--access remote needs --target URI, the daemon to measure");
+        }
+        if (how == Access.EMBEDDED && target != null) {
+            throw new ParameterException(spec.commandLine(), "--target is for --access remote");
+        }
+        if (how == Access.REMOTE && dataDir != null) {
+            throw new ParameterException(spec.commandLine(), "--data-dir is for --access embedded; a remote bench"
+                    + " writes to the daemon's store");
         }
         if (messageSize > Integer.MAX_VALUE) {
             throw new CommandException("--message-size " + messageSize + " is larger than a record can be");
@@ -111,30 +126,31 @@ final class BenchRunCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter out = spec.commandLine().getOut();
 
-        Path dir = dataDir != null ? dataDir : Files.createTempDirectory("mikyu-bench-");
+        Path dir = how == Access.REMOTE ? null : dataDir != null ? dataDir : Files.createTempDirectory("mikyu-bench-");
         AtomicReference<Bench<?, ?>> running = new AtomicReference<>();
         BenchResult result;
         // On Ctrl-C, stop the workers, close the store and delete the temporary directory before the JVM exits.
         try (GracefulStop stop = new GracefulStop(() -> stopBench(running.get()), Duration.ofSeconds(10))) {
-            try (Mikyu store = Mikyu.open(dir)) {
+            try (Mikyu store = how == Access.REMOTE ? TargetOption.dial(target) : Mikyu.open(dir)) {
                 err.printf(Locale.ROOT, "bench: %,d %s of %d bytes (%s) from %d workers into %d %s queue(s), %s,"
                                 + " batch %d, %d consumer(s) per queue, in %s%n", settings.messages(),
                         kind == QueueKind.TASK ? "tasks" : "records", messageSize, Units.formatBytes(totalBytes),
                         workers, queues, kind.directory(), durability.name().toLowerCase(Locale.ROOT), batch,
-                        settings.consumersPerQueue(), dir);
+                        settings.consumersPerQueue(), how == Access.REMOTE ? "the daemon at " + target : dir);
                 err.flush();
                 Bench<?, ?> bench = Bench.of(kind, store, settings, err);
                 running.set(bench);
                 result = bench.run();
             } finally {
-                if (dataDir == null) {
+                if (dir != null && dataDir == null) {
                     deleteRecursively(dir, err);
                 }
             }
         }
         result.print(out);
         JsonObject json = result.toJson()
-                .put("access", access.name().toLowerCase(Locale.ROOT))
+                .put("access", how.name().toLowerCase(Locale.ROOT))
+                .put("target", target)
                 .put("kind", kind.directory())
                 .put("data_dir", dataDir == null ? null : dataDir.toString());
         out.println("BENCH_RESULT " + json);

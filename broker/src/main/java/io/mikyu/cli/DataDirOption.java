@@ -45,7 +45,14 @@ public final class DataDirOption {
 
     /** Opens the store in-process. */
     public Mikyu open() {
-        Path dir = directory();
+        return open(directory());
+    }
+
+    /** Opens the store in {@code dir} in-process, creating the directory (owner-only) if needed. */
+    static Mikyu open(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            createOwnerOnly(dir);
+        }
         try {
             return Mikyu.open(dir);
         } catch (StoreLockedException e) {

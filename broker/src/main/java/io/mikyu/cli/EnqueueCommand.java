@@ -75,6 +75,9 @@ final class EnqueueCommand extends StoreCommand {
             throw usage("give a PAYLOAD or --stdin, not both");
         }
         boolean fromStdin = stdin || "-".equals(payload);
+        if (fromStdin && Shell.of(spec) != null) {
+            throw usage("the shell reads its commands from standard input; give the payload on the line");
+        }
         if (!fromStdin && payload == null) {
             throw usage("missing PAYLOAD (or '-' to read standard input)");
         }

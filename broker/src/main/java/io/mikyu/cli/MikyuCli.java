@@ -20,6 +20,7 @@ import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 
@@ -32,20 +33,22 @@ import java.util.concurrent.ExecutionException;
 @Command(name = "mikyu",
         mixinStandardHelpOptions = true,
         versionProvider = MikyuCli.Version.class,
-        description = {"Creates, writes, reads and measures mikyu queues in a local data directory.",
+        description = {"Creates, writes, reads and measures mikyu queues in a local data directory (--data-dir) or"
+                + " on a running daemon (--target).",
             "Log queues: append, read, tail, groups, commit, compact. Task queues: enqueue, dequeue, ack, nack,"
-                + " extend, peek, browse, dlq. Serve the store to remote clients: daemon."},
+                + " extend, peek, browse, dlq. Serve the store to remote clients: daemon.",
+            "Without a command (or with repl): a shell that keeps one store open."},
         subcommands = {
             CreateCommand.class, AppendCommand.class, ReadCommand.class, TailCommand.class,
             GroupsCommand.class, CommitCommand.class,
             EnqueueCommand.class, DequeueCommand.class, AckCommand.class, NackCommand.class, ExtendCommand.class,
             PeekCommand.class, BrowseCommand.class, DlqCommand.class,
             ListCommand.class, DeleteCommand.class, StatsCommand.class, CompactCommand.class, BenchCommand.class,
-            DaemonCommand.class,
+            DaemonCommand.class, ReplCommand.class,
             CommandLine.HelpCommand.class
         },
         footer = {"", "Run 'mikyu COMMAND --help' for a command's options."})
-public final class MikyuCli implements Runnable {
+public final class MikyuCli implements Callable<Integer> {
 
     @Option(names = "--verbose", scope = ScopeType.INHERIT,
             description = "On failure, print the stack trace as well as the error.")
@@ -53,6 +56,13 @@ public final class MikyuCli implements Runnable {
 
     @Spec
     CommandSpec spec;
+
+    /** The shell this command line runs in ({@code mikyu repl}), or {@code null} for one command. */
+    final Shell shell;
+
+    private MikyuCli(Shell shell) {
+        this.shell = shell;
+    }
 
     public static void main(String[] args) {
         CommandLine cli = newCommandLine();
@@ -70,7 +80,12 @@ public final class MikyuCli implements Runnable {
 
     /** The configured command line; tests run commands through it in-process. */
     public static CommandLine newCommandLine() {
-        CommandLine cli = new CommandLine(new MikyuCli());
+        return newCommandLine(null);
+    }
+
+    /** A command line whose store commands work on the store {@code shell} keeps open. */
+    static CommandLine newCommandLine(Shell shell) {
+        CommandLine cli = new CommandLine(new MikyuCli(shell));
         cli.setCaseInsensitiveEnumValuesAllowed(true);
         cli.setExecutionExceptionHandler(new RuntimeErrors());
         cli.setParameterExceptionHandler(new UsageErrors());
@@ -79,9 +94,15 @@ public final class MikyuCli implements Runnable {
     }
 
     @Override
-    public void run() {
-        // `mikyu` alone: show what there is to do instead of an error.
-        spec.commandLine().usage(spec.commandLine().getOut());
+    public Integer call() throws Exception {
+        if (shell != null) {
+            // Options without a command, in the shell: show what there is to do.
+            spec.commandLine().usage(spec.commandLine().getOut());
+            return 0;
+        }
+        // `mikyu` alone: the shell, on the default store (or $MIKYU_TARGET).
+        ReplCommand repl = spec.commandLine().getSubcommands().get("repl").getCommand();
+        return repl.call();
     }
 
     static void printError(PrintWriter err, String message) {

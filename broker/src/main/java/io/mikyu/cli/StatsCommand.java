@@ -18,8 +18,9 @@ import java.util.Locale;
 
 @Command(name = "stats", mixinStandardHelpOptions = true,
         description = {"Prints engine statistics and a line per queue, or one queue in detail.",
-            "Write-path counters (commits, fsyncs, cache hits) count from when the store was opened, which for"
-                + " this command is now; sizes and offsets are the store's."})
+            "Write-path counters (commits, fsyncs, cache hits) count from when the store was opened: for a"
+                + " daemon's store (--target) since the daemon started, for --data-dir now; sizes and offsets are"
+                + " the store's."})
 final class StatsCommand extends StoreCommand {
 
     @Parameters(arity = "0..1", paramLabel = "QUEUE",
@@ -51,6 +52,9 @@ final class StatsCommand extends StoreCommand {
     private void printEngine(Mikyu store) {
         EngineStats s = store.stats();
         PrintWriter out = out();
+        if (remote()) {
+            out.println("target            " + (Shell.of(spec) != null ? Shell.of(spec).location() : target.uri(false)));
+        }
         out.println("location          " + s.location());
         out.println("queues            " + s.logQueues() + " log, " + s.taskQueues() + " task");
         out.println("bytes on disk     " + Units.formatBytes(s.bytesOnDisk()));

@@ -13,20 +13,57 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** A command that opens the store in {@code --data-dir}, works on it, and closes it. */
+/**
+ * A command that works on a store: the one in {@code --data-dir} (opened in-process) or the one a daemon serves
+ * at {@code --target} (dialled), opened for the command and closed after it. In the shell ({@link Shell}) it
+ * works on the shell's store instead, which stays open between commands.
+ */
 abstract class StoreCommand implements Callable<Integer> {
 
     @Mixin
     DataDirOption dataDir;
+
+    @Mixin
+    TargetOption target;
 
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
-        try (Mikyu store = dataDir.open()) {
+        Shell shell = Shell.of(spec);
+        if (shell != null) {
+            if (matched("--data-dir") || matched("--target")) {
+                throw usage("in the shell, commands work on the shell's store; change it with 'open DIR' or"
+                        + " 'connect URI'");
+            }
+            return run(shell.store());
+        }
+        try (Mikyu store = open()) {
             return run(store);
         }
+    }
+
+    /** The store named on the command line: {@code --target} (or $MIKYU_TARGET) dialled, else the data directory. */
+    private Mikyu open() {
+        boolean dataDirGiven = matched("--data-dir");
+        if (target.target != null && dataDirGiven) {
+            throw usage("--target and --data-dir are mutually exclusive: a command works on a daemon's store or"
+                    + " on a data directory");
+        }
+        String uri = target.uri(dataDirGiven);
+        return uri != null ? TargetOption.dial(uri) : dataDir.open();
+    }
+
+    /** Whether the store is a daemon's, reached over the network. */
+    protected boolean remote() {
+        Shell shell = Shell.of(spec);
+        return shell != null ? shell.remote() : target.uri(matched("--data-dir")) != null;
+    }
+
+    private boolean matched(String option) {
+        var parsed = spec.commandLine().getParseResult();
+        return parsed != null && parsed.hasMatchedOption(option);
     }
 
     /** Does the work; returns the exit code. */

@@ -63,6 +63,13 @@ final class TailCommand extends StoreCommand {
 
     @Override
     public Integer call() throws Exception {
+        Shell shell = Shell.of(spec);
+        if (shell != null) {
+            // In the shell, Ctrl-C ends the tail (after the batch in hand and its commit), not the shell.
+            try (AutoCloseable stop = shell.onInterrupt(() -> stopping = true)) {
+                return super.call();
+            }
+        }
         // On Ctrl-C, finish the batch in hand (and its commit) and close the store before the JVM exits.
         try (GracefulStop stop = new GracefulStop(() -> stopping = true, Duration.ofSeconds(5))) {
             return super.call();

@@ -55,11 +55,26 @@ class BenchCommandsTest {
     }
 
     @Test
-    void remoteAccessIsNotAvailableUntilTheBrokerExists() {
+    void remoteAccessNeedsATarget() {
         Cli.Run run = Cli.runExactly(null, "bench", "run", "--access", "remote");
 
-        assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.errLines()).singleElement().asString().contains("not available until the mikyu broker exists");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.errLines()).singleElement().asString().contains("--access remote needs --target URI");
+    }
+
+    @Test
+    void aRemoteRunMeasuresADaemonAndKeepsItsQueues() {
+        try (InProcessDaemon daemon = new InProcessDaemon(dir)) {
+            Cli.Run run = Cli.runExactly(null, "bench", "run", "--access", "remote", "--target", daemon.uri(),
+                    "--bytes", "2MiB", "--workers", "2");
+
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            String json = run.outLines().get(run.outLines().size() - 1).substring("BENCH_RESULT ".length());
+            assertThat(number(json, "produced_msgs")).isEqualTo(2048);
+            assertThat(number(json, "consumed_msgs")).isEqualTo(2048);
+            assertThat(json).contains("\"verified\":true", "\"access\":\"remote\"", "\"target\":\"" + daemon.uri());
+            assertThat(daemon.store().log("bench-0").endOffset()).isEqualTo(2048);
+        }
     }
 
     @Test

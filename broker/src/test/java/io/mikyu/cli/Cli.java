@@ -24,13 +24,22 @@ final class Cli {
         }
     }
 
-    private final Path dataDir;
+    private final List<String> storeArgs;
 
     Cli(Path dataDir) {
-        this.dataDir = dataDir;
+        this(List.of("--data-dir", dataDir.toString()));
     }
 
-    /** Runs the command with {@code --data-dir} added for the commands that take it. */
+    private Cli(List<String> storeArgs) {
+        this.storeArgs = storeArgs;
+    }
+
+    /** Runs commands with {@code --target uri}: on the store a daemon serves. */
+    static Cli target(String uri) {
+        return new Cli(List.of("--target", uri));
+    }
+
+    /** Runs the command with {@code --data-dir} (or {@code --target}) added for the commands that take it. */
     Run run(String... args) {
         return runWithStdin(null, args);
     }
@@ -38,10 +47,24 @@ final class Cli {
     Run runWithStdin(String stdin, String... args) {
         List<String> all = new ArrayList<>(Arrays.asList(args));
         if (!args[0].equals("bench")) {
-            all.add("--data-dir");
-            all.add(dataDir.toString());
+            all.addAll(storeArgs);
         }
         return runExactly(stdin, all.toArray(String[]::new));
+    }
+
+    /** Runs {@code mikyu repl} on this store with {@code script} as its standard input. */
+    Run shell(String script) {
+        List<String> args = new ArrayList<>(List.of("repl"));
+        args.addAll(storeArgs);
+        return shellExactly(script, args.toArray(String[]::new));
+    }
+
+    /** Runs {@code mikyu} with exactly these arguments (a shell: repl, or none) and {@code script} as its input. */
+    static Run shellExactly(String script, String... args) {
+        CommandLine cli = MikyuCli.newCommandLine();
+        ReplCommand repl = cli.getSubcommands().get("repl").getCommand();
+        repl.input = new ByteArrayInputStream(script.getBytes(StandardCharsets.UTF_8));
+        return execute(cli, args);
     }
 
     /** Runs the command with exactly these arguments. */
@@ -53,6 +76,10 @@ final class Cli {
             EnqueueCommand enqueue = cli.getSubcommands().get("enqueue").getCommand();
             enqueue.input = new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8));
         }
+        return execute(cli, args);
+    }
+
+    private static Run execute(CommandLine cli, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         cli.setOut(new PrintWriter(out, true));

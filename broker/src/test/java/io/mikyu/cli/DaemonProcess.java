@@ -34,10 +34,18 @@ final class DaemonProcess implements AutoCloseable {
     }
 
     static DaemonProcess start(Path workDir, Path dataDir, String... targets) throws IOException {
+        return start(List.of("-Xmx256m", "-XX:+UseSerialGC", "-Xshare:auto", "-XX:TieredStopAtLevel=1"), workDir,
+                dataDir, targets);
+    }
+
+    /** As {@link #start(Path, Path, String...)}, with these JVM options (heap size, collector). */
+    static DaemonProcess start(List<String> jvmOptions, Path workDir, Path dataDir, String... targets)
+            throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-Xshare:auto",
-                "-XX:TieredStopAtLevel=1", "-cp", classPath, MikyuCli.class.getName(), "daemon",
+        List<String> command = new ArrayList<>(List.of(java));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", classPath, MikyuCli.class.getName(), "daemon",
                 "--data-dir", dataDir.toString()));
         for (String target : targets) {
             command.addAll(List.of("--target", target));
@@ -76,6 +84,14 @@ final class DaemonProcess implements AutoCloseable {
         }
         throw new AssertionError("daemon not listening after " + timeout + "; stdout " + lines + "; stderr:\n"
                 + stderrText());
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
     }
 
     void sigkill() throws Exception {

@@ -41,5 +41,8 @@ public final class TckHarness implements LauncherSessionListener {
         PrintWriter err = new PrintWriter(new TckLog.ErrorTee(), true);
         TestUtil.setCurrentTest("jakarta-messaging-tck", err, err);
         java.util.logging.Logger.getLogger("").addHandler(new TckLog.SevereHandler());
+        if (TckDaemon.remoteMode()) {
+            TckDaemon.uri(); // started before the first test, so that a daemon that cannot start fails at once
+        }
     }
 }

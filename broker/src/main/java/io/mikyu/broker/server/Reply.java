@@ -32,6 +32,18 @@ final class Reply {
         return FrameDescriptor.writeHeader(alloc.buffer(), FrameDescriptor.RESULT, 0, requestId);
     }
 
+    /**
+     * The most bytes of records one read or poll answers with: a request for more (a whole log behind) gets this
+     * much and asks again from where it ended, so an answer never holds more than a bounded slice of the log in
+     * broker memory, however far behind the reader is. 4 MiB is ~1 ms on loopback, so a reader that keeps asking
+     * loses little. Independent of the frame size: a smaller frame splits the same answer into more frames.
+     */
+    long maxResultBytes() {
+        return MAX_RESULT_BYTES;
+    }
+
+    static final long MAX_RESULT_BYTES = 4 << 20;
+
     /** The frame a scalar result is written into. */
     ByteBuf body() {
         return frames.get(frames.size() - 1);

@@ -153,7 +153,8 @@ final class Requests {
                 long from = readLong(in);
                 int max = readInt(in);
                 long maxBytes = readLong(in);
-                yield now(r -> r.list(m.log(queue).read(from, max, maxBytes), Values::writeRecord));
+                yield now(r -> r.list(m.log(queue).read(from, max, Math.min(maxBytes, r.maxResultBytes())),
+                        Values::writeRecord));
             }
             case POLL -> {
                 String queue = readString(in);
@@ -161,7 +162,8 @@ final class Requests {
                 int max = readInt(in);
                 long maxBytes = readLong(in);
                 Duration wait = readMillis(in);
-                yield waiting(wait, r -> r.list(m.log(queue).poll(from, max, maxBytes, wait), Values::writeRecord));
+                yield waiting(wait, r -> r.list(m.log(queue).poll(from, max, Math.min(maxBytes, r.maxResultBytes()),
+                        wait), Values::writeRecord));
             }
             case START_OFFSET -> {
                 String queue = readString(in);
@@ -230,7 +232,12 @@ final class Requests {
                 String group = readString(in);
                 int max = readInt(in);
                 Duration wait = readMillis(in);
-                yield waiting(wait, r -> r.list(m.log(queue).group(group).poll(max, wait), Values::writeRecord));
+                // ConsumerGroup.poll is LogQueue.poll from the group's position; through the queue, to bound its bytes.
+                yield waiting(wait, r -> {
+                    LogQueue log = m.log(queue);
+                    long position = log.group(group).position();
+                    r.list(log.poll(position, max, r.maxResultBytes(), wait), Values::writeRecord);
+                });
             }
             case GROUP_LAG -> {
                 String queue = readString(in);

@@ -48,12 +48,18 @@ public final class RecentBatchCache {
         }
         long h = head;
         long t = tail;
+        long evictFrom = t;
         while (h - t >= slots.length() || (bytes + batch.length > byteBudget && t < h)) {
             byte[] old = slots.get((int) (t & mask));
             bytes -= old == null ? 0 : old.length;
             t++;
         }
         tail = t; // published before the slot is reused, so readers treat the old sequence as gone
+        // Let go of what was evicted: a slot left pointing at its old array would keep up to 4096 batches reachable
+        // whatever the byte budget (4 GiB of 1 MiB batches). A reader that meets the null takes it as a miss.
+        for (long seq = evictFrom; seq < t; seq++) {
+            slots.set((int) (seq & mask), null);
+        }
         slots.set((int) (h & mask), batch);
         bytes += batch.length;
         head = h + 1;
@@ -66,7 +72,12 @@ public final class RecentBatchCache {
 
     /** Writer: drops everything (after an aborted write or a truncation). */
     public void clear() {
-        tail = head;
+        long h = head;
+        long t = tail;
+        tail = h;
+        for (long seq = t; seq < h; seq++) {
+            slots.set((int) (seq & mask), null);
+        }
         bytes = 0;
     }
 

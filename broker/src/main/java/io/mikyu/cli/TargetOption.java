@@ -1,0 +1,39 @@
+package io.mikyu.cli;
+
+import io.mikyu.engine.Mikyu;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code --target URI}: a {@code mikyu daemon} to work on instead of a data directory. {@code Mikyu.dial} returns
+ * the same interface as {@code Mikyu.open}, so a command does not know which it has.
+ */
+public final class TargetOption {
+
+    static final String ENV = "MIKYU_TARGET";
+
+    @Option(names = "--target", paramLabel = "URI",
+            description = "Work on the store of a running 'mikyu daemon' instead of a data directory:"
+                    + " tcp://HOST:PORT or unix:///PATH (env MIKYU_TARGET). Not with --data-dir.")
+    String target;
+
+    /** The URI given with {@code --target}, else {@code $MIKYU_TARGET} unless a data directory was named. */
+    String uri(boolean dataDirGiven) {
+        if (target != null) {
+            return target;
+        }
+        String env = System.getenv(ENV);
+        return dataDirGiven || env == null || env.isBlank() ? null : env;
+    }
+
+    /** Connects to the daemon at {@code uri}; a bad URI or an unreachable daemon is one line for the user. */
+    static Mikyu dial(String uri) {
+        if (!uri.startsWith("tcp://") && !uri.startsWith("unix://")) {
+            throw new CommandException("invalid --target '" + uri + "': expected tcp://HOST:PORT or unix:///PATH");
+        }
+        try {
+            return Mikyu.dial(uri);
+        } catch (IllegalArgumentException e) {
+            throw new CommandException("invalid --target '" + uri + "': " + e.getMessage(), e);
+        }
+    }
+}
