@@ -34,14 +34,14 @@ import java.util.concurrent.ExecutionException;
         versionProvider = MikyuCli.Version.class,
         description = {"Creates, writes, reads and measures mikyu queues in a local data directory.",
             "Log queues: append, read, tail, groups, commit, compact. Task queues: enqueue, dequeue, ack, nack,"
-                + " extend, peek, browse, dlq. Serve the store to remote clients: daemon."},
+                + " extend, peek, browse, dlq. Serve the store to remote clients: daemon. Settings: config, passwd."},
         subcommands = {
             CreateCommand.class, AppendCommand.class, ReadCommand.class, TailCommand.class,
             GroupsCommand.class, CommitCommand.class,
             EnqueueCommand.class, DequeueCommand.class, AckCommand.class, NackCommand.class, ExtendCommand.class,
             PeekCommand.class, BrowseCommand.class, DlqCommand.class,
             ListCommand.class, DeleteCommand.class, StatsCommand.class, CompactCommand.class, BenchCommand.class,
-            DaemonCommand.class,
+            DaemonCommand.class, ConfigCommand.class, PasswdCommand.class,
             CommandLine.HelpCommand.class
         },
         footer = {"", "Run 'mikyu COMMAND --help' for a command's options."})
