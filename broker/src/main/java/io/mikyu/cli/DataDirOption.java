@@ -126,7 +126,8 @@ public final class DataDirOption {
 
         @Override
         public String defaultValue(ArgSpec argSpec) {
-            boolean ours = argSpec.userObject() instanceof Field field && field.getDeclaringClass() == DataDirOption.class;
+            boolean ours = argSpec.userObject() instanceof Field field && field.getDeclaringClass() == DataDirOption.class
+                    && field.getName().equals("dataDir");
             return ours ? path().toString() : null;
         }
 
