@@ -2,9 +2,13 @@ package io.mikyu.cli;
 
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.StoreLockedException;
+import io.mikyu.engine.config.MikyuConfig;
 import picocli.CommandLine.IDefaultValueProvider;
 import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.lang.reflect.Field;
@@ -14,10 +18,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code --data-dir}: the store a command works on, opened in-process.
+ * {@code --data-dir} and {@code --config}: the store a command works on, opened in-process with the engine
+ * settings of the configuration (see {@link MikyuConfig}: defaults, the config file, {@code -Dmikyu.<key>}, then
+ * this command's flags).
  *
  * <p>The default is per user, {@code $XDG_DATA_HOME/mikyu} ({@code ~/.local/share/mikyu}), and is created
  * readable by its owner only: a predictable, shared location (such as {@code /tmp/mikyu}) would let other users
@@ -34,9 +42,44 @@ public final class DataDirOption {
                     + " (created readable by you only).")
     Path dataDir;
 
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "Configuration file (else -Dmikyu.config or env MIKYU_CONFIG); 'mikyu config' prints the"
+                    + " effective settings.")
+    Path configFile;
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec mixee;
+
+    /** The effective configuration, with {@code flags} (key → value) as the command line's own values. */
+    public MikyuConfig config(Map<String, String> flags) {
+        Map<String, String> explicit = new LinkedHashMap<>(flags);
+        if (dataDirGiven()) {
+            explicit.put(MikyuConfig.Key.DATA_DIR.key(), dataDir.toString());
+        }
+        return MikyuConfig.load(configFile, explicit, "command line");
+    }
+
+    public MikyuConfig config() {
+        return config(Map.of());
+    }
+
+    /** Whether {@code --data-dir} was on the command line (picocli fills in the default otherwise). */
+    private boolean dataDirGiven() {
+        if (dataDir == null) {
+            return false;
+        }
+        ParseResult parsed = mixee == null ? null : mixee.commandLine().getParseResult();
+        return parsed == null || parsed.hasMatchedOption("--data-dir");
+    }
+
     /** The data directory, created (owner-only) if it does not exist. */
     public Path directory() {
-        Path dir = dataDir != null ? dataDir : DefaultLocation.path();
+        return directory(config());
+    }
+
+    Path directory(MikyuConfig config) {
+        String configured = config.get(MikyuConfig.Key.DATA_DIR);
+        Path dir = configured != null ? Path.of(configured) : DefaultLocation.path();
         if (!Files.isDirectory(dir)) {
             createOwnerOnly(dir);
         }
@@ -45,16 +88,25 @@ public final class DataDirOption {
 
     /** Opens the store in-process. */
     public Mikyu open() {
-        return open(directory());
+        MikyuConfig config = config();
+        return open(config, config.engineConfig().build());
     }
 
-    /** Opens the store in {@code dir} in-process, creating the directory (owner-only) if needed. */
+    /** Opens the store in {@code dir} in-process with default engine settings (the shell's {@code open DIR}). */
     static Mikyu open(Path dir) {
         if (!Files.isDirectory(dir)) {
             createOwnerOnly(dir);
         }
+        return openIn(dir, io.mikyu.engine.EngineConfig.defaults());
+    }
+
+    Mikyu open(MikyuConfig config, io.mikyu.engine.EngineConfig engine) {
+        return openIn(directory(config), engine);
+    }
+
+    private static Mikyu openIn(Path dir, io.mikyu.engine.EngineConfig engine) {
         try {
-            return Mikyu.open(dir);
+            return Mikyu.open(dir, engine);
         } catch (StoreLockedException e) {
             throw new CommandException(e.getMessage() + "; only one process at a time may open a data directory", e);
         }
@@ -85,7 +137,8 @@ public final class DataDirOption {
 
         @Override
         public String defaultValue(ArgSpec argSpec) {
-            boolean ours = argSpec.userObject() instanceof Field field && field.getDeclaringClass() == DataDirOption.class;
+            boolean ours = argSpec.userObject() instanceof Field field && field.getDeclaringClass() == DataDirOption.class
+                    && field.getName().equals("dataDir");
             return ours ? path().toString() : null;
         }
 

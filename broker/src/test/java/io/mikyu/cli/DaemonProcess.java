@@ -34,12 +34,30 @@ final class DaemonProcess implements AutoCloseable {
     }
 
     static DaemonProcess start(Path workDir, Path dataDir, String... targets) throws IOException {
-        return start(List.of("-Xmx256m", "-XX:+UseSerialGC", "-Xshare:auto", "-XX:TieredStopAtLevel=1"), workDir,
-                dataDir, targets);
+        List<String> args = new ArrayList<>();
+        for (String target : targets) {
+            args.addAll(List.of("--target", target));
+        }
+        return startWith(workDir, dataDir, args);
     }
 
     /** As {@link #start(Path, Path, String...)}, with these JVM options (heap size, collector). */
     static DaemonProcess start(List<String> jvmOptions, Path workDir, Path dataDir, String... targets)
+            throws IOException {
+        List<String> args = new ArrayList<>();
+        for (String target : targets) {
+            args.addAll(List.of("--target", target));
+        }
+        return startWith(jvmOptions, workDir, dataDir, args);
+    }
+
+    /** {@code mikyu daemon --data-dir DIR} and these arguments. */
+    static DaemonProcess startWith(Path workDir, Path dataDir, List<String> args) throws IOException {
+        return startWith(List.of("-Xmx256m", "-XX:+UseSerialGC", "-Xshare:auto", "-XX:TieredStopAtLevel=1"),
+                workDir, dataDir, args);
+    }
+
+    static DaemonProcess startWith(List<String> jvmOptions, Path workDir, Path dataDir, List<String> args)
             throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
@@ -47,9 +65,7 @@ final class DaemonProcess implements AutoCloseable {
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", classPath, MikyuCli.class.getName(), "daemon",
                 "--data-dir", dataDir.toString()));
-        for (String target : targets) {
-            command.addAll(List.of("--target", target));
-        }
+        command.addAll(args);
         Path err = Files.createTempFile(workDir, "daemon-", ".stderr");
         return new DaemonProcess(new ProcessBuilder(command).redirectError(err.toFile()).start(), err);
     }
@@ -68,12 +84,17 @@ final class DaemonProcess implements AutoCloseable {
 
     /** Waits for the one line the daemon prints when listening; returns the addresses it names. */
     List<String> awaitListening(Duration timeout) throws InterruptedException {
+        String rest = listeningLine(timeout).substring(LISTENING.length());
+        return Arrays.stream(rest.substring(0, rest.indexOf(" (data ")).split(" ")).toList();
+    }
+
+    /** Waits for the line the daemon prints when listening, and returns it whole. */
+    String listeningLine(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             for (String line : lines) {
                 if (line.startsWith(LISTENING)) {
-                    String rest = line.substring(LISTENING.length());
-                    return Arrays.stream(rest.substring(0, rest.indexOf(" (data ")).split(" ")).toList();
+                    return line;
                 }
             }
             if (!process.isAlive()) {

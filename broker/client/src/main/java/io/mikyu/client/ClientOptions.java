@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The options of a dialled connection, from the URI's query ({@code tcp://host:7420?clientName=billing}) and an
@@ -20,22 +21,38 @@ import java.util.Set;
  * @param maxFrameBytes   the largest frame this client accepts (the broker may agree on less)
  * @param heartbeat       proposed interval of heartbeats (the broker decides)
  * @param reconnect       how long to keep trying to reconnect after the connection is lost ({@code 0}: never)
+ * @param user            user name sent in the handshake; {@code null}: none
+ * @param password        its password
+ * @param tls             the {@code tls.*} settings of a {@code tls://} connection (see {@link io.mikyu.transport.Tls})
  */
 record ClientOptions(String clientName, Duration connectTimeout, Duration requestTimeout, int maxFrameBytes,
-                     Duration heartbeat, Duration reconnect) {
+                     Duration heartbeat, Duration reconnect, String user, String password, Map<String, String> tls) {
 
     static final Set<String> NAMES = Set.of("clientName", "connectTimeout", "requestTimeout", "maxFrameBytes",
-            "heartbeat", "reconnect");
+            "heartbeat", "reconnect", "user", "password");
+
+    @Override
+    public String toString() {
+        return "ClientOptions[clientName=" + clientName + ", user=" + user + ", tls=" + tls.keySet() + "]";
+    }
 
     static ClientOptions from(URI uri, Map<String, String> explicit) {
         Map<String, String> options = new LinkedHashMap<>(query(uri));
         options.putAll(explicit);
-        for (String name : options.keySet()) {
-            if (!NAMES.contains(name)) {
+        Map<String, String> tls = new TreeMap<>();
+        for (Map.Entry<String, String> e : options.entrySet()) {
+            String name = e.getKey();
+            if (io.mikyu.transport.Tls.KEYS.contains(name)) {
+                tls.put(name, e.getValue());
+            } else if (!NAMES.contains(name)) {
+                java.util.TreeSet<String> known = new java.util.TreeSet<>(NAMES);
+                known.addAll(io.mikyu.transport.Tls.KEYS);
                 throw new IllegalArgumentException("unknown option '" + name + "' in " + uri + " (known: "
-                        + String.join(", ", new java.util.TreeSet<>(NAMES)) + ")");
+                        + String.join(", ", known) + ")");
             }
         }
+        String user = options.get("user");
+        String password = options.get("password");
         return new ClientOptions(
                 options.getOrDefault("clientName", "mikyu-java"),
                 duration(options, "connectTimeout", Duration.ofSeconds(10)),
@@ -43,7 +60,8 @@ record ClientOptions(String clientName, Duration connectTimeout, Duration reques
                 Integer.parseInt(options.getOrDefault("maxFrameBytes",
                         String.valueOf(Protocol.DEFAULT_MAX_FRAME_BYTES))),
                 duration(options, "heartbeat", Duration.ofMillis(Protocol.DEFAULT_HEARTBEAT_MILLIS)),
-                duration(options, "reconnect", Duration.ZERO));
+                duration(options, "reconnect", Duration.ZERO),
+                user == null || user.isEmpty() ? null : user, password, Map.copyOf(tls));
     }
 
     private static Map<String, String> query(URI uri) {

@@ -61,6 +61,8 @@ final class Connection implements AutoCloseable {
     private final Endpoint endpoint;
     private final ClientOptions options;
     private final EventLoopGroup group;
+    /** For {@code tls://}: the client's TLS context, made once. */
+    private final io.mikyu.transport.Tls tls;
     private final ConcurrentHashMap<Integer, Call> calls = new ConcurrentHashMap<>();
     private final AtomicInteger ids = new AtomicInteger();
     /** Requests that may be sent again after a reconnect without changing what they do. */
@@ -89,6 +91,7 @@ final class Connection implements AutoCloseable {
     private Connection(Endpoint endpoint, ClientOptions options) {
         this.endpoint = endpoint;
         this.options = options;
+        this.tls = endpoint.isTls() ? io.mikyu.transport.Tls.forClient(options.tls()) : null;
         this.group = Transport.best().newGroup(1, "mikyu-client");
     }
 
@@ -113,6 +116,9 @@ final class Connection implements AutoCloseable {
                 .handler(new ChannelInitializer<>() {
                     @Override
                     protected void initChannel(Channel ch) {
+                        if (tls != null) {
+                            ch.pipeline().addLast("tls", tls.newHandler(ch, endpoint));
+                        }
                         Protocol.install(ch.pipeline(), heartbeat);
                         ch.pipeline().addLast("client", new Answers());
                     }
@@ -131,7 +137,8 @@ final class Connection implements AutoCloseable {
         ByteBuf hello = FrameDescriptor.writeHeader(channel.alloc().buffer(), FrameDescriptor.HELLO, 0,
                 FrameDescriptor.CONNECTION_ID);
         new ClientHello(Protocol.VERSION, Protocol.FEATURES, options.maxFrameBytes(), heartbeat,
-                options.clientName(), null, null).write(hello);
+                options.clientName(), options.user(), options.password() == null ? null
+                : options.password().getBytes(java.nio.charset.StandardCharsets.UTF_8)).write(hello);
         channel.writeAndFlush(hello);
         try {
             ServerHello answer = handshake.get(options.connectTimeout().toMillis(), TimeUnit.MILLISECONDS);
@@ -529,6 +536,15 @@ final class Connection implements AutoCloseable {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (!handshake.isDone()) {
+                // Before the hello's answer: most likely TLS (an untrusted certificate, a plain broker). Say so.
+                Throwable root = cause instanceof io.netty.handler.codec.DecoderException && cause.getCause() != null
+                        ? cause.getCause() : cause;
+                handshake.completeExceptionally(new StoreClosedException("cannot connect to mikyu broker at "
+                        + endpoint + ": " + root));
+                ctx.close();
+                return;
+            }
             LOG.warn("closing connection to {}: {}", endpoint, cause.toString());
             if (!reconnects()) {
                 closeBecause("connection to " + endpoint + " failed: " + cause);

@@ -12,7 +12,7 @@ import io.netty.buffer.ByteBuf;
  *
  * {@code version} is the highest the client speaks; {@code features} the optional capabilities it has (none are
  * defined in version 1); {@code maxFrameBytes} the largest frame it accepts. {@code user} and {@code password}
- * are reserved for authentication and sent as null until brokers check them.
+ * (UTF-8) are the credentials a broker with users checks before it answers; null without any.
  */
 public record ClientHello(int version, long features, int maxFrameBytes, int heartbeatMillis, String clientName,
                           String user, byte[] password) {

@@ -1,5 +1,7 @@
 package io.mikyu.protocol;
 
+import io.mikyu.engine.AccessDeniedException;
+import io.mikyu.engine.AuthenticationException;
 import io.mikyu.engine.CorruptionException;
 import io.mikyu.engine.InvalidQueueNameException;
 import io.mikyu.engine.MikyuException;
@@ -32,6 +34,10 @@ public enum ErrorCode {
     STORE_LOCKED(10, StoreLockedException::new),
     /** {@link CorruptionException}; its file and position are in the message. */
     CORRUPTION(11, MikyuException::new),
+    /** The handshake's credentials were refused (id 0; the connection is closed). */
+    AUTHENTICATION(12, AuthenticationException::new),
+    /** The user lacks the permission the request needs on its queue; the connection stays. */
+    ACCESS_DENIED(13, AccessDeniedException::new),
     ILLEGAL_ARGUMENT(20, IllegalArgumentException::new),
     ILLEGAL_STATE(21, IllegalStateException::new),
     NULL_ARGUMENT(22, NullPointerException::new),
@@ -94,6 +100,10 @@ public enum ErrorCode {
             return STORE_LOCKED;
         } else if (t instanceof CorruptionException) {
             return CORRUPTION;
+        } else if (t instanceof AuthenticationException) {
+            return AUTHENTICATION;
+        } else if (t instanceof AccessDeniedException) {
+            return ACCESS_DENIED;
         } else if (t instanceof ProtocolException || t instanceof MalformedFrameException) {
             return PROTOCOL;
         } else if (t instanceof MikyuException) {

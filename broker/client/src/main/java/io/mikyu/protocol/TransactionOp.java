@@ -25,6 +25,14 @@ public sealed interface TransactionOp {
     /** Adds this operation to an engine transaction (on the broker). */
     void addTo(Transaction tx);
 
+    /** The queue it writes to or settles on. */
+    String queue();
+
+    /** Whether it writes (an append or enqueue: the produce permission) rather than settles (consume). */
+    default boolean produces() {
+        return this instanceof Append || this instanceof Enqueue;
+    }
+
     void write(ByteBuf buf);
 
     /** 1: {@code queue:string entry} */

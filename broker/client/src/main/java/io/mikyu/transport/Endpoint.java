@@ -8,7 +8,8 @@ import java.net.URI;
 import java.nio.file.Path;
 
 /**
- * Where a broker listens or a client dials: {@code tcp://host:port} or {@code unix:///path/to/mikyu.sock}.
+ * Where a broker listens or a client dials: {@code tcp://host:port}, {@code tls://host:port} (TCP with TLS) or
+ * {@code unix:///path/to/mikyu.sock}.
  *
  * @param uri the endpoint as written (for a TCP port 0, the bound endpoint has the real port)
  */
@@ -16,19 +17,22 @@ public record Endpoint(URI uri) {
 
     public static final String TCP = "tcp";
     public static final String UNIX = "unix";
+    public static final String TLS = "tls";
 
     public Endpoint {
         String scheme = uri.getScheme();
-        if (TCP.equals(scheme)) {
+        if (TCP.equals(scheme) || TLS.equals(scheme)) {
             if (uri.getHost() == null || uri.getPort() < 0) {
-                throw new IllegalArgumentException("'" + uri + "' needs a host and a port: tcp://host:port");
+                throw new IllegalArgumentException("'" + uri + "' needs a host and a port: " + scheme
+                        + "://host:port");
             }
         } else if (UNIX.equals(scheme)) {
             if (uri.getPath() == null || uri.getPath().isEmpty() || uri.getHost() != null) {
                 throw new IllegalArgumentException("'" + uri + "' needs an absolute path: unix:///path/to/mikyu.sock");
             }
         } else {
-            throw new IllegalArgumentException("'" + uri + "' is neither tcp://host:port nor unix:///path");
+            throw new IllegalArgumentException("'" + uri + "' is none of tcp://host:port, tls://host:port,"
+                    + " unix:///path");
         }
     }
 
@@ -37,7 +41,21 @@ public record Endpoint(URI uri) {
     }
 
     public static boolean supports(URI uri) {
-        return TCP.equals(uri.getScheme()) || UNIX.equals(uri.getScheme());
+        return TCP.equals(uri.getScheme()) || TLS.equals(uri.getScheme()) || UNIX.equals(uri.getScheme());
+    }
+
+    /** Whether the connection is TCP wrapped in TLS. */
+    public boolean isTls() {
+        return TLS.equals(uri.getScheme());
+    }
+
+    /** The host name a TLS client checks the broker's certificate against. */
+    public String host() {
+        return uri.getHost();
+    }
+
+    public int port() {
+        return uri.getPort();
     }
 
     public boolean isUnix() {
@@ -56,13 +74,13 @@ public record Endpoint(URI uri) {
     /** The endpoint a listener actually bound: the same, with the real port for {@code tcp://host:0}. */
     public Endpoint bound(SocketAddress local) {
         if (local instanceof InetSocketAddress inet && !isUnix()) {
-            return new Endpoint(URI.create(TCP + "://" + uri.getHost() + ":" + inet.getPort()));
+            return new Endpoint(URI.create(uri.getScheme() + "://" + uri.getHost() + ":" + inet.getPort()));
         }
         return this;
     }
 
     @Override
     public String toString() {
-        return isUnix() ? UNIX + "://" + uri.getPath() : TCP + "://" + uri.getHost() + ":" + uri.getPort();
+        return isUnix() ? UNIX + "://" + uri.getPath() : uri.getScheme() + "://" + uri.getHost() + ":" + uri.getPort();
     }
 }

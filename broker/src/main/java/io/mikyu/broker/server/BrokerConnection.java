@@ -1,6 +1,10 @@
 package io.mikyu.broker.server;
 
+import io.mikyu.engine.AccessDeniedException;
+import io.mikyu.engine.AuthenticationException;
 import io.mikyu.engine.StoreClosedException;
+import io.mikyu.engine.security.Principal;
+import io.mikyu.engine.security.SecurityRealm;
 import io.mikyu.protocol.ClientHello;
 import io.mikyu.protocol.ErrorCode;
 import io.mikyu.protocol.Fields;
@@ -18,6 +22,7 @@ import io.netty.handler.codec.DecoderException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
@@ -40,6 +45,8 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
     private String clientName = "?";
     private int maxFrameBytes = Protocol.HANDSHAKE_FRAME_BYTES;
     private boolean handshakeDone;
+    /** The hello was read and its credentials are being checked on a worker; nothing else may come meanwhile. */
+    private boolean authenticating;
     private boolean closing;
 
     BrokerConnection(BrokerServer server, Session session) {
@@ -63,6 +70,10 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
         frame.skipBytes(FrameDescriptor.HEADER_BYTES);
         try {
             if (!handshakeDone) {
+                if (authenticating) {
+                    throw new MalformedFrameException("a frame of type " + type + " before the broker answered the"
+                            + " hello");
+                }
                 hello(ctx, type, id, frame);
                 return;
             }
@@ -71,13 +82,19 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
                 throw new MalformedFrameException(op == null ? "unknown request type " + type
                         : "request " + op + " with request id 0, which is the connection's");
             }
+            server.requests.increment();
             Requests.Request request;
             try {
+                Authorization.check(op, frame.duplicate(), session.principal());
                 request = Requests.decode(op, frame, session);
                 Fields.expectEnd(frame);
             } catch (MalformedFrameException e) {
                 throw e;
             } catch (RuntimeException e) {
+                if (e instanceof AccessDeniedException) {
+                    server.accessDenied.increment();
+                    LOG.debug("client '{}': {}", clientName, e.getMessage());
+                }
                 // A well-formed frame with a value the engine refuses (a priority of 12): an error, as in-process.
                 sendError(id, e);
                 return;
@@ -98,19 +115,73 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
             throw new MalformedFrameException("protocol version " + hello.version() + " is not supported; this"
                     + " broker speaks " + Protocol.MIN_VERSION + " to " + Protocol.VERSION);
         }
+        clientName = hello.clientName() == null ? "?" : hello.clientName();
+        SecurityRealm realm = server.options().realm();
+        if (!realm.enabled()) {
+            accept(ctx, hello, Principal.UNRESTRICTED);
+            return;
+        }
+        // PBKDF2 costs a good part of a second by design: never on the event loop.
+        authenticating = true;
+        String user = hello.user();
+        char[] password = hello.password() == null ? null
+                : new String(hello.password(), StandardCharsets.UTF_8).toCharArray();
+        try {
+            server.workers().execute(() -> {
+                try {
+                    Principal who = realm.authenticate(user, password);
+                    ctx.executor().execute(() -> accept(ctx, hello, who));
+                } catch (AuthenticationException e) {
+                    ctx.executor().execute(() -> refuse(ctx, ErrorCode.AUTHENTICATION, e.getMessage()));
+                } catch (RuntimeException e) {
+                    LOG.error("checking the credentials of client '{}' failed", clientName, e);
+                    ctx.executor().execute(() -> refuse(ctx, ErrorCode.GENERIC, "cannot check credentials: " + e));
+                } finally {
+                    if (password != null) {
+                        java.util.Arrays.fill(password, '\0');
+                    }
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            refuse(ctx, ErrorCode.BUSY, "the broker is busy; try again");
+        }
+    }
+
+    /** Credentials refused: an error with id 0, and the connection is closed. */
+    private void refuse(ChannelHandlerContext ctx, ErrorCode code, String message) {
+        if (closing) {
+            return;
+        }
+        closing = true;
+        if (code == ErrorCode.AUTHENTICATION) {
+            server.authenticationFailures.increment();
+        }
+        LOG.warn("refused client '{}' from {}: {}", clientName, ctx.channel().remoteAddress(), message);
+        ByteBuf out = FrameDescriptor.writeHeader(ctx.alloc().buffer(), FrameDescriptor.ERROR, 0,
+                FrameDescriptor.CONNECTION_ID);
+        out.writeShort(code.code());
+        Fields.writeString(out, message);
+        ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    private void accept(ChannelHandlerContext ctx, ClientHello hello, Principal who) {
+        if (closing || !ctx.channel().isActive()) {
+            return;
+        }
+        session.authenticated(who);
         BrokerOptions options = server.options();
         maxFrameBytes = Math.min(hello.maxFrameBytes(), options.maxFrameBytes());
         int heartbeat = (int) options.heartbeat().toMillis();
         ServerHello answer = new ServerHello(Math.min(hello.version(), Protocol.VERSION),
                 hello.features() & Protocol.FEATURES, maxFrameBytes, heartbeat, options.serverName());
-        clientName = hello.clientName() == null ? "?" : hello.clientName();
         ByteBuf out = FrameDescriptor.writeHeader(ctx.alloc().buffer(), FrameDescriptor.HELLO_OK, 0,
                 FrameDescriptor.CONNECTION_ID);
         answer.write(out);
         Protocol.handshakeDone(ctx.pipeline(), maxFrameBytes, heartbeat);
         handshakeDone = true;
+        authenticating = false;
         ctx.writeAndFlush(out);
-        LOG.debug("client '{}' connected from {}", clientName, ctx.channel().remoteAddress());
+        LOG.debug("client '{}' connected from {} as {}", clientName, ctx.channel().remoteAddress(), who);
     }
 
     private void dispatch(int id, Requests.Request request) {

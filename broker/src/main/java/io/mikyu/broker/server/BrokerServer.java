@@ -1,9 +1,17 @@
 package io.mikyu.broker.server;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.netty4.NettyAllocatorMetrics;
+import io.micrometer.core.instrument.binder.netty4.NettyEventExecutorMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.protocol.Protocol;
 import io.mikyu.transport.Endpoint;
+import io.mikyu.transport.Tls;
 import io.mikyu.transport.Transport;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -56,12 +64,18 @@ public final class BrokerServer implements AutoCloseable {
     private final ChannelGroup listeners = new DefaultChannelGroup("listeners", GlobalEventExecutor.INSTANCE);
     private final ChannelGroup clients = new DefaultChannelGroup("clients", GlobalEventExecutor.INSTANCE);
     private final List<Endpoint> bound = new ArrayList<>();
+    /** The TLS context of tls:// endpoints, made once; {@code null} without any. */
+    private final Tls tls;
+    final Counter authenticationFailures;
+    final Counter accessDenied;
+    final Counter requests;
     private volatile boolean stopping;
     private boolean closed;
 
     private BrokerServer(Mikyu mikyu, BrokerOptions options) {
         this.mikyu = mikyu;
         this.options = options;
+        this.tls = options.endpoints().stream().anyMatch(Endpoint::isTls) ? Tls.forServer(options.tls()) : null;
         this.acceptors = transport.newGroup(1, "mikyu-broker-accept");
         this.loops = transport.newGroup(0, "mikyu-broker-io");
         this.workers = new ThreadPoolExecutor(options.workerThreads(), options.workerThreads(), 60,
@@ -69,6 +83,22 @@ public final class BrokerServer implements AutoCloseable {
                 new DefaultThreadFactory("mikyu-broker-worker", true));
         this.waiters = new ThreadPoolExecutor(0, options.maxWaitingCalls(), 30, TimeUnit.SECONDS,
                 new SynchronousQueue<>(), new DefaultThreadFactory("mikyu-broker-waiter", true));
+        MeterRegistry meters = options.meterRegistry() != null ? options.meterRegistry() : new SimpleMeterRegistry();
+        Gauge.builder("mikyu.broker.connections", clients, ChannelGroup::size)
+                .description("client connections open").register(meters);
+        Gauge.builder("mikyu.broker.requests.waiting", waiters, ThreadPoolExecutor::getActiveCount)
+                .description("long polls waiting").register(meters);
+        Gauge.builder("mikyu.broker.requests.queued", workers, w -> w.getQueue().size())
+                .description("requests queued for a worker").register(meters);
+        this.requests = Counter.builder("mikyu.broker.requests").description("requests received").register(meters);
+        this.authenticationFailures = Counter.builder("mikyu.broker.authentication.failures")
+                .description("handshakes refused for their credentials").register(meters);
+        this.accessDenied = Counter.builder("mikyu.broker.access.denied")
+                .description("requests refused for a missing permission").register(meters);
+        if (options.meterRegistry() != null) {
+            new NettyEventExecutorMetrics(loops).bindTo(meters);
+            new NettyAllocatorMetrics(PooledByteBufAllocator.DEFAULT).bindTo(meters);
+        }
     }
 
     /** Starts listening on every endpoint; fails, with nothing left listening, if one cannot be bound. */
@@ -93,6 +123,9 @@ public final class BrokerServer implements AutoCloseable {
                     @Override
                     protected void initChannel(Channel ch) {
                         clients.add(ch);
+                        if (endpoint.isTls()) {
+                            ch.pipeline().addLast("tls", tls.newHandler(ch, endpoint));
+                        }
                         Protocol.install(ch.pipeline(), heartbeat);
                         ch.pipeline().addLast("broker", new BrokerConnection(BrokerServer.this,
                                 new Session(mikyu, filters)));
@@ -121,6 +154,11 @@ public final class BrokerServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot remove old socket file " + endpoint.socketPath(), e);
         }
+    }
+
+    /** Whether every endpoint is bound and the broker is not stopping: what {@code /health/ready} reports. */
+    public boolean isReady() {
+        return !stopping && bound.size() == options.endpoints().size() && mikyu.isOpen();
     }
 
     /** The endpoints listened on, with the real port where port 0 was asked for. */

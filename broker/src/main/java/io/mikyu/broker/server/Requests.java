@@ -15,6 +15,9 @@ import io.mikyu.engine.SharedGroupConfig;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.engine.Transaction;
+import io.mikyu.engine.AccessDeniedException;
+import io.mikyu.engine.security.Permission;
+import io.mikyu.engine.security.Principal;
 import io.mikyu.protocol.Fields;
 import io.mikyu.protocol.Op;
 import io.mikyu.protocol.TransactionOp;
@@ -63,7 +66,10 @@ final class Requests {
             case GET_OR_CREATE_LOG -> {
                 String name = readString(in);
                 LogQueueConfig config = readBool(in) ? Values.readLogConfig(in) : null;
-                yield now(r -> Values.writeLogConfig(r.body(), m.getOrCreateLog(name, config).config()));
+                yield now(r -> {
+                    mayCreate(session, QueueKind.LOG, name);
+                    Values.writeLogConfig(r.body(), m.getOrCreateLog(name, config).config());
+                });
             }
             case GET_LOG -> {
                 String name = readString(in);
@@ -83,7 +89,10 @@ final class Requests {
             case GET_OR_CREATE_TASK_QUEUE -> {
                 String name = readString(in);
                 TaskQueueConfig config = readBool(in) ? Values.readTaskConfig(in) : null;
-                yield now(r -> Values.writeTaskConfig(r.body(), m.getOrCreateTaskQueue(name, config).config()));
+                yield now(r -> {
+                    mayCreate(session, QueueKind.TASK, name);
+                    Values.writeTaskConfig(r.body(), m.getOrCreateTaskQueue(name, config).config());
+                });
             }
             case GET_TASK_QUEUE -> {
                 String name = readString(in);
@@ -96,7 +105,9 @@ final class Requests {
             }
             case LIST -> {
                 QueueKind kind = Values.readKind(in);
-                yield now(r -> r.list(m.list(kind), Fields::writeString));
+                Principal who = session.principal();
+                yield now(r -> r.list(who.unrestricted() ? m.list(kind)
+                        : m.list(kind).stream().filter(who::mayAny).toList(), Fields::writeString));
             }
             case STATS -> now(r -> Values.writeEngineStats(r.body(), m.stats()));
             case RECOVERY_REPORT -> now(r -> Values.writeRecoveryReport(r.body(), m.recoveryReport()));
@@ -104,6 +115,7 @@ final class Requests {
 
             case TX_COMMIT -> {
                 List<TransactionOp> ops = TransactionOp.readAll(in);
+                Authorization.checkTransaction(ops, session.principal());
                 yield now(r -> {
                     try (Transaction tx = m.beginTransaction()) {
                         ops.forEach(o -> o.addTo(tx));
@@ -114,6 +126,7 @@ final class Requests {
             case TX_PREPARE -> {
                 byte[] xid = Fields.readBytes(in);
                 List<TransactionOp> ops = TransactionOp.readAll(in);
+                Authorization.checkTransaction(ops, session.principal());
                 yield now(r -> {
                     try (Transaction tx = m.beginTransaction()) {
                         ops.forEach(o -> o.addTo(tx));
@@ -381,6 +394,15 @@ final class Requests {
                 yield now(r -> Values.writeQueueStats(r.body(), m.taskQueue(queue).stats()));
             }
         };
+    }
+
+    /** getOrCreate creates a missing queue: that takes the manage permission; using an existing one does not. */
+    private static void mayCreate(Session session, QueueKind kind, String name) {
+        Principal who = session.principal();
+        if (!who.may(Permission.MANAGE, name) && !session.mikyu().list(kind).contains(name)) {
+            throw new AccessDeniedException("user '" + who.name() + "' lacks the manage permission needed to"
+                    + " create queue '" + name + "'");
+        }
     }
 
     private static Request now(EngineCall call) {

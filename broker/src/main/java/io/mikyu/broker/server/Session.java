@@ -4,6 +4,7 @@ import io.mikyu.engine.FilterExpression;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.SharedGroup;
 import io.mikyu.engine.TaskFilter;
+import io.mikyu.engine.security.Principal;
 
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -17,6 +18,8 @@ final class Session {
     private final Mikyu mikyu;
     private final FilterCompilers filters;
     private final ConcurrentHashMap<String, SharedGroup> sharedGroups = new ConcurrentHashMap<>();
+    /** Who the handshake authenticated; set before the first request is read. */
+    private volatile Principal principal = Principal.UNRESTRICTED;
 
     Session(Mikyu mikyu, FilterCompilers filters) {
         this.mikyu = mikyu;
@@ -25,6 +28,14 @@ final class Session {
 
     Mikyu mikyu() {
         return mikyu;
+    }
+
+    Principal principal() {
+        return principal;
+    }
+
+    void authenticated(Principal p) {
+        this.principal = p;
     }
 
     TaskFilter filter(FilterExpression expression) {

@@ -1,5 +1,7 @@
 package io.mikyu.jms.client;
 
+import io.mikyu.engine.AccessDeniedException;
+import io.mikyu.engine.AuthenticationException;
 import io.mikyu.engine.InvalidQueueNameException;
 import io.mikyu.engine.QueueNotFoundException;
 import io.mikyu.engine.RecordTooLargeException;
@@ -7,6 +9,7 @@ import io.mikyu.engine.StorageFullException;
 import io.mikyu.engine.StoreClosedException;
 import jakarta.jms.InvalidDestinationException;
 import jakarta.jms.JMSException;
+import jakarta.jms.JMSSecurityException;
 import jakarta.jms.MessageFormatException;
 import jakarta.jms.ResourceAllocationException;
 
@@ -18,7 +21,9 @@ final class JmsErrors {
 
     static JMSException of(RuntimeException e) {
         JMSException j;
-        if (e instanceof InvalidQueueNameException || e instanceof QueueNotFoundException) {
+        if (e instanceof AuthenticationException || e instanceof AccessDeniedException) {
+            j = new JMSSecurityException(e.getMessage());
+        } else if (e instanceof InvalidQueueNameException || e instanceof QueueNotFoundException) {
             j = new InvalidDestinationException(e.getMessage());
         } else if (e instanceof RecordTooLargeException) {
             j = new MessageFormatException(e.getMessage());

@@ -1,13 +1,16 @@
 package io.mikyu.jms.client;
 
 import io.mikyu.engine.Durability;
-import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.QueueKind;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
+import io.mikyu.engine.config.MikyuConfig;
+import io.mikyu.engine.security.Permission;
+import io.mikyu.engine.security.Principal;
+import io.mikyu.engine.security.SecurityRealm;
 import io.mikyu.jms.MikyuDestination;
 import io.mikyu.jms.MikyuTemporaryQueue;
 import io.mikyu.jms.MikyuTemporaryTopic;
@@ -23,6 +26,7 @@ import jakarta.jms.ExceptionListener;
 import jakarta.jms.IllegalStateException;
 import jakarta.jms.InvalidClientIDException;
 import jakarta.jms.JMSException;
+import jakarta.jms.JMSSecurityException;
 import jakarta.jms.Queue;
 import jakarta.jms.QueueConnection;
 import jakarta.jms.QueueSession;
@@ -35,7 +39,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -69,6 +75,8 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
     private final EmbeddedEngines.Handle engineHandle;
     final Mikyu engine;
     final ProviderRegistry registry;
+    /** Who connected to an embedded engine; unrestricted on a broker, which checks every request itself. */
+    private final Principal principal;
     private final ScheduledFuture<?> renewal;
     private final ScheduledFuture<?> ackFlush;
     private final List<MikyuSession> sessions = new CopyOnWriteArrayList<>();
@@ -87,8 +95,9 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
     private volatile ExceptionListener exceptionListener;
     private volatile boolean lostReported;
 
-    private MikyuConnection(ProviderOptions options, EmbeddedEngines.Handle engineHandle) {
+    private MikyuConnection(ProviderOptions options, EmbeddedEngines.Handle engineHandle, Principal principal) {
         this.options = options;
+        this.principal = principal;
         this.engineHandle = engineHandle;
         this.engine = engineHandle.engine();
         this.registry = (ProviderRegistry) engineHandle.attachments().computeIfAbsent(REGISTRY,
@@ -102,31 +111,70 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
     }
 
     /**
-     * Authenticates and opens (or shares) the engine of the URL's directory, or dials (or shares) the URL's broker.
-     * A broker has no authentication yet: {@code user} and {@code password} are not checked for a broker URL.
+     * Authenticates and opens (or shares) the engine of the URL's directory, or dials (or shares) the URL's broker,
+     * which checks {@code user} and {@code password} (else the URL's or the config file's) itself.
      */
     public static MikyuConnection open(ProviderOptions options, String user, String password) throws JMSException {
-        if (options.isRemote()) {
-            return new MikyuConnection(options, dial(options));
+        MikyuConfig config;
+        UserStore users;
+        try {
+            config = MikyuConfig.load(options.configFile(), options.configOverrides(), "URL");
+            users = options.isRemote() ? null : options.usersFile() != null
+                    ? UserStore.load(options.usersFile(), options.allowAnonymous())
+                    : UserStore.of(SecurityRealm.from(config));
+        } catch (IllegalArgumentException e) {
+            throw JmsErrors.with(new JMSException("cannot use the configuration of " + options.url() + ": "
+                    + e.getMessage()), e);
         }
-        UserStore users = options.usersFile() == null ? UserStore.open()
-                : UserStore.load(options.usersFile(), options.allowAnonymous());
-        users.authenticate(user, password);
+        if (options.isRemote()) {
+            return new MikyuConnection(options, dial(options, config, user, password), Principal.UNRESTRICTED);
+        }
+        Principal who = users.authenticate(user, password);
         EmbeddedEngines.Handle handle;
         try {
-            handle = EmbeddedEngines.acquire(options.dataDir(), EngineConfig.builder()
+            handle = EmbeddedEngines.acquire(options.dataDir(), config.engineConfig()
                     .defaultDurability(Durability.ASYNC).meterRegistry(JmsMetrics.GLOBAL.registry()).build(),
                     MikyuConnection::sweepLeftovers);
         } catch (RuntimeException e) {
             throw JmsErrors.with(new JMSException("cannot open the mikyu engine in " + options.dataDir() + ": "
                     + e.getMessage()), e);
         }
-        return new MikyuConnection(options, handle);
+        return new MikyuConnection(options, handle, who);
     }
 
-    private static EmbeddedEngines.Handle dial(ProviderOptions options) throws JMSException {
+    /**
+     * The credentials and TLS settings of the config file (or {@code -Dmikyu.<key>}) under the URL's, and those
+     * given to {@code createConnection} over both. Connections with other credentials get a connection of their own.
+     */
+    private static EmbeddedEngines.Handle dial(ProviderOptions options, MikyuConfig config, String user,
+                                               String password) throws JMSException {
+        Map<String, String> dial = new LinkedHashMap<>();
+        for (String key : List.of(MikyuConfig.Key.USER.key(), MikyuConfig.Key.PASSWORD.key())) {
+            if (config.get(key) != null) {
+                dial.put(key, config.get(key));
+            }
+        }
+        config.withPrefix("tls.").forEach((k, v) -> {
+            if (!k.equals(MikyuConfig.Key.TLS_CLIENT_AUTH.key())) {
+                dial.put(k, v);
+            }
+        });
+        dial.putAll(options.dialOptions());
+        if (user != null || password != null) {
+            dial.remove("user");
+            dial.remove("password");
+            if (user != null) {
+                dial.put("user", user);
+            }
+            if (password != null) {
+                dial.put("password", password);
+            }
+        }
         try {
-            return EmbeddedEngines.acquireRemote(options.brokerUri(), options.dialOptions());
+            return EmbeddedEngines.acquireRemote(options.brokerUri(), dial);
+        } catch (io.mikyu.engine.AuthenticationException e) {
+            throw JmsErrors.with(new JMSSecurityException("the mikyu broker at " + options.brokerUri()
+                    + " refused the connection: " + e.getMessage()), e);
         } catch (RuntimeException e) {
             String why = e.getMessage();
             if (why != null && why.startsWith("no dialer for")) {
@@ -160,6 +208,19 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
                 }
             }
         }
+    }
+
+    /**
+     * On an embedded engine with users: whether this connection's user may produce to or consume from {@code d}
+     * (a temporary destination of its own it always may). On a broker the broker decides, request by request.
+     */
+    void authorize(Permission permission, MikyuDestination d) throws JMSSecurityException {
+        if (principal.unrestricted() || principal.may(permission, d.name())
+                || (TemporaryDestinations.isTemporaryName(d.name()) && owns(d))) {
+            return;
+        }
+        throw new JMSSecurityException("user '" + principal.name() + "' lacks the " + permission.key()
+                + " permission on " + (d.isQueue() ? "queue" : "topic") + " '" + d.name() + "'");
     }
 
     // ------------------------------------------------------------------------------------------------ engine

@@ -1,5 +1,6 @@
 package io.mikyu.jms.client;
 
+import io.mikyu.engine.security.Permission;
 import io.mikyu.engine.Headers;
 import io.mikyu.engine.SharedGroup;
 import io.mikyu.jms.MikyuDestination;
@@ -262,6 +263,7 @@ public final class MikyuMessageProducer implements QueueSender, TopicPublisher {
         checkPriority(prio);
         session.checkUsable(d);
         MikyuConnection connection = session.connection;
+        connection.authorize(Permission.PRODUCE, d);
         long now = System.currentTimeMillis();
         message.setJMSDestination(d);
         message.setJMSDeliveryMode(mode);

@@ -1,5 +1,6 @@
 package io.mikyu.jms.client;
 
+import io.mikyu.engine.security.Permission;
 import io.mikyu.engine.Durability;
 import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.LogQueue;
@@ -264,6 +265,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
         MikyuDestination d = destination == null ? null : resolve(destination);
         if (d != null) {
             checkUsable(d);
+            connection.authorize(Permission.PRODUCE, d);
         }
         MikyuMessageProducer p = new MikyuMessageProducer(this, d);
         producers.add(p);
@@ -397,6 +399,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
         checkOpen();
         MikyuDestination d = resolve(destination);
         checkUsable(d);
+        connection.authorize(Permission.CONSUME, d);
         Selector selector = Selector.compile(messageSelector);
         if (TemporaryDestinations.isTemporaryName(d.name()) && !connection.owns(d)) {
             throw new InvalidDestinationException("temporary destination " + d.name()
@@ -620,6 +623,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
             throw new InvalidDestinationException(d + " is not a topic");
         }
         checkUsable(d);
+        connection.authorize(Permission.CONSUME, d);
         return d;
     }
 
@@ -685,6 +689,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
             throw new InvalidDestinationException(d + " is not a queue");
         }
         checkUsable(d);
+        connection.authorize(Permission.CONSUME, d);
         Selector selector = Selector.compile(messageSelector);
         TaskQueue q;
         try {

@@ -22,14 +22,24 @@ import java.util.Set;
  * queues and subscriptions this provider creates (a queue that exists keeps its own), {@code prefetch},
  * {@code redeliveryDelay} and {@code clientID} are the client's own behaviour. {@code users} and
  * {@code allowAnonymous} check credentials in this JVM, which protects an embedded engine only: they are refused on
- * a broker URL (brokers have no authentication yet; credentials given to {@code createConnection} are ignored).
+ * a broker URL, where the broker checks the credentials given to {@code createConnection} (or the URL's
+ * {@code user} and {@code password}).
+ *
+ * <p>{@code config=FILE} reads mikyu's config file ({@code io.mikyu.engine.config.MikyuConfig}; without it,
+ * {@code -Dmikyu.config} or {@code $MIKYU_CONFIG}): engine settings and users for {@code vm://}, {@code user},
+ * {@code password} and {@code tls.*} for a broker. The engine's keys ({@code flushInterval}, ...) may also be given
+ * in a {@code vm://} URL, and override the file and {@code -Dmikyu.<key>}.
  *
  * <table>
  * <tr><th>option</th><th>default</th><th>meaning</th></tr>
  * <tr><td>durability</td><td>sync</td><td>PERSISTENT sends return after fsync ({@code sync}) or after the write
  * reached the OS ({@code async}, flushed within the engine's interval); NON_PERSISTENT is always async</td></tr>
  * <tr><td>clientID</td><td>none</td><td>client ID given to every connection of this factory</td></tr>
- * <tr><td>users</td><td>none</td><td>{@code vm://} only: a users file; turns authentication on</td></tr>
+ * <tr><td>users</td><td>none</td><td>{@code vm://} only: a users file (the config file's {@code users.*} and
+ * {@code roles.*} keys); turns authentication and per-destination permissions on</td></tr>
+ * <tr><td>config</td><td>none</td><td>mikyu's config file</td></tr>
+ * <tr><td>user, password, tls.*</td><td></td><td>broker URLs only: credentials (those given to
+ * {@code createConnection} win) and TLS settings for {@code tls://} (see {@code io.mikyu.transport.Tls})</td></tr>
  * <tr><td>allowAnonymous</td><td>false</td><td>with {@code users}: connections without credentials are let in</td></tr>
  * <tr><td>prefetch</td><td>64</td><td>messages a consumer leases ahead of the application (0 = one per receive)</td></tr>
  * <tr><td>maxAttempts</td><td>10</td><td>deliveries before a message goes to its dead-letter queue</td></tr>
@@ -54,7 +64,8 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
                               Path usersFile, boolean allowAnonymous, int prefetch, int maxAttempts,
                               Duration redeliveryDelay, Duration lease, String brokerUri,
                               Map<String, String> dialOptions, Map<String, Integer> maxAttemptsByDestination,
-                              Map<String, Duration> redeliveryDelayByDestination) {
+                              Map<String, Duration> redeliveryDelayByDestination, Path configFile,
+                              Map<String, String> configOverrides) {
 
     /** The redelivery limit of a queue or topic: its own option, or the default. */
     public int maxAttemptsOf(String destination) {
@@ -69,11 +80,17 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
     public static final String VM_SCHEME = "vm://";
     public static final String TCP_SCHEME = "tcp://";
     public static final String UNIX_SCHEME = "unix://";
+    public static final String TLS_SCHEME = "tls://";
     private static final Set<String> KNOWN = Set.of("durability", "clientID", "users", "allowAnonymous", "prefetch",
-            "maxAttempts", "redeliveryDelay", "leaseMillis");
+            "maxAttempts", "redeliveryDelay", "leaseMillis", "config");
     /** The network client's options, passed to {@code Mikyu.dial} as they are. */
     private static final Set<String> DIAL = Set.of("clientName", "connectTimeout", "requestTimeout",
-            "maxFrameBytes", "heartbeat", "reconnect");
+            "maxFrameBytes", "heartbeat", "reconnect", "user", "password", "tls.cert", "tls.key", "tls.keyPassword",
+            "tls.keystore", "tls.keystorePassword", "tls.ca", "tls.truststore", "tls.truststorePassword");
+    /** Engine settings of the config file a vm:// URL may override ({@code durability} is the sends' here). */
+    private static final Set<String> ENGINE = Set.of("flushInterval", "maxRecordBytes", "maxBatchBytes",
+            "minFreeDiskBytes", "cacheBytesPerQueue", "housekeepingInterval", "verifyChecksumsOnRead",
+            "corruptionPolicy");
     /** How long a JMS connection keeps reconnecting to a broker it lost, unless the URL says otherwise. */
     public static final String DEFAULT_RECONNECT = "30s";
 
@@ -88,10 +105,10 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
             throw new IllegalArgumentException("connection URL is empty; expected vm://<data-dir>, "
                     + "tcp://<host>:<port> or unix://<socket path> [?options]");
         }
-        boolean remote = url.startsWith(TCP_SCHEME) || url.startsWith(UNIX_SCHEME);
+        boolean remote = url.startsWith(TCP_SCHEME) || url.startsWith(UNIX_SCHEME) || url.startsWith(TLS_SCHEME);
         if (!url.startsWith(VM_SCHEME) && !remote) {
             throw new IllegalArgumentException("'" + url + "' is not a mikyu URL; expected vm://<data-dir>, "
-                    + "tcp://<host>:<port> or unix://<socket path> [?options]");
+                    + "tcp://<host>:<port>, tls://<host>:<port> or unix://<socket path> [?options]");
         }
         String scheme = url.substring(0, url.indexOf("://") + 3);
         String rest = url.substring(scheme.length());
@@ -104,13 +121,17 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
         Map<String, String> all = q < 0 ? Map.of() : query(url, rest.substring(q + 1), remote);
         Map<String, String> opts = new LinkedHashMap<>();
         Map<String, String> dial = new LinkedHashMap<>();
-        all.forEach((k, v) -> (DIAL.contains(k) ? dial : opts).put(k, v));
+        Map<String, String> engine = new LinkedHashMap<>();
+        all.forEach((k, v) -> (DIAL.contains(k) ? dial : ENGINE.contains(k) ? engine : opts).put(k, v));
+        if (!remote && opts.containsKey("allowAnonymous")) {
+            engine.put("security.allowAnonymous", String.valueOf(bool(url, opts, "allowAnonymous")));
+        }
         if (remote) {
             dial.putIfAbsent("reconnect", DEFAULT_RECONNECT);
         }
         if (remote && (opts.containsKey("users") || opts.containsKey("allowAnonymous"))) {
             throw new IllegalArgumentException("'" + url + "': users and allowAnonymous check credentials in this JVM,"
-                    + " for vm:// engines only; a broker has no authentication yet");
+                    + " for vm:// engines only; a broker checks them itself (its config's users.*)");
         }
         Durability durability = switch (opts.getOrDefault("durability", "sync")) {
             case "sync" -> Durability.SYNC;
@@ -135,7 +156,8 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
                 Duration.ofMillis(intOption(url, opts, "redeliveryDelay", 0, 0)),
                 Duration.ofMillis(intOption(url, opts, "leaseMillis", 30_000, 100)),
                 remote ? scheme + where : null, Collections.unmodifiableMap(dial), Map.copyOf(attempts),
-                Map.copyOf(delays));
+                Map.copyOf(delays), opts.get("config") == null ? null : Path.of(opts.get("config")),
+                Map.copyOf(engine));
     }
 
     private static Map<String, String> query(String url, String query, boolean remote) {
@@ -149,11 +171,9 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
             String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
             boolean perDestination = (name.startsWith("maxAttempts.") || name.startsWith("redeliveryDelay."))
                     && name.indexOf('.') < name.length() - 1;
-            if (!KNOWN.contains(name) && !perDestination && !(remote && DIAL.contains(name))) {
+            if (!KNOWN.contains(name) && !perDestination && !(remote ? DIAL : ENGINE).contains(name)) {
                 java.util.TreeSet<String> known = new java.util.TreeSet<>(KNOWN);
-                if (remote) {
-                    known.addAll(DIAL);
-                }
+                known.addAll(remote ? DIAL : ENGINE);
                 throw new IllegalArgumentException("unknown option '" + name + "' in '" + url + "'; known: "
                         + String.join(", ", known));
             }

@@ -1,91 +1,58 @@
 package io.mikyu.jms.security;
 
+import io.mikyu.engine.AuthenticationException;
+import io.mikyu.engine.config.MikyuConfig;
+import io.mikyu.engine.security.Principal;
+import io.mikyu.engine.security.SecurityRealm;
 import jakarta.jms.JMSSecurityException;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Map;
-import java.util.Properties;
-import java.util.TreeMap;
 
 /**
- * Who may connect, read from a users file in properties form: {@code name=password}, or
- * {@code name={sha256}<hex of SHA-256(password)>} so the file need not hold the password itself.
+ * Who may connect to an embedded engine, and what they may do: the {@link SecurityRealm} of mikyu's config format
+ * ({@code users.<name>.password} hashed as {@code mikyu passwd} prints it, {@code users.<name>.roles},
+ * {@code roles.<role>.produce|consume|manage}), the same one a broker daemon reads.
  */
 public final class UserStore {
 
-    private static final String SHA256 = "{sha256}";
+    private final SecurityRealm realm;
 
-    private final Map<String, String> users;
-    private final boolean allowAnonymous;
-
-    private UserStore(Map<String, String> users, boolean allowAnonymous) {
-        this.users = users;
-        this.allowAnonymous = allowAnonymous;
+    private UserStore(SecurityRealm realm) {
+        this.realm = realm;
     }
 
-    /** Authentication off: everyone connects. */
+    /** Authentication off: everyone connects and may do everything. */
     public static UserStore open() {
-        return new UserStore(null, true);
+        return new UserStore(SecurityRealm.open());
     }
 
+    public static UserStore of(SecurityRealm realm) {
+        return new UserStore(realm);
+    }
+
+    /** The users and roles of a file in the config format. */
     public static UserStore load(Path file, boolean allowAnonymous) {
-        Properties p = new Properties();
-        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            p.load(r);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read the users file " + file + ": " + e.getMessage(), e);
-        }
-        Map<String, String> users = new TreeMap<>();
-        p.stringPropertyNames().forEach(n -> users.put(n, p.getProperty(n)));
-        return new UserStore(users, allowAnonymous);
+        return new UserStore(SecurityRealm.from(MikyuConfig.load(file,
+                Map.of(MikyuConfig.Key.ALLOW_ANONYMOUS.key(), String.valueOf(allowAnonymous)), "URL")));
     }
 
     public boolean enabled() {
-        return users != null;
+        return realm.enabled();
     }
 
-    /** @throws JMSSecurityException if the credentials do not match a user */
-    public void authenticate(String user, String password) throws JMSSecurityException {
-        if (users == null) {
-            return;
-        }
-        if (user == null && password == null) {
-            if (allowAnonymous) {
-                return;
-            }
-            throw new JMSSecurityException("authentication is on: connect with a user name and password");
-        }
-        String stored = user == null ? null : users.get(user);
-        if (stored == null || password == null || !matches(stored, password)) {
-            throw new JMSSecurityException("wrong user name or password for user '" + user + "'");
-        }
-    }
-
-    private static boolean matches(String stored, String password) {
-        byte[] expected;
-        byte[] given;
-        if (stored.startsWith(SHA256)) {
-            expected = HexFormat.of().parseHex(stored.substring(SHA256.length()).trim().toLowerCase());
-            given = sha256(password);
-        } else {
-            expected = stored.getBytes(StandardCharsets.UTF_8);
-            given = password.getBytes(StandardCharsets.UTF_8);
-        }
-        return MessageDigest.isEqual(expected, given);
-    }
-
-    private static byte[] sha256(String s) {
+    /**
+     * @return who connected ({@link Principal#UNRESTRICTED} when authentication is off)
+     * @throws JMSSecurityException if the credentials do not match a user
+     */
+    public Principal authenticate(String user, String password) throws JMSSecurityException {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("the JDK has no SHA-256", e);
+            return realm.authenticate(user, password == null ? null : password.toCharArray());
+        } catch (AuthenticationException e) {
+            JMSSecurityException j = new JMSSecurityException(e.getMessage());
+            j.initCause(e);
+            j.setLinkedException(e);
+            throw j;
         }
     }
 }

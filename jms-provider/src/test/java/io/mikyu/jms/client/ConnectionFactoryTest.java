@@ -1,12 +1,15 @@
 package io.mikyu.jms.client;
 
 import io.mikyu.engine.Mikyu;
+import io.mikyu.engine.security.PasswordHash;
 import io.mikyu.jms.MikyuConnectionFactory;
 import jakarta.jms.Connection;
 import jakarta.jms.InvalidClientIDException;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSSecurityException;
 import jakarta.jms.JMSSecurityRuntimeException;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 import org.junit.jupiter.api.Test;
@@ -59,7 +62,8 @@ class ConnectionFactoryTest {
 
     @Test
     void withAUsersFileOnlyKnownUsersConnect() throws Exception {
-        Path users = Files.writeString(data.resolve("users.properties"), "app=secret\n");
+        Path users = Files.writeString(data.resolve("users.properties"),
+                "users.app.password = " + PasswordHash.hash("secret".toCharArray(), 1_000) + "\n");
         String url = "vm://" + data.resolve("store") + "?users=" + users;
         MikyuConnectionFactory factory = new MikyuConnectionFactory(url);
         factory.createConnection("app", "secret").close();
@@ -71,6 +75,34 @@ class ConnectionFactoryTest {
         assertThatThrownBy(() -> factory.createContext("invalid", "invalid"))
                 .isInstanceOf(JMSSecurityRuntimeException.class);
         new MikyuConnectionFactory(url + "&allowAnonymous=true").createConnection().close();
+    }
+
+    @Test
+    void withUsersEachDestinationNeedsItsPermission() throws Exception {
+        Path users = Files.writeString(data.resolve("mikyu.conf"), String.join("\n",
+                "users.app.password = " + PasswordHash.hash("secret".toCharArray(), 1_000),
+                "users.app.roles = app",
+                "roles.app.produce = orders",
+                "roles.app.consume = replies.*",
+                ""));
+        MikyuConnectionFactory factory = new MikyuConnectionFactory("vm://" + data.resolve("store") + "?config="
+                + users);
+        try (Connection c = factory.createConnection("app", "secret")) {
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            Queue orders = s.createQueue("orders");
+            MessageProducer p = s.createProducer(orders);
+            p.send(s.createTextMessage("allowed"));
+            assertThatThrownBy(() -> s.createConsumer(orders)).isInstanceOf(JMSSecurityException.class)
+                    .hasMessage("user 'app' lacks the consume permission on queue 'orders'");
+            assertThatThrownBy(() -> s.createProducer(s.createQueue("other")))
+                    .isInstanceOf(JMSSecurityException.class).hasMessageContaining("produce permission");
+            MessageProducer anywhere = s.createProducer(null);
+            assertThatThrownBy(() -> anywhere.send(s.createTopic("prices"), s.createTextMessage("no")))
+                    .isInstanceOf(JMSSecurityException.class).hasMessageContaining("topic 'prices'");
+            s.createConsumer(s.createQueue("replies.1")).close();
+            // its own temporary queue needs no permission
+            s.createConsumer(s.createTemporaryQueue()).close();
+        }
     }
 
     @Test

@@ -54,7 +54,7 @@ class RemoteUrlTest {
         assertThatThrownBy(() -> ProviderOptions.parse("tcp://"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("names no broker");
         assertThatThrownBy(() -> ProviderOptions.parse("tcp://h:1?users=/etc/users"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no authentication yet");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("for vm:// engines only");
         assertThatThrownBy(() -> ProviderOptions.parse("tcp://h:1?prefetsh=1"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown option 'prefetsh'")
                 .hasMessageContaining("connectTimeout");

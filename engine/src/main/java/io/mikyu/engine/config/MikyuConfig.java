@@ -1,0 +1,360 @@
+package io.mikyu.engine.config;
+
+import io.mikyu.engine.Durability;
+import io.mikyu.engine.EngineConfig;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+
+/**
+ * mikyu's one configuration surface: the same keys for the daemon, an embedded engine ({@code vm://} URLs), the
+ * command line and the network client, each value taken from (weakest first)
+ *
+ * <ol>
+ * <li>the built-in default,</li>
+ * <li>the config file ({@code java.util.Properties} syntax: {@code key = value}, {@code #} comments), named by
+ * {@code --config FILE}, a URL's {@code config=FILE}, the system property {@code mikyu.config} or the environment
+ * variable {@code MIKYU_CONFIG},</li>
+ * <li>a system property {@code -Dmikyu.<key>=value},</li>
+ * <li>a URL parameter or command-line flag ({@code explicit}).</li>
+ * </ol>
+ *
+ * <p>Keys are the names of {@link Key} plus the dynamic {@code users.<name>.*} and {@code roles.<role>.*} of the
+ * security realm. An unknown key in the file or among the explicit values is refused with the known ones listed, so
+ * a typo never silently leaves a default in place. {@link #settings()} says, for every key, its value and where it
+ * came from ({@code mikyu config} prints it).
+ */
+public final class MikyuConfig {
+
+    /** The environment variable naming the config file when no flag, URL parameter or system property does. */
+    public static final String ENV = "MIKYU_CONFIG";
+    /** System properties {@code mikyu.<key>} override the file; {@code mikyu.config} names the file. */
+    public static final String SYSTEM_PREFIX = "mikyu.";
+    public static final String CONFIG_PROPERTY = "mikyu.config";
+
+    /** Prefixes of keys whose names are made up by the user (users and roles). */
+    private static final List<String> DYNAMIC = List.of("users.", "roles.");
+
+    /** The known keys, their defaults (empty: not set) and what they mean. */
+    public enum Key {
+        DATA_DIR("dataDir", "", "data directory of the daemon and the CLI (default: $MIKYU_DATA_DIR, else"
+                + " $XDG_DATA_HOME/mikyu); a vm:// URL names its own"),
+        LISTEN("listen", "tcp://127.0.0.1:7420", "daemon: where to listen, comma-separated tcp://, tls://,"
+                + " unix:// endpoints"),
+        HEARTBEAT("heartbeat", "10s", "daemon: ping an idle client after this long, drop it after three times"),
+        DURABILITY("durability", "async", "engine: durability of queues created without one (sync, async)"),
+        FLUSH_INTERVAL("flushInterval", "200ms", "engine: fsync interval of asynchronously written data"),
+        MAX_RECORD_BYTES("maxRecordBytes", "8MiB", "engine: largest record"),
+        MAX_BATCH_BYTES("maxBatchBytes", "64MiB", "engine: largest batch"),
+        MIN_FREE_DISK_BYTES("minFreeDiskBytes", "64MiB", "engine: appends fail fast below this much free disk"),
+        CACHE_BYTES_PER_QUEUE("cacheBytesPerQueue", "32MiB", "engine: ring cache of recent batches per queue"),
+        HOUSEKEEPING_INTERVAL("housekeepingInterval", "30s", "engine: how often retention and compaction run"),
+        VERIFY_CHECKSUMS("verifyChecksumsOnRead", "true", "engine: CRC-check every batch read from disk"),
+        CORRUPTION_POLICY("corruptionPolicy", "quarantine", "engine: damage found on open: quarantine or fail"),
+        TLS_CERT("tls.cert", "", "TLS: certificate chain (PEM) of this side; with tls.key"),
+        TLS_KEY("tls.key", "", "TLS: private key (PEM, PKCS#8) of tls.cert"),
+        TLS_KEY_PASSWORD("tls.keyPassword", "", "TLS: password of an encrypted tls.key"),
+        TLS_KEYSTORE("tls.keystore", "", "TLS: key store (PKCS12 or JKS) instead of tls.cert and tls.key"),
+        TLS_KEYSTORE_PASSWORD("tls.keystorePassword", "", "TLS: password of tls.keystore"),
+        TLS_CA("tls.ca", "", "TLS: CA certificates (PEM) to trust: the broker's (client), clients' (daemon)"),
+        TLS_TRUSTSTORE("tls.truststore", "", "TLS: trust store (PKCS12 or JKS) instead of tls.ca"),
+        TLS_TRUSTSTORE_PASSWORD("tls.truststorePassword", "", "TLS: password of tls.truststore"),
+        TLS_CLIENT_AUTH("tls.clientAuth", "none", "daemon: client certificates: none, optional or require"),
+        METRICS_PORT("metrics.port", "", "daemon: HTTP port of /metrics (Prometheus) and /health/*; empty: off"),
+        METRICS_HOST("metrics.host", "127.0.0.1", "daemon: address the metrics endpoint listens on"),
+        ALLOW_ANONYMOUS("security.allowAnonymous", "false", "with users: connections without credentials are"
+                + " let in, with the permissions of role 'anonymous'"),
+        USER("user", "", "client: user name sent to a broker (CLI --target, Mikyu.dial, JMS)"),
+        PASSWORD("password", "", "client: password sent to a broker");
+
+        private final String key;
+        private final String defaultValue;
+        private final String description;
+
+        Key(String key, String defaultValue, String description) {
+            this.key = key;
+            this.defaultValue = defaultValue;
+            this.description = description;
+        }
+
+        public String key() {
+            return key;
+        }
+
+        public String defaultValue() {
+            return defaultValue;
+        }
+
+        public String description() {
+            return description;
+        }
+
+        static Key byName(String name) {
+            for (Key k : values()) {
+                if (k.key.equals(name)) {
+                    return k;
+                }
+            }
+            return null;
+        }
+    }
+
+    /**
+     * One key's effective value and where it came from: {@code default}, {@code file <path>},
+     * {@code system property mikyu.<key>}, or the explicit source's name ({@code --flag}, {@code URL}).
+     */
+    public record Setting(String key, String value, String source) {
+        /** Whether printing the value would show a secret (passwords and their hashes): printed as {@code ****}. */
+        public boolean secret() {
+            return key.toLowerCase(Locale.ROOT).endsWith("password");
+        }
+
+        public String printableValue() {
+            return secret() && !value.isEmpty() ? "****" : value;
+        }
+    }
+
+    private final Path file;
+    private final Map<String, Setting> settings;
+
+    private MikyuConfig(Path file, Map<String, Setting> settings) {
+        this.file = file;
+        this.settings = Collections.unmodifiableMap(settings);
+    }
+
+    /** Defaults, overridden by {@code -Dmikyu.<key>} system properties and a config file they may name. */
+    public static MikyuConfig load() {
+        return load(null, Map.of(), "explicit");
+    }
+
+    /**
+     * Loads the effective configuration.
+     *
+     * @param file           the config file; {@code null}: the one {@code -Dmikyu.config} or {@code $MIKYU_CONFIG}
+     *                       names, if any
+     * @param explicit       values that win over everything (URL parameters, command-line flags)
+     * @param explicitSource how {@link #settings()} names their source, e.g. {@code "URL"} or {@code "flag"}
+     */
+    public static MikyuConfig load(Path file, Map<String, String> explicit, String explicitSource) {
+        Map<String, Setting> s = new LinkedHashMap<>();
+        for (Key k : Key.values()) {
+            s.put(k.key, new Setting(k.key, k.defaultValue, "default"));
+        }
+        Path f = file;
+        if (f == null) {
+            String named = System.getProperty(CONFIG_PROPERTY);
+            if (named == null || named.isBlank()) {
+                named = System.getenv(ENV);
+            }
+            f = named == null || named.isBlank() ? null : Path.of(named);
+        }
+        if (f != null) {
+            Properties p = new Properties();
+            try (Reader r = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
+                p.load(r);
+            } catch (IOException e) {
+                throw new IllegalArgumentException("cannot read the config file " + f + ": " + e, e);
+            }
+            for (String key : new TreeMap<>(toMap(p)).keySet()) {
+                check(key, "in the config file " + f);
+                s.put(key, new Setting(key, p.getProperty(key).trim(), "file " + f));
+            }
+        }
+        for (String name : System.getProperties().stringPropertyNames()) {
+            if (!name.startsWith(SYSTEM_PREFIX) || name.equals(CONFIG_PROPERTY)) {
+                continue;
+            }
+            String key = name.substring(SYSTEM_PREFIX.length());
+            if (known(key)) {     // other mikyu.* properties (test hooks) are not configuration
+                s.put(key, new Setting(key, System.getProperty(name).trim(), "system property " + name));
+            }
+        }
+        for (Map.Entry<String, String> e : new TreeMap<>(explicit).entrySet()) {
+            check(e.getKey(), "(" + explicitSource + ")");
+            if (e.getValue() != null) {
+                s.put(e.getKey(), new Setting(e.getKey(), e.getValue().trim(), explicitSource));
+            }
+        }
+        return new MikyuConfig(f, s);
+    }
+
+    private static Map<String, String> toMap(Properties p) {
+        Map<String, String> m = new LinkedHashMap<>();
+        p.stringPropertyNames().forEach(n -> m.put(n, p.getProperty(n)));
+        return m;
+    }
+
+    /** Whether {@code key} is a configuration key: one of {@link Key}, or a user's or role's. */
+    public static boolean known(String key) {
+        if (Key.byName(key) != null) {
+            return true;
+        }
+        for (String prefix : DYNAMIC) {
+            if (key.startsWith(prefix) && key.length() > prefix.length()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void check(String key, String where) {
+        if (!known(key)) {
+            List<String> names = new ArrayList<>();
+            for (Key k : Key.values()) {
+                names.add(k.key);
+            }
+            names.add("users.<name>.password");
+            names.add("users.<name>.roles");
+            names.add("roles.<role>.produce|consume|manage");
+            throw new IllegalArgumentException("unknown configuration key '" + key + "' " + where + "; known: "
+                    + String.join(", ", names));
+        }
+    }
+
+    /** The config file read, or {@code null}. */
+    public Path file() {
+        return file;
+    }
+
+    /** Every key with its value and source: the known keys in their order, then users' and roles', sorted. */
+    public List<Setting> settings() {
+        List<Setting> known = new ArrayList<>();
+        List<Setting> dynamic = new ArrayList<>();
+        for (Setting s : settings.values()) {
+            (Key.byName(s.key()) != null ? known : dynamic).add(s);
+        }
+        dynamic.sort((a, b) -> a.key().compareTo(b.key()));
+        known.addAll(dynamic);
+        return known;
+    }
+
+    public Setting setting(String key) {
+        return settings.get(key);
+    }
+
+    /** The value, or {@code null} when it is empty (not set). */
+    public String get(Key key) {
+        return get(key.key);
+    }
+
+    public String get(String key) {
+        Setting s = settings.get(key);
+        return s == null || s.value().isEmpty() ? null : s.value();
+    }
+
+    /** Keys (and values) starting with {@code prefix}, sorted. */
+    public Map<String, String> withPrefix(String prefix) {
+        Map<String, String> m = new TreeMap<>();
+        for (Setting s : settings.values()) {
+            if (s.key().startsWith(prefix) && !s.value().isEmpty()) {
+                m.put(s.key(), s.value());
+            }
+        }
+        return m;
+    }
+
+    /** Whether the value of {@code key} came from anywhere but its default. */
+    public boolean isSet(Key key) {
+        Setting s = settings.get(key.key);
+        return s != null && !s.source().equals("default");
+    }
+
+    public Duration duration(Key key) {
+        return parseDuration(key.key, require(key));
+    }
+
+    public long bytes(Key key) {
+        return parseBytes(key.key, require(key));
+    }
+
+    public boolean bool(Key key) {
+        String v = require(key).toLowerCase(Locale.ROOT);
+        if (v.equals("true") || v.equals("false")) {
+            return Boolean.parseBoolean(v);
+        }
+        throw invalid(key.key, v, "true or false");
+    }
+
+    private String require(Key key) {
+        String v = get(key);
+        return v == null ? key.defaultValue : v;
+    }
+
+    /** The engine settings of this configuration (no meter registry: the caller adds its own). */
+    public EngineConfig.Builder engineConfig() {
+        EngineConfig.Builder b = EngineConfig.builder();
+        String durability = require(Key.DURABILITY);
+        try {
+            b.defaultDurability(Durability.parse(durability));
+        } catch (IllegalArgumentException e) {
+            throw invalid(Key.DURABILITY.key, durability, "sync or async");
+        }
+        String policy = require(Key.CORRUPTION_POLICY);
+        try {
+            b.corruptionPolicy(EngineConfig.CorruptionPolicy.valueOf(policy.toUpperCase(Locale.ROOT)));
+        } catch (IllegalArgumentException e) {
+            throw invalid(Key.CORRUPTION_POLICY.key, policy, "quarantine or fail");
+        }
+        return b.flushInterval(duration(Key.FLUSH_INTERVAL))
+                .maxRecordBytes(Math.toIntExact(bytes(Key.MAX_RECORD_BYTES)))
+                .maxBatchBytes(Math.toIntExact(bytes(Key.MAX_BATCH_BYTES)))
+                .minFreeDiskBytes(bytes(Key.MIN_FREE_DISK_BYTES))
+                .cacheBytesPerQueue(bytes(Key.CACHE_BYTES_PER_QUEUE))
+                .housekeepingInterval(duration(Key.HOUSEKEEPING_INTERVAL))
+                .verifyChecksumsOnRead(bool(Key.VERIFY_CHECKSUMS));
+    }
+
+    /** {@code 250ms}, {@code 10s}, {@code 5m}, {@code 2h}, {@code 7d}, or plain milliseconds. */
+    public static Duration parseDuration(String key, String text) {
+        String t = text.trim().toLowerCase(Locale.ROOT);
+        try {
+            if (t.endsWith("ms")) {
+                return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2).trim()));
+            }
+            long n = Long.parseLong(t.substring(0, t.length() - 1).trim());
+            switch (t.charAt(t.length() - 1)) {
+                case 's': return Duration.ofSeconds(n);
+                case 'm': return Duration.ofMinutes(n);
+                case 'h': return Duration.ofHours(n);
+                case 'd': return Duration.ofDays(n);
+                default: return Duration.ofMillis(Long.parseLong(t));
+            }
+        } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
+            throw invalid(key, text, "a duration such as 250ms, 10s, 5m, 2h, 7d");
+        }
+    }
+
+    /** {@code 4096}, {@code 64KiB}, {@code 8MiB}, {@code 1GiB} (also KB/MB/GB = powers of 1000). */
+    public static long parseBytes(String key, String text) {
+        String t = text.trim();
+        String[][] units = {{"KiB", "1024"}, {"MiB", "1048576"}, {"GiB", "1073741824"}, {"KB", "1000"},
+            {"MB", "1000000"}, {"GB", "1000000000"}, {"B", "1"}};
+        try {
+            for (String[] u : units) {
+                if (t.endsWith(u[0])) {
+                    return Math.multiplyExact(Long.parseLong(t.substring(0, t.length() - u[0].length()).trim()),
+                            Long.parseLong(u[1]));
+                }
+            }
+            return Long.parseLong(t);
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw invalid(key, text, "a size such as 4096, 64KiB, 8MiB, 1GiB");
+        }
+    }
+
+    private static IllegalArgumentException invalid(String key, String value, String expected) {
+        return new IllegalArgumentException("configuration " + key + "=" + value + " is not " + expected);
+    }
+}
