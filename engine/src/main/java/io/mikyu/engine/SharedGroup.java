@@ -37,6 +37,15 @@ public interface SharedGroup {
 
     void ack(List<LeaseToken> tokens);
 
+    /**
+     * As {@link #ack(List)}, returning once the acks are as durable as {@code durability} says (the queue's state
+     * durability otherwise): one write, all or nothing. An implementation that cannot choose acks as its
+     * configuration says.
+     */
+    default void ack(List<LeaseToken> tokens, Durability durability) {
+        ack(tokens);
+    }
+
     /** Delivers the record again after {@code delay} (the backoff if {@code null}), or dead-letters it. */
     void nack(LeaseToken token, Duration delay, String reason);
 

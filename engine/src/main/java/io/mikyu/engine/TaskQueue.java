@@ -71,6 +71,15 @@ public interface TaskQueue {
     void ack(List<LeaseToken> tokens);
 
     /**
+     * As {@link #ack(List)}, returning once the acks are as durable as {@code durability} says (the queue's state
+     * durability otherwise): one write, all or nothing. An implementation that cannot choose acks as its
+     * configuration says.
+     */
+    default void ack(List<LeaseToken> tokens, Durability durability) {
+        ack(tokens);
+    }
+
+    /**
      * Gives the task back: visible again after {@code delay} (the queue's backoff if {@code null}), or to the
      * dead-letter queue with {@code reason} once it has had {@code maxAttempts} deliveries.
      */

@@ -1129,6 +1129,9 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
         if (toSend.isEmpty() && toAck.isEmpty()) {
             return;
         }
+        if (commitInOneWrite(toSend, toAck)) {
+            return;
+        }
         List<Held> afterCommit = new ArrayList<>();
         try (Transaction tx = connection.engine.beginTransaction()) {
             for (PendingSend s : toSend) {
@@ -1158,6 +1161,70 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
             leased.remove(h);
         }
         ackAll(afterCommit);
+    }
+
+    /**
+     * The common transactions need no transaction record: sends to one destination and nothing consumed are one
+     * batch append (a batch is written whole or, torn by a crash, cut whole), and acks from one source and nothing
+     * sent are one batch of ack records. Both are as durable as PERSISTENT sends. Returns false for anything else,
+     * which takes an engine {@link Transaction}.
+     */
+    private boolean commitInOneWrite(List<PendingSend> toSend, List<Held> toAck) throws JMSException {
+        Durability durability = connection.options.persistentDurability();
+        if (toAck.isEmpty()) {
+            MikyuDestination d = toSend.get(0).destination();
+            for (PendingSend p : toSend) {
+                if (!p.destination().equals(d)) {
+                    return false;
+                }
+            }
+            try {
+                if (d.isQueue()) {
+                    List<io.mikyu.engine.Task> tasks = new ArrayList<>(toSend.size());
+                    for (PendingSend p : toSend) {
+                        tasks.add(p.message().toTask());
+                    }
+                    connection.taskQueue(d.name()).enqueueBatch(tasks, durability);
+                } else {
+                    List<io.mikyu.engine.Entry> entries = new ArrayList<>(toSend.size());
+                    for (PendingSend p : toSend) {
+                        entries.add(p.message().toEntry());
+                    }
+                    connection.logQueue(d.name()).appendBatch(entries, durability);
+                }
+            } catch (RuntimeException e) {
+                throw JmsErrors.with(new TransactionRolledBackException("the transaction was rolled back: "
+                        + e.getMessage()), e);
+            }
+            JmsMetrics.GLOBAL.sent(toSend.size());
+            return true;
+        }
+        if (!toSend.isEmpty()) {
+            return false;
+        }
+        MessageSource source = toAck.get(0).source;
+        for (Held h : toAck) {
+            if (h.source != source) {
+                return false;
+            }
+        }
+        List<LeaseToken> tokens = new ArrayList<>(toAck.size());
+        for (Held h : toAck) {
+            tokens.add(h.token());
+        }
+        try {
+            source.ack(tokens, durability);
+        } catch (RuntimeException e) {
+            for (Held h : toAck) {
+                settle(h, false, "the transaction failed");
+            }
+            throw JmsErrors.with(new TransactionRolledBackException("the transaction was rolled back: "
+                    + e.getMessage()), e);
+        }
+        for (Held h : toAck) {
+            leased.remove(h);
+        }
+        return true;
     }
 
     @Override

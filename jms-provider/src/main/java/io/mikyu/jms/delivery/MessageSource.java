@@ -18,6 +18,11 @@ public interface MessageSource {
 
     void ack(List<LeaseToken> tokens);
 
+    /** As {@link #ack(List)}, as durable as {@code durability}: one write, all or nothing. */
+    default void ack(List<LeaseToken> tokens, io.mikyu.engine.Durability durability) {
+        ack(tokens);
+    }
+
     /** Delivers the message again after {@code delay}, or dead-letters it once it had its maximum attempts. */
     void nack(LeaseToken token, Duration delay, String reason);
 

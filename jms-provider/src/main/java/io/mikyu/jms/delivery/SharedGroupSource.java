@@ -39,6 +39,11 @@ public final class SharedGroupSource implements MessageSource {
     }
 
     @Override
+    public void ack(List<LeaseToken> tokens, io.mikyu.engine.Durability durability) {
+        group.ack(tokens, durability);
+    }
+
+    @Override
     public void nack(LeaseToken token, Duration delay, String reason) {
         group.nack(token, delay, reason);
     }

@@ -37,6 +37,11 @@ public final class TaskQueueSource implements MessageSource {
     }
 
     @Override
+    public void ack(List<LeaseToken> tokens, io.mikyu.engine.Durability durability) {
+        queue.ack(tokens, durability);
+    }
+
+    @Override
     public void nack(LeaseToken token, Duration delay, String reason) {
         queue.nack(token, delay, reason);
     }

@@ -107,7 +107,8 @@ final class LeaseLedger {
         }
     }
 
-    void ack(List<LeaseToken> tokens) {
+    /** {@code durability} null: the queue's own. */
+    void ack(List<LeaseToken> tokens, Durability durability) {
         if (tokens.isEmpty()) {
             return;
         }
@@ -127,7 +128,7 @@ final class LeaseLedger {
             }
         });
         try {
-            writeState(records);
+            writeState(records, durability);
         } catch (RuntimeException failure) {
             withLock(() -> finishing.forEach(state::abortFinish));
             throw failure;
@@ -435,10 +436,14 @@ final class LeaseLedger {
     }
 
     void writeState(List<Entry> records) {
+        writeState(records, null);
+    }
+
+    void writeState(List<Entry> records, Durability durability) {
         if (records.isEmpty()) {
             return; // every item was transient
         }
-        write(records, BatchDescriptor.TYPE_TASK_STATE, config.durability());
+        write(records, BatchDescriptor.TYPE_TASK_STATE, durability == null ? config.durability() : durability);
     }
 
     private Entry stateRecord(byte op, long id, long lease, long time, int attempts, String reason) {

@@ -18,11 +18,15 @@ abstract class LedgerHandle implements TxParticipant {
     LeaseLedger ledger;
 
     public void ack(LeaseToken token) {
-        ledger.ack(List.of(token));
+        ledger.ack(List.of(token), null);
     }
 
     public void ack(List<LeaseToken> tokens) {
-        ledger.ack(tokens);
+        ledger.ack(tokens, null);
+    }
+
+    public void ack(List<LeaseToken> tokens, io.mikyu.engine.Durability durability) {
+        ledger.ack(tokens, durability);
     }
 
     public void nack(LeaseToken token, Duration delay, String reason) {
