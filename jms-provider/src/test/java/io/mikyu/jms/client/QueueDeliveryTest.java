@@ -233,4 +233,28 @@ class QueueDeliveryTest {
             assertThat(s.createConsumer(s.createQueue("fragile/dlq")).receive(2_000)).isNotNull();
         }
     }
+
+    @Test
+    void aTransactionThatOnlyConsumesOrOnlySendsCommitsWhole() throws Exception {
+        Session tx = connection.createSession(true, Session.SESSION_TRANSACTED);
+        Queue q = tx.createQueue("batches");
+        MessageProducer p = tx.createProducer(q);
+        for (int i = 0; i < 10; i++) {
+            p.send(tx.createTextMessage("b" + i));
+        }
+        MessageConsumer c = tx.createConsumer(q);
+        assertThat(c.receive(200)).as("nothing before the commit").isNull();
+        tx.commit();
+        for (int i = 0; i < 5; i++) {
+            assertThat(((TextMessage) c.receive(2_000)).getText()).isEqualTo("b" + i);
+        }
+        tx.commit(); // acks the five
+        for (int i = 5; i < 10; i++) {
+            assertThat(((TextMessage) c.receive(2_000)).getText()).isEqualTo("b" + i);
+        }
+        tx.rollback();
+        Message again = c.receive(2_000);
+        assertThat(((TextMessage) again).getText()).isEqualTo("b5");
+        assertThat(again.getJMSRedelivered()).isTrue();
+    }
 }
