@@ -997,15 +997,6 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
         deliveryLock.unlock();
     }
 
-    boolean usesListeners() {
-        for (MikyuMessageConsumer c : consumers) {
-            if (c.listener() != null) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     // ============================================================================================ acknowledgement
 
     private void acknowledgeFrom(MikyuMessage m) throws JMSException {
