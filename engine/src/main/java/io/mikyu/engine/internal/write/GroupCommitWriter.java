@@ -60,13 +60,14 @@ public final class GroupCommitWriter implements AutoCloseable {
     private final List<AppendRequest> cycle = new ArrayList<>();
     private final Map<WriteTarget, List<AppendRequest>> byTarget = new IdentityHashMap<>();
     private Object carried;
-    /** Requests in the last cycle that fsynced, and how long its fsync took: see {@link #gather}. */
-    private int lastSyncCycleSize;
+    /** Sizes of the recent cycles that fsynced, and how long the last fsync took: see {@link #gather}. */
+    private final int[] recentSyncCycleSizes = new int[8];
+    private int recentSyncCycles;
     private long lastFsyncNanos;
     /** How long the idle writer polls before it parks. */
     private static final long IDLE_SPIN_NANOS = 20_000;
     /** Upper bound on waiting for more producers before an fsync. */
-    private static final long MAX_GATHER_NANOS = 50_000;
+    private static final long MAX_GATHER_NANOS = 150_000;
 
     public GroupCommitWriter(String name, long maxCycleBytes, DiskSpaceGuard diskGuard,
                              WriterMetrics metrics) {
@@ -212,24 +213,35 @@ public final class GroupCommitWriter implements AutoCloseable {
 
     /**
      * Before an fsync, waits a moment for producers that are about to arrive. After a sync cycle completes its
-     * requests, their producers need a few microseconds to wake up and append again; the next cycle would start
-     * with only the first of them and pay a whole fsync for it. If this cycle is smaller than the last sync cycle,
-     * spin for up to a quarter of the last fsync's time (at most 50 µs) for the others. A single producer never
-     * waits (its cycle is never smaller than the last), so its latency stays one fsync.
+     * requests, their producers need time to wake up and append again (on a small machine, time to get a core at
+     * all); the next cycle would start with only the first of them and pay a whole fsync for it. While this cycle
+     * is smaller than the largest of the recent sync cycles, wait for up to half the last fsync's time (at most
+     * 150 µs), yielding the core so the producers can run. A single producer never waits (its cycle is never
+     * smaller than the recent ones), so its latency stays one fsync; a producer that left costs at most a few
+     * short waits until it drops out of the recent cycles.
      */
     private Object gather() {
-        if (cycle.size() >= lastSyncCycleSize || !containsSync()) {
+        int target = recentSyncCycleMax();
+        if (cycle.size() >= target || !containsSync()) {
             return null;
         }
-        long deadline = System.nanoTime() + Math.min(MAX_GATHER_NANOS, lastFsyncNanos / 4);
+        long deadline = System.nanoTime() + Math.min(MAX_GATHER_NANOS, lastFsyncNanos / 2);
         Object next;
         while ((next = inbox.relaxedPoll()) == null) {
             if (System.nanoTime() >= deadline) {
                 return null;
             }
-            Thread.onSpinWait();
+            Thread.yield();
         }
         return next;
+    }
+
+    private int recentSyncCycleMax() {
+        int max = 0;
+        for (int size : recentSyncCycleSizes) {
+            max = Math.max(max, size);
+        }
+        return max;
     }
 
     private boolean containsSync() {
@@ -283,7 +295,7 @@ public final class GroupCommitWriter implements AutoCloseable {
                 forceOrFail(target, byTarget.get(target));
             }
             lastFsyncNanos = System.nanoTime() - fsyncStart;
-            lastSyncCycleSize = cycle.size();
+            recentSyncCycleSizes[recentSyncCycles++ & (recentSyncCycleSizes.length - 1)] = cycle.size();
             metrics.fsyncNanos(lastFsyncNanos);
         }
         int completed = 0;
