@@ -15,8 +15,6 @@ final class TaskEntry implements TaskView {
             Comparator.comparingInt((TaskEntry e) -> -e.priority).thenComparingLong(e -> e.id);
     static final Comparator<TaskEntry> BY_VISIBLE_AT =
             Comparator.comparingLong((TaskEntry e) -> e.visibleAt).thenComparingLong(e -> e.id);
-    static final Comparator<TaskEntry> BY_LEASE_END =
-            Comparator.comparingLong((TaskEntry e) -> e.leaseUntil).thenComparingLong(e -> e.id);
 
     /** Ids from here up are transient tasks: kept in memory only, never in the task log. */
     static final long TRANSIENT_BASE = 1L << 62;
@@ -40,6 +38,13 @@ final class TaskEntry implements TaskView {
     String lastReason;
     /** A prepared transaction settles this task: only its decision may finish or return it. */
     boolean heldByTransaction;
+    /** Links of the intrusive list that holds this entry: {@link ReadyTasks} or a {@link LeasedTasks} bucket. */
+    TaskEntry prev;
+    TaskEntry next;
+    /** In {@link ReadyTasks}: held in its out-of-order tree rather than its list. */
+    boolean outOfOrder;
+    /** In {@link LeasedTasks}: the bucket holding this entry, or {@code null}. */
+    LeasedTasks.Bucket bucket;
     /** The payload, while the queue's in-memory budget holds it; {@code null}: read it from the log. */
     byte[] payload;
 

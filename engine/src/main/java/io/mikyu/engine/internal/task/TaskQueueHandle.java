@@ -156,12 +156,43 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue {
             ledger.lock.unlock();
         }
         ledger.record(taken);
-        List<LeasedTask> out = new ArrayList<>(taken.handedOut().size());
-        for (LeasedTask t : taken.handedOut()) {
-            out.add(t.payload() != null ? t : new LeasedTask(t.id(), t.token(), t.attempt(), t.priority(),
-                    t.enqueuedAt(), t.expiresAt(), t.leaseExpiresAt(), t.headers(), readTask(t.id()).payload()));
+        return withPayloads(taken.handedOut());
+    }
+
+    /**
+     * Fills in the payloads that were not kept in memory. Tasks leased together are usually neighbours in the
+     * log, so each run of consecutive ids is read with one call: reading them one by one would decode their
+     * whole batch once per task.
+     */
+    private List<LeasedTask> withPayloads(List<LeasedTask> handedOut) {
+        List<LeasedTask> out = new ArrayList<>(handedOut.size());
+        List<Record> run = List.of();
+        int runIndex = 0;
+        for (LeasedTask t : handedOut) {
+            if (t.payload() != null) {
+                out.add(t);
+                continue;
+            }
+            if (runIndex >= run.size() || run.get(runIndex).offset() != t.id()) {
+                run = log.read(t.id(), consecutiveFrom(handedOut, out.size()), Long.MAX_VALUE);
+                runIndex = 0;
+            }
+            Record r = runIndex < run.size() && run.get(runIndex).offset() == t.id() ? run.get(runIndex++)
+                    : readTask(t.id());
+            out.add(new LeasedTask(t.id(), t.token(), t.attempt(), t.priority(), t.enqueuedAt(), t.expiresAt(),
+                    t.leaseExpiresAt(), t.headers(), r.payload()));
         }
         return out;
+    }
+
+    /** How many tasks from {@code start} on have consecutive ids and no payload in memory. */
+    private static int consecutiveFrom(List<LeasedTask> tasks, int start) {
+        int n = 1;
+        while (start + n < tasks.size() && tasks.get(start + n).payload() == null
+                && tasks.get(start + n).id() == tasks.get(start).id() + n) {
+            n++;
+        }
+        return n;
     }
 
     @Override

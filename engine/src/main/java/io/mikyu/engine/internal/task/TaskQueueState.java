@@ -32,9 +32,9 @@ final class TaskQueueState {
      * enqueue and ack an O(log n) tree update over a backlog that may hold millions.
      */
     private final java.util.TreeSet<Long> sortedIds;
-    private final TreeSet<TaskEntry> ready = new TreeSet<>(TaskEntry.DELIVERY_ORDER);
+    private final ReadyTasks ready = new ReadyTasks();
     private final TreeSet<TaskEntry> scheduled = new TreeSet<>(TaskEntry.BY_VISIBLE_AT);
-    private final TreeSet<TaskEntry> leased = new TreeSet<>(TaskEntry.BY_LEASE_END);
+    private final LeasedTasks leased = new LeasedTasks();
     private final FilterIndex filters = new FilterIndex();
     private long lastLease;
     private long expired;
@@ -183,9 +183,12 @@ final class TaskQueueState {
     /** Leases up to {@code max} ready tasks (matching {@code filter}) until {@code leaseUntil}. */
     List<TaskEntry> lease(int max, TaskFilter filter, long now, long leaseUntil) {
         List<TaskEntry> out = new ArrayList<>(Math.min(max, 64));
-        TreeSet<TaskEntry> source = filter == null ? ready : filters.matches(filter, ready, now);
-        while (out.size() < max && !source.isEmpty()) {
-            TaskEntry e = source.pollFirst();
+        TreeSet<TaskEntry> matching = filter == null ? null : filters.matches(filter, ready, now);
+        while (out.size() < max) {
+            TaskEntry e = matching == null ? ready.first() : matching.isEmpty() ? null : matching.first();
+            if (e == null) {
+                break;
+            }
             ready.remove(e);
             filters.leftReady(e);
             if (e.isExpired(now)) {
