@@ -25,6 +25,7 @@ public final class EngineConfig {
     private final int maxBatchBytes;
     private final int indexIntervalBytes;
     private final long cacheBytesPerQueue;
+    private final int paceProducersAbove;
     private final long preallocateBytes;
     private final long minFreeDiskBytes;
     private final Duration housekeepingInterval;
@@ -39,6 +40,7 @@ public final class EngineConfig {
         this.maxBatchBytes = b.maxBatchBytes;
         this.indexIntervalBytes = b.indexIntervalBytes;
         this.cacheBytesPerQueue = b.cacheBytesPerQueue;
+        this.paceProducersAbove = b.paceProducersAbove;
         this.preallocateBytes = b.preallocateBytes;
         this.minFreeDiskBytes = b.minFreeDiskBytes;
         this.housekeepingInterval = b.housekeepingInterval;
@@ -63,6 +65,7 @@ public final class EngineConfig {
         b.maxBatchBytes = maxBatchBytes;
         b.indexIntervalBytes = indexIntervalBytes;
         b.cacheBytesPerQueue = cacheBytesPerQueue;
+        b.paceProducersAbove = paceProducersAbove;
         b.preallocateBytes = preallocateBytes;
         b.minFreeDiskBytes = minFreeDiskBytes;
         b.housekeepingInterval = housekeepingInterval;
@@ -102,6 +105,19 @@ public final class EngineConfig {
         return cacheBytesPerQueue;
     }
 
+    /**
+     * Producer pacing: while a task queue holds more ready tasks than this and its consumers are taking tasks,
+     * an enqueue waits (briefly, {@link #PACING_MAX_WAIT} at most) until the consumers have brought the backlog
+     * under it. Keeps a queue whose consumers are busy from growing a backlog (memory, cold reads) that slows them
+     * further; a queue nobody consumes from buffers at full speed. 0: off. Default 16,384.
+     */
+    public int paceProducersAbove() {
+        return paceProducersAbove;
+    }
+
+    /** The longest one enqueue waits for room under {@link #paceProducersAbove()}. */
+    public static final Duration PACING_MAX_WAIT = Duration.ofMillis(50);
+
     /** Zero-filled space kept ahead of the write position so fsyncs overwrite instead of growing a file. Default 4 MiB. */
     public long preallocateBytes() {
         return preallocateBytes;
@@ -138,6 +154,7 @@ public final class EngineConfig {
         private int maxBatchBytes = 64 * 1024 * 1024;
         private int indexIntervalBytes = 4096;
         private long cacheBytesPerQueue = 32L * 1024 * 1024;
+        private int paceProducersAbove = 16_384;
         private long preallocateBytes = 4L * 1024 * 1024;
         private long minFreeDiskBytes = 64L * 1024 * 1024;
         private Duration housekeepingInterval = Duration.ofSeconds(30);
@@ -187,6 +204,14 @@ public final class EngineConfig {
                 throw new IllegalArgumentException("cacheBytesPerQueue must not be negative");
             }
             this.cacheBytesPerQueue = value;
+            return this;
+        }
+
+        public Builder paceProducersAbove(int value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("paceProducersAbove must not be negative");
+            }
+            this.paceProducersAbove = value;
             return this;
         }
 

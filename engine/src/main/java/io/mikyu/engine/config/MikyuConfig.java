@@ -60,6 +60,8 @@ public final class MikyuConfig {
         MAX_BATCH_BYTES("maxBatchBytes", "64MiB", "engine: largest batch"),
         MIN_FREE_DISK_BYTES("minFreeDiskBytes", "64MiB", "engine: appends fail fast below this much free disk"),
         CACHE_BYTES_PER_QUEUE("cacheBytesPerQueue", "32MiB", "engine: ring cache of recent batches per queue"),
+        PACE_PRODUCERS_ABOVE("paceProducersAbove", "16384", "engine: above this many ready tasks, a task queue"
+                + " whose consumers are taking tasks paces its producers to them (at most 50 ms a send); 0: off"),
         HOUSEKEEPING_INTERVAL("housekeepingInterval", "30s", "engine: how often retention and compaction run"),
         VERIFY_CHECKSUMS("verifyChecksumsOnRead", "true", "engine: CRC-check every batch read from disk"),
         CORRUPTION_POLICY("corruptionPolicy", "quarantine", "engine: damage found on open: quarantine or fail"),
@@ -279,6 +281,20 @@ public final class MikyuConfig {
         return parseBytes(key.key, require(key));
     }
 
+    /** A whole number of things, at least 0. */
+    public long count(Key key) {
+        String v = require(key).trim().replace("_", "");
+        try {
+            long n = Long.parseLong(v);
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw invalid(key.key, v, "a whole number, 0 or more");
+    }
+
     public boolean bool(Key key) {
         String v = require(key).toLowerCase(Locale.ROOT);
         if (v.equals("true") || v.equals("false")) {
@@ -312,6 +328,7 @@ public final class MikyuConfig {
                 .maxBatchBytes(Math.toIntExact(bytes(Key.MAX_BATCH_BYTES)))
                 .minFreeDiskBytes(bytes(Key.MIN_FREE_DISK_BYTES))
                 .cacheBytesPerQueue(bytes(Key.CACHE_BYTES_PER_QUEUE))
+                .paceProducersAbove(Math.toIntExact(count(Key.PACE_PRODUCERS_ABOVE)))
                 .housekeepingInterval(duration(Key.HOUSEKEEPING_INTERVAL))
                 .verifyChecksumsOnRead(bool(Key.VERIFY_CHECKSUMS));
     }

@@ -89,8 +89,8 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
             "tls.keystore", "tls.keystorePassword", "tls.ca", "tls.truststore", "tls.truststorePassword");
     /** Engine settings of the config file a vm:// URL may override ({@code durability} is the sends' here). */
     private static final Set<String> ENGINE = Set.of("flushInterval", "maxRecordBytes", "maxBatchBytes",
-            "minFreeDiskBytes", "cacheBytesPerQueue", "housekeepingInterval", "verifyChecksumsOnRead",
-            "corruptionPolicy");
+            "minFreeDiskBytes", "cacheBytesPerQueue", "paceProducersAbove", "housekeepingInterval",
+            "verifyChecksumsOnRead", "corruptionPolicy");
     /** How long a JMS connection keeps reconnecting to a broker it lost, unless the URL says otherwise. */
     public static final String DEFAULT_RECONNECT = "30s";
 

@@ -60,6 +60,15 @@ final class LeaseLedger {
     private volatile long acked;
     private volatile long deadLettered;
 
+    // Producer pacing (EngineConfig#paceProducersAbove): counters guarded by the lock, flags read without it.
+    private final Condition roomFreed = lock.newCondition();
+    private final int paceAbove;
+    private volatile boolean crowded;
+    private volatile long lastTakeNanos = System.nanoTime() - CONSUMERS_IDLE_NANOS;
+    private long takenTotal;
+    /** Consumers that took nothing for this long are not consuming: producers are not paced to them. */
+    private static final long CONSUMERS_IDLE_NANOS = 100_000_000L;
+
     LeaseLedger(String name, TaskQueueConfig config, SegmentedLog stateLog, GroupCommitWriter writer,
                 EngineConfig engine, TaskQueueHandle deadLetters, LongFunction<Record> item, LongSupplier stateStamp,
                 boolean window) {
@@ -72,6 +81,7 @@ final class LeaseLedger {
         this.item = item;
         this.stateStamp = stateStamp;
         this.state = new TaskQueueState(name, config, engine.cacheBytesPerQueue(), window);
+        this.paceAbove = engine.paceProducersAbove();
     }
 
     TaskQueueHandle deadLetters() {
@@ -85,6 +95,16 @@ final class LeaseLedger {
     /** Under the lock: leases up to {@code max} ready items. Empty if none is ready. */
     Taken take(int max, TaskFilter filter, long now, long leaseUntil) {
         List<TaskEntry> taken = state.lease(max, filter, now, leaseUntil);
+        if (!taken.isEmpty()) {
+            lastTakeNanos = System.nanoTime();
+            takenTotal += taken.size();
+            if (crowded) {
+                crowded = state.readyCount() > paceAbove;
+                if (lock.hasWaiters(roomFreed)) {
+                    roomFreed.signalAll();
+                }
+            }
+        }
         List<Entry> records = new ArrayList<>(taken.size());
         List<LeasedTask> handedOut = new ArrayList<>(taken.size());
         for (TaskEntry e : taken) {
@@ -95,6 +115,43 @@ final class LeaseLedger {
                     e.expiresAt, leaseUntil, e.headers, e.payload));
         }
         return new Taken(taken, records, handedOut);
+    }
+
+    /**
+     * Paces a producer about to add {@code incoming} tasks: while the queue is crowded (more ready tasks than
+     * {@link io.mikyu.engine.EngineConfig#paceProducersAbove()}) and its consumers are taking tasks, wait until
+     * they have taken as many as this producer adds, or the backlog fell under the limit, or
+     * {@link io.mikyu.engine.EngineConfig#PACING_MAX_WAIT} passed. A queue nobody consumes from is never paced:
+     * it buffers at full speed. Producers and consumers then share the machine in proportion to the work, and
+     * the backlog the consumers work through stays in memory.
+     */
+    void awaitRoom(int incoming) {
+        if (!crowded || System.nanoTime() - lastTakeNanos > CONSUMERS_IDLE_NANOS) {
+            return;
+        }
+        lock.lock();
+        try {
+            long deadline = System.nanoTime() + EngineConfig.PACING_MAX_WAIT.toNanos();
+            long target = takenTotal + incoming;
+            while (crowded && takenTotal < target && System.nanoTime() - lastTakeNanos <= CONSUMERS_IDLE_NANOS) {
+                long remaining = deadline - System.nanoTime();
+                if (remaining <= 0) {
+                    break;
+                }
+                roomFreed.awaitNanos(remaining);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the enqueue goes on; the caller sees the flag
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Under the lock, after tasks became ready: whether producers are to be paced from now on. */
+    void noteReady() {
+        if (paceAbove > 0 && !crowded && state.readyCount() > paceAbove) {
+            crowded = true;
+        }
     }
 
     /** Outside the lock: writes the lease records of {@code taken}, undoing the leases if that fails. */

@@ -91,6 +91,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue {
             entries.add(new Entry(TaskRecordDescriptor.meta(t.priority(), t.deliverAt(), t.expiresAt()), t.headers(),
                     t.payload(), now));
         }
+        ledger.awaitRoom(tasks.size());
         long first = ledger.write(entries, BatchDescriptor.TYPE_TASK, durability);
         ledger.withLock(() -> {
             long id = first;
@@ -101,6 +102,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue {
                     ledger.state.keepPayload(e, t.payload());
                 }
             }
+            ledger.noteReady();
             ledger.changed.signalAll();
         });
         return first;
@@ -110,6 +112,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue {
     public long enqueueTransient(List<Task> tasks) {
         long now = System.currentTimeMillis();
         long[] first = {-1};
+        ledger.awaitRoom(tasks.size());
         ledger.withLock(() -> {
             ledger.checkOpen();
             for (Task t : tasks) {
@@ -119,6 +122,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue {
                     first[0] = e.id;
                 }
             }
+            ledger.noteReady();
             ledger.changed.signalAll();
         });
         return first[0];

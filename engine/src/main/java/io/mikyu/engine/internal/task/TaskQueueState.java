@@ -382,6 +382,10 @@ final class TaskQueueState {
         filters.dropIdle(now);
     }
 
+    int readyCount() {
+        return ready.size();
+    }
+
     boolean hasReady() {
         return !ready.isEmpty();
     }

@@ -1,0 +1,94 @@
+package io.mikyu.engine.task;
+
+import io.mikyu.engine.EngineConfig;
+import io.mikyu.engine.LeaseToken;
+import io.mikyu.engine.LeasedTask;
+import io.mikyu.engine.Mikyu;
+import io.mikyu.engine.Task;
+import io.mikyu.engine.TaskQueue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static io.mikyu.engine.task.TaskTesting.fast;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Producer pacing ({@link EngineConfig#paceProducersAbove()}): a crowded queue whose consumers are taking tasks
+ * holds its producers back to the consumers' pace; a queue nobody consumes from buffers without limit.
+ */
+@Timeout(120)
+class ProducerPacingTest {
+
+    private static final int LIMIT = 1_000;
+    private static final int BATCH = 50;
+
+    @TempDir
+    Path data;
+
+    private static List<Task> batch(int n) {
+        List<Task> tasks = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            tasks.add(Task.of("t" + i));
+        }
+        return tasks;
+    }
+
+    @Test
+    void aQueueNobodyConsumesFromBuffersPastTheLimit() {
+        try (Mikyu store = Mikyu.open(data, EngineConfig.builder().paceProducersAbove(LIMIT).build())) {
+            TaskQueue q = store.createTaskQueue("jobs", fast());
+            for (int i = 0; i < 20 * LIMIT / BATCH; i++) {
+                q.enqueueBatch(batch(BATCH));
+            }
+            assertThat(q.counts().ready()).isEqualTo(20 * LIMIT);
+        }
+    }
+
+    @Test
+    void producersOfACrowdedQueueKeepToThePaceOfItsConsumers() throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (Mikyu store = Mikyu.open(data, EngineConfig.builder().paceProducersAbove(LIMIT).build())) {
+            TaskQueue q = store.createTaskQueue("jobs", fast());
+            for (int i = 0; i < 2 * LIMIT / BATCH; i++) {
+                q.enqueueBatch(batch(BATCH)); // twice the limit before anyone consumes: not paced
+            }
+            AtomicBoolean producing = new AtomicBoolean(true);
+            Future<Integer> consumer = pool.submit(() -> {
+                int taken = 0;
+                while (producing.get() || q.counts().ready() > 0) {
+                    List<LeasedTask> tasks = q.dequeue(BATCH / 5, Duration.ofMinutes(1), Duration.ofMillis(10), null);
+                    List<LeaseToken> tokens = new ArrayList<>();
+                    tasks.forEach(t -> tokens.add(t.token()));
+                    q.ack(tokens);
+                    taken += tasks.size();
+                }
+                return taken;
+            });
+            int enqueued = 2 * LIMIT;
+            int deepest = 0;
+            for (int i = 0; i < 200; i++) {
+                q.enqueueBatch(batch(BATCH));
+                enqueued += BATCH;
+                deepest = (int) Math.max(deepest, q.counts().ready());
+            }
+            producing.set(false);
+            assertThat(consumer.get(60, TimeUnit.SECONDS)).isEqualTo(enqueued);
+            // Unpaced, 200 batches of 50 go in while the consumer takes a few hundred 10-task bites: the backlog
+            // would approach 12,000. Paced, each batch waits for the consumer to take as many.
+            assertThat(deepest).as("deepest backlog while paced").isLessThan(4 * LIMIT);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
