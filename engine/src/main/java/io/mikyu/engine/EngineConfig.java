@@ -109,7 +109,7 @@ public final class EngineConfig {
      * Producer pacing: while a task queue holds more ready tasks than this and its consumers are taking tasks,
      * an enqueue waits (briefly, {@link #PACING_MAX_WAIT} at most) until the consumers have brought the backlog
      * under it. Keeps a queue whose consumers are busy from growing a backlog (memory, cold reads) that slows them
-     * further; a queue nobody consumes from buffers at full speed. 0: off. Default 16,384.
+     * further; a queue nobody consumes from buffers at full speed. 0: off. Default 8,192.
      */
     public int paceProducersAbove() {
         return paceProducersAbove;
@@ -154,7 +154,7 @@ public final class EngineConfig {
         private int maxBatchBytes = 64 * 1024 * 1024;
         private int indexIntervalBytes = 4096;
         private long cacheBytesPerQueue = 32L * 1024 * 1024;
-        private int paceProducersAbove = 16_384;
+        private int paceProducersAbove = 8_192;
         private long preallocateBytes = 4L * 1024 * 1024;
         private long minFreeDiskBytes = 64L * 1024 * 1024;
         private Duration housekeepingInterval = Duration.ofSeconds(30);

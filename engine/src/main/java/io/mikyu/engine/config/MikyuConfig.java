@@ -60,7 +60,7 @@ public final class MikyuConfig {
         MAX_BATCH_BYTES("maxBatchBytes", "64MiB", "engine: largest batch"),
         MIN_FREE_DISK_BYTES("minFreeDiskBytes", "64MiB", "engine: appends fail fast below this much free disk"),
         CACHE_BYTES_PER_QUEUE("cacheBytesPerQueue", "32MiB", "engine: ring cache of recent batches per queue"),
-        PACE_PRODUCERS_ABOVE("paceProducersAbove", "16384", "engine: above this many ready tasks, a task queue"
+        PACE_PRODUCERS_ABOVE("paceProducersAbove", "8192", "engine: above this many ready tasks, a task queue"
                 + " whose consumers are taking tasks paces its producers to them (at most 50 ms a send); 0: off"),
         HOUSEKEEPING_INTERVAL("housekeepingInterval", "30s", "engine: how often retention and compaction run"),
         VERIFY_CHECKSUMS("verifyChecksumsOnRead", "true", "engine: CRC-check every batch read from disk"),

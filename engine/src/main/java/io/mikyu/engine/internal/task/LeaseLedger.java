@@ -66,8 +66,10 @@ final class LeaseLedger {
     private volatile boolean crowded;
     private volatile long lastTakeNanos = System.nanoTime() - CONSUMERS_IDLE_NANOS;
     private long takenTotal;
-    /** Consumers that took nothing for this long are not consuming: producers are not paced to them. */
-    private static final long CONSUMERS_IDLE_NANOS = 100_000_000L;
+    /** The take count the last paced producer waits for. */
+    private long paceTarget;
+    /** Consumers that took nothing for this long are not busy: slow workers do not hold producers back. */
+    private static final long CONSUMERS_IDLE_NANOS = 20_000_000L;
 
     LeaseLedger(String name, TaskQueueConfig config, SegmentedLog stateLog, GroupCommitWriter writer,
                 EngineConfig engine, TaskQueueHandle deadLetters, LongFunction<Record> item, LongSupplier stateStamp,
@@ -120,7 +122,7 @@ final class LeaseLedger {
     /**
      * Paces a producer about to add {@code incoming} tasks: while the queue is crowded (more ready tasks than
      * {@link io.mikyu.engine.EngineConfig#paceProducersAbove()}) and its consumers are taking tasks, wait until
-     * they have taken as many as this producer adds, or the backlog fell under the limit, or
+     * they have taken as many as this producer (after those waiting before it) adds, or the backlog fell under the limit, or
      * {@link io.mikyu.engine.EngineConfig#PACING_MAX_WAIT} passed. A queue nobody consumes from is never paced:
      * it buffers at full speed. Producers and consumers then share the machine in proportion to the work, and
      * the backlog the consumers work through stays in memory.
@@ -132,7 +134,10 @@ final class LeaseLedger {
         lock.lock();
         try {
             long deadline = System.nanoTime() + EngineConfig.PACING_MAX_WAIT.toNanos();
-            long target = takenTotal + incoming;
+            // Producers take turns: each waits for its own share of the consumers' takes, so four producers
+            // waiting at once add what the consumers took, not four times that.
+            long target = Math.max(takenTotal, paceTarget) + incoming;
+            paceTarget = target;
             while (crowded && takenTotal < target && System.nanoTime() - lastTakeNanos <= CONSUMERS_IDLE_NANOS) {
                 long remaining = deadline - System.nanoTime();
                 if (remaining <= 0) {
