@@ -89,6 +89,17 @@ public interface Mikyu extends AutoCloseable {
     /** Names of the queues of a kind, sorted; for tasks, dead-letter queues included. */
     List<String> list(QueueKind kind);
 
+    /**
+     * Claims {@code name} for this handle's user until the claim is released (see {@link Claim}). An exclusive
+     * claim needs the name unclaimed; a shared claim needs it not claimed exclusively.
+     *
+     * @throws ClaimedException if the name is claimed in a conflicting mode
+     */
+    Claim claim(String name, ClaimMode mode);
+
+    /** How many hold a claim on {@code name}, through any handle of this store. */
+    int claimHolders(String name);
+
     /** Starts an atomic batch across queues; see {@link Transaction}. */
     Transaction beginTransaction();
 

@@ -72,7 +72,7 @@ final class Connection implements AutoCloseable {
             Op.OFFSET_FOR_TIMESTAMP, Op.GROUPS, Op.LOG_STATS, Op.GROUP_OPEN, Op.GROUP_POSITION,
             Op.GROUP_HAS_COMMITTED, Op.GROUP_POLL, Op.GROUP_LAG, Op.SHARED_OPEN, Op.SHARED_FETCH, Op.SHARED_EXTEND,
             Op.SHARED_COMMITTED, Op.SHARED_COUNTS, Op.SHARED_LAG, Op.DEQUEUE, Op.TASK_EXTEND, Op.BROWSE,
-            Op.TASK_COUNTS, Op.TASK_STATS);
+            Op.TASK_COUNTS, Op.TASK_STATS, Op.CLAIM, Op.RELEASE_CLAIM, Op.CLAIM_HOLDERS);
     private static final long MAX_BACKOFF_MILLIS = 5_000;
 
     private volatile CompletableFuture<ServerHello> handshake = new CompletableFuture<>();
@@ -332,6 +332,17 @@ final class Connection implements AutoCloseable {
         sharedGroups.put(queue + "\0" + group, args);
     }
 
+    /** Claims this connection holds: the broker drops them with a lost connection, so they are taken again. */
+    private final java.util.Set<RemoteClaim> claims = ConcurrentHashMap.newKeySet();
+
+    void claimed(RemoteClaim claim) {
+        claims.add(claim);
+    }
+
+    void released(RemoteClaim claim) {
+        claims.remove(claim);
+    }
+
     void forgetGroup(String queue, String group) {
         sharedGroups.remove(queue + "\0" + group);
     }
@@ -387,6 +398,18 @@ final class Connection implements AutoCloseable {
                         LOG.warn("after reconnecting to {}: shared group {} not opened again: {}", endpoint,
                                 g.getKey().replace('\0', '/'), e.toString());
                         sharedGroups.remove(g.getKey(), g.getValue());
+                    }
+                }
+                for (RemoteClaim c : List.copyOf(claims)) {
+                    try {
+                        attempt(Op.CLAIM, c::writeArgs, Duration.ZERO, ch, -1).forEach(ByteBuf::release);
+                    } catch (Lost e) {
+                        throw new StoreClosedException(e.getMessage());
+                    } catch (RuntimeException e) {
+                        LOG.warn("after reconnecting to {}: claim on '{}' not taken again: {}", endpoint,
+                                c.name(), e.toString());
+                        claims.remove(c);
+                        c.lost();
                     }
                 }
                 synchronized (this) {

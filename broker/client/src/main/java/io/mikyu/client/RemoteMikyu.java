@@ -118,6 +118,22 @@ public final class RemoteMikyu implements Mikyu {
                 b -> Fields.readRequiredString(b, "name"), 4);
     }
 
+    /** {@code name:string mode:u8} → nothing; refused with {@code CLAIMED}. Held until released or disconnected. */
+    @Override
+    public io.mikyu.engine.Claim claim(String name, io.mikyu.engine.ClaimMode mode) {
+        java.util.Objects.requireNonNull(name, "name");
+        java.util.Objects.requireNonNull(mode, "mode");
+        RemoteClaim claim = new RemoteClaim(connection, name, mode);
+        connection.call(Op.CLAIM, claim::writeArgs, b -> null);
+        connection.claimed(claim);
+        return claim;
+    }
+
+    @Override
+    public int claimHolders(String name) {
+        return connection.call(Op.CLAIM_HOLDERS, b -> Fields.writeString(b, name), Fields::readInt);
+    }
+
     /** Collected here and sent whole at commit or prepare, as the engine itself writes nothing before then. */
     @Override
     public Transaction beginTransaction() {

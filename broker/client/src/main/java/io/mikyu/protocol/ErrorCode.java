@@ -38,6 +38,8 @@ public enum ErrorCode {
     AUTHENTICATION(12, AuthenticationException::new),
     /** The user lacks the permission the request needs on its queue; the connection stays. */
     ACCESS_DENIED(13, AccessDeniedException::new),
+    /** A claim conflicts with the name's holders ({@link io.mikyu.engine.ClaimedException}). */
+    CLAIMED(14, io.mikyu.engine.ClaimedException::new),
     ILLEGAL_ARGUMENT(20, IllegalArgumentException::new),
     ILLEGAL_STATE(21, IllegalStateException::new),
     NULL_ARGUMENT(22, NullPointerException::new),
@@ -104,6 +106,8 @@ public enum ErrorCode {
             return AUTHENTICATION;
         } else if (t instanceof AccessDeniedException) {
             return ACCESS_DENIED;
+        } else if (t instanceof io.mikyu.engine.ClaimedException) {
+            return CLAIMED;
         } else if (t instanceof ProtocolException || t instanceof MalformedFrameException) {
             return PROTOCOL;
         } else if (t instanceof MikyuException) {

@@ -19,6 +19,9 @@ public enum Op {
     STATS(0x19),
     RECOVERY_REPORT(0x1A),
     FLUSH(0x1B),
+    CLAIM(0x1C),
+    RELEASE_CLAIM(0x1D),
+    CLAIM_HOLDERS(0x1E),
     // Transactions: built on the client, sent whole
     TX_COMMIT(0x20),
     TX_PREPARE(0x21),

@@ -71,6 +71,19 @@ public final class Values {
         };
     }
 
+    /** {@code mode:u8}: 0 exclusive, 1 shared. */
+    public static void writeClaimMode(ByteBuf buf, io.mikyu.engine.ClaimMode mode) {
+        buf.writeByte(mode == io.mikyu.engine.ClaimMode.EXCLUSIVE ? 0 : 1);
+    }
+
+    public static io.mikyu.engine.ClaimMode readClaimMode(ByteBuf buf) {
+        return switch (readU8(buf)) {
+            case 0 -> io.mikyu.engine.ClaimMode.EXCLUSIVE;
+            case 1 -> io.mikyu.engine.ClaimMode.SHARED;
+            default -> throw new MalformedFrameException("unknown claim mode");
+        };
+    }
+
     public static void writeKind(ByteBuf buf, QueueKind kind) {
         buf.writeByte(kind == QueueKind.LOG ? 0 : 1);
     }

@@ -25,7 +25,8 @@ import java.util.List;
  * TASK_STATS, TASK_COUNTS, GROUPS</td></tr>
  * <tr><td>none (any authenticated user)</td><td>LIST (answers only the queues the user has a permission on), STATS,
  * RECOVERY_REPORT, FLUSH, PREPARED_TRANSACTIONS, COMMIT_PREPARED, ROLLBACK_PREPARED (a prepared transaction's
- * operations were authorized when it was prepared; XA recovery runs as the application's user)</td></tr>
+ * operations were authorized when it was prepared; XA recovery runs as the application's user), CLAIM,
+ * RELEASE_CLAIM, CLAIM_HOLDERS (names, not queues: a JMS client ID, a subscription's consumers)</td></tr>
  * </table>
  */
 final class Authorization {
@@ -43,7 +44,7 @@ final class Authorization {
         }
         switch (op) {
             case LIST, STATS, RECOVERY_REPORT, FLUSH, PREPARED_TRANSACTIONS, COMMIT_PREPARED, ROLLBACK_PREPARED,
-                 TX_COMMIT, TX_PREPARE -> {
+                 TX_COMMIT, TX_PREPARE, CLAIM, RELEASE_CLAIM, CLAIM_HOLDERS -> {
                 // store-wide, or checked per operation once decoded (transactions: checkTransaction)
             }
             case GET_LOG, GET_TASK_QUEUE, GET_OR_CREATE_LOG, GET_OR_CREATE_TASK_QUEUE, LOG_STATS, TASK_STATS,

@@ -279,6 +279,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
             f.cancel(true);
         }
         waiting.clear();
+        session.releaseAll();
         LOG.debug("client '{}' disconnected", clientName);
         super.channelInactive(ctx);
     }

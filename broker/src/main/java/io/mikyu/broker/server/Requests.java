@@ -1,5 +1,6 @@
 package io.mikyu.broker.server;
 
+import io.mikyu.engine.ClaimMode;
 import io.mikyu.engine.Durability;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.FilterExpression;
@@ -112,6 +113,20 @@ final class Requests {
             case STATS -> now(r -> Values.writeEngineStats(r.body(), m.stats()));
             case RECOVERY_REPORT -> now(r -> Values.writeRecoveryReport(r.body(), m.recoveryReport()));
             case FLUSH -> now(r -> m.flush());
+            case CLAIM -> {
+                String name = readString(in);
+                ClaimMode mode = Values.readClaimMode(in);
+                yield now(r -> session.claimed(m.claim(name, mode)));
+            }
+            case RELEASE_CLAIM -> {
+                String name = readString(in);
+                ClaimMode mode = Values.readClaimMode(in);
+                yield now(r -> r.body().writeInt(session.release(name, mode)));
+            }
+            case CLAIM_HOLDERS -> {
+                String name = readString(in);
+                yield now(r -> r.body().writeInt(m.claimHolders(name)));
+            }
 
             case TX_COMMIT -> {
                 List<TransactionOp> ops = TransactionOp.readAll(in);

@@ -1,12 +1,16 @@
 package io.mikyu.broker.server;
 
+import io.mikyu.engine.Claim;
+import io.mikyu.engine.ClaimMode;
 import io.mikyu.engine.FilterExpression;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.SharedGroup;
 import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.security.Principal;
 
+import java.util.Deque;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
 
 /**
  * What the requests of one connection work on: the store, the filter compilers, and the shared groups the
@@ -18,6 +22,8 @@ final class Session {
     private final Mikyu mikyu;
     private final FilterCompilers filters;
     private final ConcurrentHashMap<String, SharedGroup> sharedGroups = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Deque<Claim>> claims = new ConcurrentHashMap<>();
+    private volatile boolean ended;
     /** Who the handshake authenticated; set before the first request is read. */
     private volatile Principal principal = Principal.UNRESTRICTED;
 
@@ -53,6 +59,40 @@ final class Session {
                     + "' is not open on this connection: obtain it with sharedGroup(name, config) first");
         }
         return g;
+    }
+
+    /** Takes ownership of a claim the client took: released on request or when the connection ends. */
+    void claimed(Claim claim) {
+        claims.computeIfAbsent(claimKey(claim.name(), claim.mode()), k -> new ConcurrentLinkedDeque<>()).add(claim);
+        if (ended) {
+            releaseAll(); // the connection ended while the claim was being taken
+        }
+    }
+
+    /** Releases one of this connection's claims on {@code name}; returns the holders left (any connection). */
+    int release(String name, ClaimMode mode) {
+        Deque<Claim> held = claims.get(claimKey(name, mode));
+        Claim c = held == null ? null : held.poll();
+        return c == null ? mikyu.claimHolders(name) : c.release();
+    }
+
+    /** The connection ended: whatever it claimed is free again. */
+    void releaseAll() {
+        ended = true;
+        for (Deque<Claim> held : claims.values()) {
+            Claim c;
+            while ((c = held.poll()) != null) {
+                try {
+                    c.release();
+                } catch (RuntimeException storeClosed) {
+                    // the store is gone, and its claims with it
+                }
+            }
+        }
+    }
+
+    private static String claimKey(String name, ClaimMode mode) {
+        return mode + "\u0000" + name;
     }
 
     private static String key(String queue, String group) {

@@ -1,5 +1,8 @@
 package io.mikyu.broker.server;
 
+import io.mikyu.engine.Claim;
+import io.mikyu.engine.ClaimMode;
+import io.mikyu.engine.ClaimedException;
 import io.mikyu.engine.ConsumerGroup;
 import io.mikyu.engine.Durability;
 import io.mikyu.engine.EngineConfig;
@@ -393,6 +396,38 @@ class MikyuContractTest {
             return null;
         } catch (RuntimeException e) {
             return e.getMessage();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void anExclusiveClaimIsRefusedWhileHeldAndFreeOnceReleased(Backend backend) {
+        try (Backend.Store s = backend.open(dir)) {
+            Claim first = s.mikyu().claim("client-7", ClaimMode.EXCLUSIVE);
+            assertThatThrownBy(() -> s.mikyu().claim("client-7", ClaimMode.EXCLUSIVE))
+                    .isInstanceOf(ClaimedException.class).hasMessageContaining("client-7");
+            assertThatThrownBy(() -> s.mikyu().claim("client-7", ClaimMode.SHARED))
+                    .isInstanceOf(ClaimedException.class);
+            assertThat(s.mikyu().claimHolders("client-7")).isEqualTo(1);
+            assertThat(first.release()).isZero();
+            assertThat(first.release()).as("releasing twice").isZero();
+            s.mikyu().claim("client-7", ClaimMode.EXCLUSIVE).close();
+            assertThat(s.mikyu().claimHolders("client-7")).isZero();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void sharedClaimsAreCountedAndKeepExclusiveOnesOut(Backend backend) {
+        try (Backend.Store s = backend.open(dir)) {
+            Claim a = s.mikyu().claim("subscription", ClaimMode.SHARED);
+            Claim b = s.mikyu().claim("subscription", ClaimMode.SHARED);
+            assertThat(s.mikyu().claimHolders("subscription")).isEqualTo(2);
+            assertThatThrownBy(() -> s.mikyu().claim("subscription", ClaimMode.EXCLUSIVE))
+                    .isInstanceOf(ClaimedException.class);
+            assertThat(a.release()).isEqualTo(1);
+            assertThat(b.release()).as("the last holder leaves").isZero();
+            s.mikyu().claim("subscription", ClaimMode.EXCLUSIVE).close();
         }
     }
 }

@@ -101,7 +101,7 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
         this.engineHandle = engineHandle;
         this.engine = engineHandle.engine();
         this.registry = (ProviderRegistry) engineHandle.attachments().computeIfAbsent(REGISTRY,
-                k -> new ProviderRegistry());
+                k -> new ProviderRegistry(engineHandle.engine()));
         this.clientId = options.clientId();
         long period = Math.max(50, options.lease().toMillis() / 3);
         JmsMetrics.GLOBAL.connections.incrementAndGet();

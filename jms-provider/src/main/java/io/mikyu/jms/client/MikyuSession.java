@@ -483,18 +483,22 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
         String group = SubscriptionNames.durable(clientId, name);
         ProviderRegistry registry = connection.registry;
         synchronized (registry) {
-            if (registry.isActive(group)) {
-                throw new IllegalStateException("durable subscription '" + name + "' of client '" + clientId
-                        + "' already has an active consumer");
-            }
             if (findGroup(SubscriptionNames.sharedDurable(clientId, name)) != null) {
                 throw new JMSException("'" + name + "' is a shared durable subscription of client '" + clientId
                         + "'; an unshared one cannot have the same name");
             }
-            SharedGroup g = subscriptionGroup(d, group, selector, noLocal, true);
-            registry.activate(group);
-            return addConsumer(d, selector, noLocal, new SharedGroupSource(g, () -> registry.deactivate(group)),
-                    group);
+            if (!registry.activate(group)) {
+                throw new IllegalStateException("durable subscription '" + name + "' of client '" + clientId
+                        + "' already has an active consumer");
+            }
+            try {
+                SharedGroup g = subscriptionGroup(d, group, selector, noLocal, true);
+                return addConsumer(d, selector, noLocal, new SharedGroupSource(g, () -> registry.deactivate(group)),
+                        group);
+            } catch (JMSException | RuntimeException e) {
+                registry.deactivate(group);
+                throw e;
+            }
         }
     }
 
@@ -548,14 +552,19 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
                 throw new JMSException("'" + name + "' is an unshared durable subscription of client '" + clientId
                         + "'; a shared one cannot have the same name");
             }
-            SharedGroup g = subscriptionGroup(d, group, selector, false, registry.users(group) == 0);
+            // Joined before the group is opened: a consumer elsewhere that leaves meanwhile sees this one and
+            // keeps the subscription.
             registry.join(group);
-            // Over a broker, consumers in other JVMs may still use a shared non-durable subscription (the registry
-            // counts this JVM's only), so it is kept when this JVM's last consumer leaves.
-            boolean deleteWithLastConsumer = !durable && !connection.options.isRemote();
+            SharedGroup g;
+            try {
+                g = subscriptionGroup(d, group, selector, false, registry.users(group) == 1);
+            } catch (JMSException | RuntimeException e) {
+                registry.leave(group);
+                throw e;
+            }
             Runnable onClose = () -> {
                 synchronized (registry) {
-                    if (registry.leave(group) && deleteWithLastConsumer) {
+                    if (registry.leave(group) && !durable) {
                         deleteGroupQuietly(d.name(), group);
                     }
                 }

@@ -1,62 +1,108 @@
 package io.mikyu.jms.client;
 
+import io.mikyu.engine.Claim;
+import io.mikyu.engine.ClaimMode;
+import io.mikyu.engine.ClaimedException;
+import io.mikyu.engine.LogQueue;
+import io.mikyu.engine.Mikyu;
+import io.mikyu.engine.TaskQueue;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What the connections sharing one engine must agree on: client IDs in use, durable subscriptions with an active
- * consumer, and the consumers of shared non-durable subscriptions (deleted when their last consumer closes).
+ * consumer, and the consumers of shared subscriptions (a non-durable one is deleted when its last consumer
+ * closes). These are engine {@link Claim}s, so over a broker they hold across every process connected to it, and
+ * a process that dies gives its claims up with its connection.
  */
 final class ProviderRegistry {
 
+    private static final String CLIENT_ID = "jms/clientID/";
+    private static final String SUBSCRIPTION = "jms/subscription/";
+
     /** Engine queue handles by name, so a send does not look its queue up. */
-    final java.util.concurrent.ConcurrentHashMap<String, io.mikyu.engine.TaskQueue> taskQueues =
-            new java.util.concurrent.ConcurrentHashMap<>();
-    final java.util.concurrent.ConcurrentHashMap<String, io.mikyu.engine.LogQueue> logQueues =
-            new java.util.concurrent.ConcurrentHashMap<>();
-    private final Set<String> clientIds = new HashSet<>();
-    private final Set<String> activeSubscriptions = new HashSet<>();
-    private final Map<String, Integer> sharedUsers = new HashMap<>();
+    final ConcurrentHashMap<String, TaskQueue> taskQueues = new ConcurrentHashMap<>();
+    final ConcurrentHashMap<String, LogQueue> logQueues = new ConcurrentHashMap<>();
+    private final Mikyu engine;
+    private final Map<String, Claim> held = new HashMap<>();
+    private final Map<String, Deque<Claim>> sharedHeld = new HashMap<>();
+
+    ProviderRegistry(Mikyu engine) {
+        this.engine = engine;
+    }
 
     synchronized boolean claimClientId(String id) {
-        return clientIds.add(id);
+        return claimExclusive(CLIENT_ID + id);
     }
 
     synchronized void releaseClientId(String id) {
-        clientIds.remove(id);
+        release(CLIENT_ID + id);
     }
 
-    /** Marks an unshared durable subscription active; false if a consumer already has it. */
+    /** Marks an unshared durable subscription active; false if a consumer (here or elsewhere) already has it. */
     synchronized boolean activate(String group) {
-        return activeSubscriptions.add(group);
+        return claimExclusive(SUBSCRIPTION + group);
     }
 
     synchronized void deactivate(String group) {
-        activeSubscriptions.remove(group);
+        release(SUBSCRIPTION + group);
     }
 
+    /** Whether any consumer, in any process, uses the subscription. */
     synchronized boolean isActive(String group) {
-        return activeSubscriptions.contains(group) || sharedUsers.getOrDefault(group, 0) > 0;
+        return engine.claimHolders(SUBSCRIPTION + group) > 0;
     }
 
+    /** A consumer joins a shared subscription; {@link IllegalStateException} if it is held exclusively. */
     synchronized void join(String group) {
-        sharedUsers.merge(group, 1, Integer::sum);
-    }
-
-    /** Returns true if this was the last consumer of the shared subscription. */
-    synchronized boolean leave(String group) {
-        int n = sharedUsers.getOrDefault(group, 0) - 1;
-        if (n <= 0) {
-            sharedUsers.remove(group);
-            return true;
+        try {
+            Claim c = engine.claim(SUBSCRIPTION + group, ClaimMode.SHARED);
+            sharedHeld.computeIfAbsent(group, g -> new ArrayDeque<>()).add(c);
+        } catch (ClaimedException e) {
+            throw new IllegalStateException("subscription '" + group + "' is in use by a consumer that does not"
+                    + " share it", e);
         }
-        sharedUsers.put(group, n);
-        return false;
     }
 
+    /** A consumer leaves a shared subscription; true if it was the last one anywhere. */
+    synchronized boolean leave(String group) {
+        Deque<Claim> mine = sharedHeld.get(group);
+        Claim c = mine == null ? null : mine.poll();
+        if (mine != null && mine.isEmpty()) {
+            sharedHeld.remove(group);
+        }
+        return (c == null ? engine.claimHolders(SUBSCRIPTION + group) : c.release()) == 0;
+    }
+
+    /** The consumers of a subscription, in any process. */
     synchronized int users(String group) {
-        return sharedUsers.getOrDefault(group, 0);
+        return engine.claimHolders(SUBSCRIPTION + group);
+    }
+
+    private boolean claimExclusive(String name) {
+        if (held.containsKey(name)) {
+            return false;
+        }
+        try {
+            held.put(name, engine.claim(name, ClaimMode.EXCLUSIVE));
+            return true;
+        } catch (ClaimedException e) {
+            return false;
+        }
+    }
+
+    private void release(String name) {
+        Claim c = held.remove(name);
+        if (c != null) {
+            try {
+                c.release();
+            } catch (RuntimeException gone) {
+                // the engine or the connection to it is gone, and the claim with it
+            }
+        }
     }
 }

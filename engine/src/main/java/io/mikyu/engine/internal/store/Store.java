@@ -1,5 +1,7 @@
 package io.mikyu.engine.internal.store;
 
+import io.mikyu.engine.Claim;
+import io.mikyu.engine.ClaimMode;
 import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.EngineStats;
 import io.mikyu.engine.LogQueue;
@@ -13,6 +15,7 @@ import io.mikyu.engine.StoreClosedException;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.Transaction;
 import io.mikyu.engine.TaskQueueConfig;
+import io.mikyu.engine.internal.claims.ClaimRegistry;
 import io.mikyu.engine.internal.log.SegmentedLog;
 import io.mikyu.engine.internal.metrics.WriterMetrics;
 import io.mikyu.engine.internal.task.SharedGroupHandle;
@@ -75,6 +78,7 @@ public final class Store implements Mikyu {
     private final DataDirectoryLock lock;
     private final GroupCommitWriter writer;
     private final WriterMetrics writerMetrics;
+    private final ClaimRegistry claims = new ClaimRegistry();
     private final DiskSpaceGuard diskGuard;
     private final ByteBuffer writerScratch = ByteBuffer.allocateDirect(WRITER_SCRATCH_BYTES);
     private final LogQueues logs;
@@ -349,6 +353,18 @@ public final class Store implements Mikyu {
     public synchronized boolean deleteTaskQueue(String name) {
         checkOpen();
         return tasks.delete(name);
+    }
+
+    @Override
+    public Claim claim(String name, ClaimMode mode) {
+        checkOpen();
+        return claims.claim(name, mode);
+    }
+
+    @Override
+    public int claimHolders(String name) {
+        checkOpen();
+        return claims.holders(name);
     }
 
     @Override
