@@ -20,6 +20,7 @@ final class Reply {
     private final int requestId;
     private final int maxFrameBytes;
     private final List<ByteBuf> frames = new ArrayList<>(1);
+    private Runnable afterSent;
 
     Reply(ByteBufAllocator alloc, int requestId, int maxFrameBytes) {
         this.alloc = alloc;
@@ -76,6 +77,15 @@ final class Reply {
             count++;
         }
         frame.setInt(countAt, count);
+    }
+
+    /** Something to do once the answer is written (a stream starts pushing after its open is answered). */
+    void afterSent(Runnable action) {
+        this.afterSent = action;
+    }
+
+    Runnable afterSent() {
+        return afterSent;
     }
 
     /** The frames to send, in order; the caller owns them from now on. */

@@ -20,6 +20,7 @@ import io.mikyu.engine.security.Permission;
 import io.mikyu.engine.security.Principal;
 import io.mikyu.protocol.Fields;
 import io.mikyu.protocol.Op;
+import io.mikyu.protocol.StreamDescriptor;
 import io.mikyu.protocol.TransactionOp;
 import io.mikyu.protocol.Values;
 import io.netty.buffer.ByteBuf;
@@ -392,6 +393,39 @@ final class Requests {
             case TASK_STATS -> {
                 String queue = readString(in);
                 yield now(r -> Values.writeQueueStats(r.body(), m.taskQueue(queue).stats()));
+            }
+
+            case STREAM_TASKS -> {
+                ConnectionStreams streams = session.streams();
+                String queue = readString(in);
+                int stream = StreamDescriptor.readStreamId(in);
+                Duration lease = readMillis(in);
+                FilterExpression filter = Values.readFilter(in);
+                int credit = StreamDescriptor.readCredit(in);
+                long creditBytes = StreamDescriptor.readCreditBytes(in);
+                yield now(r -> {
+                    streams.openTasks(stream, m.taskQueue(queue), lease, session.filter(filter), credit,
+                            creditBytes);
+                    r.afterSent(() -> streams.start(stream));
+                });
+            }
+            case STREAM_SHARED -> {
+                ConnectionStreams streams = session.streams();
+                String queue = readString(in);
+                String group = readString(in);
+                int stream = StreamDescriptor.readStreamId(in);
+                Duration lease = readMillis(in);
+                int credit = StreamDescriptor.readCredit(in);
+                long creditBytes = StreamDescriptor.readCreditBytes(in);
+                yield now(r -> {
+                    streams.openShared(stream, session.sharedGroup(queue, group), lease, credit, creditBytes);
+                    r.afterSent(() -> streams.start(stream));
+                });
+            }
+            case STREAM_CLOSE -> {
+                ConnectionStreams streams = session.streams();
+                int stream = StreamDescriptor.readStreamId(in);
+                yield now(r -> streams.close(stream));
             }
         };
     }
