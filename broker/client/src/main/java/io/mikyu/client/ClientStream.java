@@ -185,7 +185,14 @@ final class ClientStream<T> {
             if (!connection.isOpen()) {
                 throw e;
             }
-            return;     // lost while opening; the next turn opens again once reconnected
+            // Lost while opening, or the broker is stopping: the next turn opens again, once reconnected.
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                throw e;
+            }
+            return;
         } catch (RuntimeException e) {
             connection.forgetStream(newId, this);
             synchronized (this) {
@@ -222,7 +229,7 @@ final class ClientStream<T> {
         synchronized (this) {
             epoch++;
             dropBuffer();
-            if (state == State.OPEN) {
+            if (state == State.OPEN || state == State.OPENING) {
                 state = State.LOST;
             }
             notifyAll();

@@ -102,7 +102,8 @@ final class Connection implements AutoCloseable {
         this.group = Transport.best().newGroup(1, "mikyu-client");
         long idleNanos = options.streamIdle().toNanos();
         long tick = Math.max(10, Math.min(100, options.streamIdle().toMillis() / 4));
-        group.scheduleAtFixedRate(() -> closeIdleStreams(null, idleNanos), tick, tick, TimeUnit.MILLISECONDS);
+        group.scheduleAtFixedRate(() -> closeIdleStreams(null, idleNanos, false), tick, tick,
+                TimeUnit.MILLISECONDS);
     }
 
     /** Connects and shakes hands; fails with {@link StoreClosedException} if the broker cannot be reached. */
@@ -355,7 +356,7 @@ final class Connection implements AutoCloseable {
     <T> ClientStream<T> stream(ClientStream.Key key, Function<ClientStream.Key, ClientStream<T>> factory) {
         ClientStream<?> s = streamsByKey.get(key);
         if (s == null) {
-            closeIdleStreams(key.queue(), 0);
+            closeIdleStreams(key.queue(), 0, true);
             ClientStream<T> made = factory.apply(key);
             s = streamsByKey.putIfAbsent(key, made);
             if (s == null) {
@@ -397,9 +398,10 @@ final class Connection implements AutoCloseable {
 
     /**
      * Closes the streams nobody waits on and nobody took from for {@code idleNanos}: of queue {@code queue}, or of
-     * every queue if it is null. The broker gives back what they buffered; the answer is not waited for.
+     * every queue if it is null. The broker gives back what they buffered; {@code await}: before this returns (not
+     * on the event loop).
      */
-    void closeIdleStreams(String queue, long idleNanos) {
+    void closeIdleStreams(String queue, long idleNanos, boolean await) {
         if (streamsByKey.isEmpty()) {
             return;
         }
@@ -415,7 +417,15 @@ final class Connection implements AutoCloseable {
             streamsByKey.remove(s.key(), s);
             if (id > 0) {
                 streamsById.remove(id, s);
-                sendWithoutAnswer(Op.STREAM_CLOSE, b -> b.writeInt(id));
+                if (await) {
+                    try {
+                        call(Op.STREAM_CLOSE, b -> b.writeInt(id), b -> null);
+                    } catch (RuntimeException e) {
+                        LOG.debug("closing stream {} on {}: {}", id, endpoint, e.toString());
+                    }
+                } else {
+                    sendWithoutAnswer(Op.STREAM_CLOSE, b -> b.writeInt(id));
+                }
             }
         }
     }
@@ -633,7 +643,9 @@ final class Connection implements AutoCloseable {
                         String message = Fields.readString(frame);
                         if ((flags & FrameDescriptor.FLAG_STREAM) != 0) {
                             ClientStream<?> stream = streamsById.remove(id);
-                            if (stream != null) {
+                            if (stream != null && code == ErrorCode.STORE_CLOSED) {
+                                stream.lost();      // the broker is stopping: open again, maybe elsewhere
+                            } else if (stream != null) {
                                 stream.fail(code.toException(message));
                                 streamsByKey.remove(stream.key(), stream);
                             }

@@ -124,10 +124,11 @@ final class RemoteSharedGroup implements SharedGroup {
         }, b -> null);
     }
 
-    /** {@code queue group list<token>} → empty */
+    /** {@code queue group list<token>} → empty. Idle streams of the queue close too (see RemoteTaskQueue). */
     @Override
     public void returnUndelivered(List<LeaseToken> tokens) {
         Objects.requireNonNull(tokens, "tokens");
+        connection.closeIdleStreams(queue.name(), 0, true);
         if (tokens.isEmpty()) {
             return;
         }

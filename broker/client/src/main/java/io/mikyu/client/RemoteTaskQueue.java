@@ -153,10 +153,14 @@ final class RemoteTaskQueue implements TaskQueue {
         }, b -> null);
     }
 
-    /** {@code queue list<token>} → empty */
+    /**
+     * {@code queue list<token>} → empty. A consumer giving back its prefetch is closing: the idle streams of this
+     * queue close too, so what they buffered is ready again at once (DESIGN-NOTES §7), as in-process.
+     */
     @Override
     public void returnUndelivered(List<LeaseToken> tokens) {
         Objects.requireNonNull(tokens, "tokens");
+        connection.closeIdleStreams(name, 0, true);
         if (tokens.isEmpty()) {
             return;
         }
@@ -180,7 +184,7 @@ final class RemoteTaskQueue implements TaskQueue {
     @Override
     public List<LeasedTask> browse(int max, TaskFilter filter) {
         FilterExpression expression = expressionOf(filter);
-        connection.closeIdleStreams(name, 0);
+        connection.closeIdleStreams(name, 0, true);
         return connection.callList(Op.BROWSE, b -> {
             Fields.writeString(b, name);
             b.writeInt(max);

@@ -42,6 +42,8 @@ final class PushStream<T> {
     static final Duration WAIT_SLICE = Duration.ofMillis(500);
     /** The most items one engine call takes, whatever the credit. */
     static final int MAX_BATCH = 256;
+    /** The most items the first engine call takes, before the stream knows how large its items are. */
+    static final int FIRST_BATCH = 16;
     /** The most bytes (estimated from earlier items) one engine call takes: bounds a batch in broker memory. */
     static final long MAX_BATCH_BYTES = 1 << 20;
 
@@ -123,7 +125,8 @@ final class PushStream<T> {
             return 0;
         }
         if (averageItemBytes == 0) {
-            return 1;   // learn the size of the items before taking many
+            // Sizes not known yet: a few, and what passes the byte credit goes back (not counted as attempts).
+            return Math.min(messages, FIRST_BATCH);
         }
         long byBytes = Math.max(1, Math.min(bytesLeft, MAX_BATCH_BYTES) / averageItemBytes);
         return (int) Math.min(Math.min(messages, MAX_BATCH), byBytes);

@@ -51,7 +51,12 @@ final class RunningBroker implements AutoCloseable {
 
     /** A new client connection; closed with the broker. */
     Mikyu dial() {
-        Mikyu client = Mikyu.dial(uri());
+        return dial("");
+    }
+
+    /** A new client connection with options ({@code "?streamCredit=4"}); closed with the broker. */
+    Mikyu dial(String options) {
+        Mikyu client = Mikyu.dial(uri() + options);
         clients.add(client);
         return client;
     }
