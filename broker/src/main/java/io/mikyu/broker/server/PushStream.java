@@ -95,6 +95,8 @@ final class PushStream<T> {
     private boolean running;
     /** Average encoded size of the items pushed so far; 0 before the first. */
     private long averageItemBytes;
+    /** An item did not fit the byte credit: take nothing until a credit frees some (no take-and-give-back loop). */
+    private boolean full;
 
     PushStream(int id, String what, BrokerServer server, Channel channel, int maxFrameBytes, Source<T> source,
                Duration lease, int credit, long creditBytes, Runnable onClose) {
@@ -121,8 +123,11 @@ final class PushStream<T> {
         }
         int messages = credit - outstanding.size();
         long bytesLeft = creditBytes - outstandingBytes;
-        if (messages <= 0 || bytesLeft <= 0) {
+        if (messages <= 0 || bytesLeft <= 0 || full) {
             return 0;
+        }
+        if (!outstanding.isEmpty() && bytesLeft < averageItemBytes) {
+            return 0;   // the next item would most likely not fit
         }
         if (averageItemBytes == 0) {
             // Sizes not known yet: a few, and what passes the byte credit goes back (not counted as attempts).
@@ -235,6 +240,9 @@ final class PushStream<T> {
         }
         boolean sent = false;
         synchronized (this) {
+            if (!over.isEmpty() && tooLarge == null) {
+                full = true;
+            }
             if (!closed && !accepted.isEmpty()) {
                 outstanding.addAll(accepted);
                 outstandingBytes += batchBytes;
@@ -277,6 +285,7 @@ final class PushStream<T> {
             for (int i = 0; i < messages; i++) {
                 outstandingBytes -= outstanding.removeFirst().bytes;
             }
+            full = false;
         }
         kick();
     }

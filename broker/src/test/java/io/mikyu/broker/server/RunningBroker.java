@@ -61,6 +61,10 @@ final class RunningBroker implements AutoCloseable {
         return client;
     }
 
+    BrokerServer server() {
+        return server;
+    }
+
     /** The store the broker serves, in-process. */
     Mikyu store() {
         return store;
