@@ -181,6 +181,7 @@ final class ClientStream<T> {
                 if (state == State.OPENING) {
                     state = State.LOST;
                 }
+                notifyAll();
             }
             if (!connection.isOpen()) {
                 throw e;
@@ -199,6 +200,7 @@ final class ClientStream<T> {
                 if (state == State.OPENING) {
                     state = State.NEW;
                 }
+                notifyAll();
             }
             throw e;
         }
