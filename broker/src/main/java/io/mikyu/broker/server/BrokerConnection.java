@@ -19,10 +19,15 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.SslHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.security.auth.x500.X500Principal;
 import java.nio.charset.StandardCharsets;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -148,6 +153,15 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
             accept(ctx, hello, Principal.UNRESTRICTED);
             return;
         }
+        X500Principal subject = hello.password() == null ? peerSubject(ctx) : null;
+        if (subject != null) {
+            // A verified client certificate that names a user (users.<name>.certificate): no password to check.
+            Principal who = realm.authenticateCertificate(subject, hello.user());
+            if (who != null) {
+                accept(ctx, hello, who);
+                return;
+            }
+        }
         // PBKDF2 costs a good part of a second by design: never on the event loop.
         authenticating = true;
         String user = hello.user();
@@ -171,6 +185,20 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
             });
         } catch (RejectedExecutionException e) {
             refuse(ctx, ErrorCode.BUSY, "the broker is busy; try again");
+        }
+    }
+
+    /** The subject of the client's certificate, verified by TLS; {@code null} without TLS or without one. */
+    private static X500Principal peerSubject(ChannelHandlerContext ctx) {
+        SslHandler tls = ctx.pipeline().get(SslHandler.class);
+        if (tls == null) {
+            return null;
+        }
+        try {
+            Certificate[] chain = tls.engine().getSession().getPeerCertificates();
+            return chain.length > 0 && chain[0] instanceof X509Certificate x ? x.getSubjectX500Principal() : null;
+        } catch (SSLPeerUnverifiedException e) {
+            return null;
         }
     }
 
