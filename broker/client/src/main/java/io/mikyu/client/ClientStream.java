@@ -79,6 +79,17 @@ final class ClientStream<T> {
         return key;
     }
 
+    /** {@code System.nanoTime()} {@code wait} from now, saturated: a wait of years is a wait without end. */
+    static long deadlineAfter(java.time.Duration wait) {
+        long nanos;
+        try {
+            nanos = Math.min(wait.toNanos(), Long.MAX_VALUE / 4);
+        } catch (ArithmeticException e) {
+            nanos = Long.MAX_VALUE / 4;
+        }
+        return System.nanoTime() + nanos;
+    }
+
     /**
      * Up to {@code max} items, waiting until {@code deadlineNanos} for the first; an empty list if none came;
      * {@code null} if the stream was closed meanwhile (ask the connection for the stream again).

@@ -66,7 +66,7 @@ final class RemoteSharedGroup implements SharedGroup {
             ClientStream.Key key = new ClientStream.Key(Op.STREAM_SHARED, queue.name(), name, null,
                     lease.toMillis());
             if (wait != null && wait.toMillis() > 0) {
-                long deadline = System.nanoTime() + wait.toNanos();
+                long deadline = ClientStream.deadlineAfter(wait);
                 while (true) {
                     List<Delivery> got = connection.stream(key, this::newStream).take(max, deadline);
                     if (got != null) {

@@ -93,7 +93,7 @@ final class RemoteTaskQueue implements TaskQueue {
         if (max > 0 && lease != null && lease.toMillis() > 0 && connection.streams()) {
             ClientStream.Key key = new ClientStream.Key(Op.STREAM_TASKS, name, null, expression, lease.toMillis());
             if (wait != null && wait.toMillis() > 0) {
-                long deadline = System.nanoTime() + wait.toNanos();
+                long deadline = ClientStream.deadlineAfter(wait);
                 while (true) {
                     List<LeasedTask> got = connection.stream(key, this::newStream).take(max, deadline);
                     if (got != null) {
