@@ -4,6 +4,7 @@ import io.mikyu.engine.Durability;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.FilterExpression;
 import io.mikyu.engine.LeaseToken;
+import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.Mikyu;
@@ -13,6 +14,7 @@ import io.mikyu.engine.Record;
 import io.mikyu.engine.SharedGroup;
 import io.mikyu.engine.SharedGroupConfig;
 import io.mikyu.engine.Task;
+import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.engine.Transaction;
 import io.mikyu.engine.AccessDeniedException;
@@ -278,8 +280,13 @@ final class Requests {
                 int max = readInt(in);
                 Duration lease = readMillis(in);
                 Duration wait = readMillis(in);
-                yield waiting(wait, r -> r.list(session.sharedGroup(queue, group).fetch(max, lease, wait),
-                        Values::writeDelivery));
+                yield waiting(wait, r -> {
+                    SharedGroup g = session.sharedGroup(queue, group);
+                    List<SharedGroup.Delivery> deliveries = g.fetch(max, lease, wait);
+                    int sent = r.listUpTo(deliveries, Values::writeDelivery, r.maxResultBytes());
+                    giveBackUnsent(deliveries.subList(sent, deliveries.size()), SharedGroup.Delivery::token,
+                            g::returnUndelivered);
+                });
             }
             case SHARED_ACK -> {
                 String queue = readString(in);
@@ -343,8 +350,12 @@ final class Requests {
                 Duration lease = readMillis(in);
                 Duration wait = readMillis(in);
                 FilterExpression filter = Values.readFilter(in);
-                yield waiting(wait, r -> r.list(m.taskQueue(queue).dequeue(max, lease, wait, session.filter(filter)),
-                        Values::writeLeasedTask));
+                yield waiting(wait, r -> {
+                    TaskQueue q = m.taskQueue(queue);
+                    List<LeasedTask> tasks = q.dequeue(max, lease, wait, session.filter(filter));
+                    int sent = r.listUpTo(tasks, Values::writeLeasedTask, r.maxResultBytes());
+                    giveBackUnsent(tasks.subList(sent, tasks.size()), LeasedTask::token, q::returnUndelivered);
+                });
             }
             case TASK_ACK -> {
                 String queue = readString(in);
@@ -428,6 +439,18 @@ final class Requests {
                 yield now(r -> streams.close(stream));
             }
         };
+    }
+
+    /**
+     * What a dequeue or fetch leased beyond the bytes one answer carries ({@link Reply#maxResultBytes()}) goes back
+     * at once, not counted as an attempt: an answer never holds more than that in broker memory, whatever
+     * {@code max} asked for, and the client asks again.
+     */
+    private static <T> void giveBackUnsent(List<T> unsent, java.util.function.Function<T, LeaseToken> token,
+                                           java.util.function.Consumer<List<LeaseToken>> giveBack) {
+        if (!unsent.isEmpty()) {
+            giveBack.accept(unsent.stream().map(token).toList());
+        }
     }
 
     /** getOrCreate creates a missing queue: that takes the manage permission; using an existing one does not. */
