@@ -231,10 +231,10 @@ class ConsumerStreamTest {
         try (RunningBroker broker = new RunningBroker(dir)) {
             TaskQueue local = broker.store().createTaskQueue("jobs");
             local.enqueueBatch(tasks(10, 10));
-            Duration shortLease = Duration.ofMillis(600);
+            Duration shortLease = Duration.ofMillis(2_000);
             TaskQueue jobs = broker.dial("?streamCredit=5&streamIdle=1m").taskQueue("jobs");
             assertThat(jobs.dequeue(1, shortLease, WAIT, null)).hasSize(1);
-            Thread.sleep(2_000);    // more than three leases: the buffered ones would have expired
+            Thread.sleep(5_000);    // two and a half leases: the buffered ones would have expired
             List<LeasedTask> later = jobs.dequeue(5, shortLease, WAIT, null);
             assertThat(later).hasSize(5).extracting(LeasedTask::attempt).containsOnly(1);
             jobs.ack(later.stream().map(LeasedTask::token).toList());
