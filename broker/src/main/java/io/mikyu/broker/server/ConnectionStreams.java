@@ -120,10 +120,12 @@ final class ConnectionStreams {
                     server.streamClosed(self[0]);
                 });
         self[0] = stream;
+        // Known to the server first: once in the map, the connection closing may close (and forget) it at once.
+        server.streamOpened(stream);
         if (streams.putIfAbsent(id, stream) != null) {
+            server.streamClosed(stream);
             throw new IllegalStateException("stream " + id + " is already open on this connection");
         }
-        server.streamOpened(stream);
         if (!channel.isActive()) {
             stream.close();
         }
