@@ -40,7 +40,7 @@ final class Shell implements AutoCloseable {
             closeStore();
         }
         if (store == null) {
-            store = target != null ? TargetOption.dial(target) : DataDirOption.open(dataDir);
+            store = target != null ? TargetOption.dial(target, false) : DataDirOption.open(dataDir);
         }
         return store;
     }
@@ -56,7 +56,7 @@ final class Shell implements AutoCloseable {
 
     /** Works on the daemon at {@code uri} from now on, dialled at once. */
     void connect(String uri) {
-        Mikyu dialled = TargetOption.dial(uri);
+        Mikyu dialled = TargetOption.dial(uri, false);
         closeStore();
         store = dialled;
         target = uri;

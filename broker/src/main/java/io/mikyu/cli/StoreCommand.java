@@ -52,7 +52,7 @@ abstract class StoreCommand implements Callable<Integer> {
                     + " on a data directory");
         }
         String uri = target.uri(dataDirGiven);
-        return uri != null ? TargetOption.dial(uri) : dataDir.open();
+        return uri != null ? TargetOption.dial(uri, false) : dataDir.open();
     }
 
     /** Whether the store is a daemon's, reached over the network. */

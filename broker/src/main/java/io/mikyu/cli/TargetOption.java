@@ -27,11 +27,20 @@ public final class TargetOption {
 
     /** Connects to the daemon at {@code uri}; a bad URI or an unreachable daemon is one line for the user. */
     static Mikyu dial(String uri) {
+        return dial(uri, true);
+    }
+
+    /**
+     * As {@link #dial(String)}; {@code streams} false for commands that take a few tasks and go (a consumer stream
+     * would lease a window ahead only to give it back), unless the URI says otherwise.
+     */
+    static Mikyu dial(String uri, boolean streams) {
         if (!uri.startsWith("tcp://") && !uri.startsWith("unix://")) {
             throw new CommandException("invalid --target '" + uri + "': expected tcp://HOST:PORT or unix:///PATH");
         }
         try {
-            return Mikyu.dial(uri);
+            return Mikyu.dial(uri, streams || uri.contains("streams=") ? java.util.Map.of()
+                    : java.util.Map.of("streams", "false"));
         } catch (IllegalArgumentException e) {
             throw new CommandException("invalid --target '" + uri + "': " + e.getMessage(), e);
         }

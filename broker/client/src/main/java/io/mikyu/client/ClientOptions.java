@@ -1,6 +1,7 @@
 package io.mikyu.client;
 
 import io.mikyu.protocol.Protocol;
+import io.mikyu.protocol.StreamDescriptor;
 
 import java.net.URI;
 import java.net.URLDecoder;
@@ -24,12 +25,19 @@ import java.util.TreeMap;
  * @param user            user name sent in the handshake; {@code null}: none
  * @param password        its password
  * @param tls             the {@code tls.*} settings of a {@code tls://} connection (see {@link io.mikyu.transport.Tls})
+ * @param streams         whether dequeues and shared-group fetches that wait draw from consumer streams the broker
+ *                        pushes to (if the broker has the feature); {@code false}: long polls only
+ * @param streamCredit    the most messages a stream holds pushed and not yet taken by the application
+ * @param streamCreditBytes the most bytes it holds so (always at least one message)
+ * @param streamIdle      a stream nobody has taken from for this long is closed, its buffer given back
  */
 record ClientOptions(String clientName, Duration connectTimeout, Duration requestTimeout, int maxFrameBytes,
-                     Duration heartbeat, Duration reconnect, String user, String password, Map<String, String> tls) {
+                     Duration heartbeat, Duration reconnect, String user, String password, Map<String, String> tls,
+                     boolean streams, int streamCredit, long streamCreditBytes, Duration streamIdle) {
 
     static final Set<String> NAMES = Set.of("clientName", "connectTimeout", "requestTimeout", "maxFrameBytes",
-            "heartbeat", "reconnect", "user", "password");
+            "heartbeat", "reconnect", "user", "password", "streams", "streamCredit", "streamCreditBytes",
+            "streamIdle");
 
     @Override
     public String toString() {
@@ -61,7 +69,40 @@ record ClientOptions(String clientName, Duration connectTimeout, Duration reques
                         String.valueOf(Protocol.DEFAULT_MAX_FRAME_BYTES))),
                 duration(options, "heartbeat", Duration.ofMillis(Protocol.DEFAULT_HEARTBEAT_MILLIS)),
                 duration(options, "reconnect", Duration.ZERO),
-                user == null || user.isEmpty() ? null : user, password, Map.copyOf(tls));
+                user == null || user.isEmpty() ? null : user, password, Map.copyOf(tls),
+                bool(options, "streams", true),
+                (int) bounded(options, "streamCredit", 256, StreamDescriptor.MAX_CREDIT),
+                bounded(options, "streamCreditBytes", 4 << 20, StreamDescriptor.MAX_CREDIT_BYTES),
+                duration(options, "streamIdle", Duration.ofSeconds(1)));
+    }
+
+    private static boolean bool(Map<String, String> options, String name, boolean fallback) {
+        String text = options.get(name);
+        if (text == null) {
+            return fallback;
+        }
+        return switch (text.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "true", "on", "yes" -> true;
+            case "false", "off", "no" -> false;
+            default -> throw new IllegalArgumentException("option " + name + "=" + text + " is not true or false");
+        };
+    }
+
+    private static long bounded(Map<String, String> options, String name, long fallback, long max) {
+        String text = options.get(name);
+        if (text == null) {
+            return fallback;
+        }
+        long value;
+        try {
+            value = Long.parseLong(text.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("option " + name + "=" + text + " is not a number");
+        }
+        if (value < 1 || value > max) {
+            throw new IllegalArgumentException("option " + name + "=" + text + " is outside 1.." + max);
+        }
+        return value;
     }
 
     private static Map<String, String> query(URI uri) {

@@ -12,6 +12,7 @@ import io.mikyu.protocol.Op;
 import io.mikyu.protocol.Protocol;
 import io.mikyu.protocol.ProtocolException;
 import io.mikyu.protocol.ServerHello;
+import io.mikyu.protocol.StreamDescriptor;
 import io.mikyu.transport.Endpoint;
 import io.mikyu.transport.Transport;
 import io.netty.bootstrap.Bootstrap;
@@ -87,12 +88,22 @@ final class Connection implements AutoCloseable {
     private volatile CompletableFuture<Void> up = CompletableFuture.completedFuture(null);
     /** How to open again, on a new channel, each shared group opened on this connection ("queue\0group"). */
     private final ConcurrentHashMap<String, Consumer<ByteBuf>> sharedGroups = new ConcurrentHashMap<>();
+    /** The features the broker agreed on in the last handshake. */
+    private volatile long features;
+    /** Consumer streams: by the id DELIVERY frames carry, and by what they serve. */
+    private final ConcurrentHashMap<Integer, ClientStream<?>> streamsById = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<ClientStream.Key, ClientStream<?>> streamsByKey = new ConcurrentHashMap<>();
+    private final AtomicInteger streamIds = new AtomicInteger();
 
     private Connection(Endpoint endpoint, ClientOptions options) {
         this.endpoint = endpoint;
         this.options = options;
         this.tls = endpoint.isTls() ? io.mikyu.transport.Tls.forClient(options.tls()) : null;
         this.group = Transport.best().newGroup(1, "mikyu-client");
+        long idleNanos = options.streamIdle().toNanos();
+        long tick = Math.max(10, Math.min(100, options.streamIdle().toMillis() / 4));
+        group.scheduleAtFixedRate(() -> closeIdleStreams(null, idleNanos, false), tick, tick,
+                TimeUnit.MILLISECONDS);
     }
 
     /** Connects and shakes hands; fails with {@link StoreClosedException} if the broker cannot be reached. */
@@ -143,6 +154,7 @@ final class Connection implements AutoCloseable {
         try {
             ServerHello answer = handshake.get(options.connectTimeout().toMillis(), TimeUnit.MILLISECONDS);
             maxFrameBytes = answer.maxFrameBytes();
+            features = answer.features();
             established = true;
         } catch (ExecutionException e) {
             throw e.getCause() instanceof RuntimeException r ? r : new MikyuException(e.getCause().toString());
@@ -327,6 +339,134 @@ final class Connection implements AutoCloseable {
         return false;
     }
 
+    /** Whether waiting dequeues and fetches draw from consumer streams: asked for, and agreed by the broker. */
+    boolean streams() {
+        return options.streams() && (features & Protocol.FEATURE_STREAMS) != 0;
+    }
+
+    ClientOptions options() {
+        return options;
+    }
+
+    /**
+     * The stream serving {@code key}, made by {@code factory} if there is none. Opening one closes the idle streams
+     * of the same queue first, so what they buffered is free for it (a consumer whose selector changed).
+     */
+    @SuppressWarnings("unchecked")
+    <T> ClientStream<T> stream(ClientStream.Key key, Function<ClientStream.Key, ClientStream<T>> factory) {
+        ClientStream<?> s = streamsByKey.get(key);
+        if (s == null) {
+            closeIdleStreams(key.queue(), 0, true);
+            ClientStream<T> made = factory.apply(key);
+            s = streamsByKey.putIfAbsent(key, made);
+            if (s == null) {
+                s = made;
+            }
+        }
+        return (ClientStream<T>) s;
+    }
+
+    /** The stream serving {@code key}, or {@code null}. */
+    @SuppressWarnings("unchecked")
+    <T> ClientStream<T> existingStream(ClientStream.Key key) {
+        return (ClientStream<T>) streamsByKey.get(key);
+    }
+
+    int nextStreamId() {
+        int id;
+        do {
+            id = streamIds.incrementAndGet();
+        } while (id == FrameDescriptor.CONNECTION_ID);
+        return id;
+    }
+
+    void registerStream(int id, ClientStream<?> stream) {
+        streamsById.put(id, stream);
+    }
+
+    void forgetStream(int id, ClientStream<?> stream) {
+        streamsById.remove(id, stream);
+    }
+
+    /** Credit for {@code messages} taken from stream {@code id}, on the channel that is up (never answered). */
+    void sendCredit(int id, int messages) {
+        Channel ch = channel;
+        if (messages > 0 && ch != null && ch.isActive()) {
+            ch.writeAndFlush(StreamDescriptor.writeCreditFrame(ch.alloc().buffer(10), id, messages));
+        }
+    }
+
+    /**
+     * Closes the streams nobody waits on and nobody took from for {@code idleNanos}: of queue {@code queue}, or of
+     * every queue if it is null. The broker gives back what they buffered; {@code await}: before this returns (not
+     * on the event loop).
+     */
+    void closeIdleStreams(String queue, long idleNanos, boolean await) {
+        if (streamsByKey.isEmpty()) {
+            return;
+        }
+        long now = System.nanoTime();
+        for (ClientStream<?> s : streamsByKey.values()) {
+            if (queue != null && !queue.equals(s.key().queue())) {
+                continue;
+            }
+            int id = s.closeIfIdle(now, idleNanos);
+            if (id < 0) {
+                continue;
+            }
+            streamsByKey.remove(s.key(), s);
+            if (id > 0) {
+                streamsById.remove(id, s);
+                if (await) {
+                    try {
+                        call(Op.STREAM_CLOSE, b -> b.writeInt(id), b -> null);
+                    } catch (RuntimeException e) {
+                        LOG.debug("closing stream {} on {}: {}", id, endpoint, e.toString());
+                    }
+                } else {
+                    sendWithoutAnswer(Op.STREAM_CLOSE, b -> b.writeInt(id));
+                }
+            }
+        }
+    }
+
+    /** A request whose answer nobody waits for: it is dropped when it comes. */
+    private void sendWithoutAnswer(Op op, Consumer<ByteBuf> args) {
+        Channel ch = channel;
+        if (ch == null || !ch.isActive() || !up.isDone() || closedBecause != null) {
+            return;
+        }
+        ByteBuf frame = FrameDescriptor.writeHeader(ch.alloc().buffer(), op.code(), 0, nextId());
+        args.accept(frame);
+        ch.writeAndFlush(frame);
+    }
+
+    /** The broker sent something this side cannot read: the connection is closed. */
+    void brokeProtocol(String message) {
+        LOG.warn("closing connection to {}: {}", endpoint, message);
+        closeBecause("broker at " + endpoint + " broke the protocol: " + message);
+        Channel ch = channel;
+        if (ch != null) {
+            ch.close();
+        }
+    }
+
+    private void streamsLost() {
+        for (ClientStream<?> s : streamsByKey.values()) {
+            s.lost();
+        }
+        streamsById.clear();
+    }
+
+    private void failStreams() {
+        StoreClosedException closed = new StoreClosedException(closedBecause);
+        for (ClientStream<?> s : streamsByKey.values()) {
+            s.fail(closed);
+        }
+        streamsByKey.clear();
+        streamsById.clear();
+    }
+
     /** Remembers how a shared group was opened, to open it again after a reconnect. */
     void opened(String queue, String group, Consumer<ByteBuf> args) {
         sharedGroups.put(queue + "\0" + group, args);
@@ -366,6 +506,7 @@ final class Connection implements AutoCloseable {
                 call.lost(reason);
             }
         }
+        streamsLost();
         if (start) {
             Thread t = new Thread(() -> reconnect(reason), "mikyu-client-reconnect");
             t.setDaemon(true);
@@ -487,6 +628,7 @@ final class Connection implements AutoCloseable {
                 call.fail(ErrorCode.STORE_CLOSED, closedBecause);
             }
         }
+        failStreams();
     }
 
     /** The broker's answers, on the event loop: each is filed under its request id for the waiting caller. */
@@ -515,10 +657,22 @@ final class Connection implements AutoCloseable {
                         Call call = more ? calls.get(id) : calls.remove(id);
                         kept = call != null && call.add(frame, !more);
                     }
+                    case FrameDescriptor.DELIVERY -> {
+                        ClientStream<?> stream = streamsById.get(id);
+                        kept = stream != null && stream.delivered(frame);
+                    }
                     case FrameDescriptor.ERROR -> {
                         ErrorCode code = ErrorCode.of(Fields.readU16(frame));
                         String message = Fields.readString(frame);
-                        if (id == FrameDescriptor.CONNECTION_ID) {
+                        if ((flags & FrameDescriptor.FLAG_STREAM) != 0) {
+                            ClientStream<?> stream = streamsById.remove(id);
+                            if (stream != null && code == ErrorCode.STORE_CLOSED) {
+                                stream.lost();      // the broker is stopping: open again, maybe elsewhere
+                            } else if (stream != null) {
+                                stream.fail(code.toException(message));
+                                streamsByKey.remove(stream.key(), stream);
+                            }
+                        } else if (id == FrameDescriptor.CONNECTION_ID) {
                             closeBecause("broker at " + endpoint + " closed the connection: " + message);
                             handshake.completeExceptionally(code.toException(message));
                             ctx.close();

@@ -54,15 +54,50 @@ final class RemoteSharedGroup implements SharedGroup {
         return config;
     }
 
-    /** {@code queue group max:i32 lease:millis wait:millis} → deliveries */
+    /**
+     * With consumer streams, as {@link RemoteTaskQueue#dequeue}: a fetch that may wait takes from the stream of this
+     * group and lease; one that may not takes what it holds, else asks the broker.
+     *
+     * <p>Without streams: {@code queue group max:i32 lease:millis wait:millis} → deliveries.
+     */
     @Override
     public List<Delivery> fetch(int max, Duration lease, Duration wait) throws InterruptedException {
+        if (max > 0 && lease != null && lease.toMillis() > 0 && connection.streams()) {
+            ClientStream.Key key = new ClientStream.Key(Op.STREAM_SHARED, queue.name(), name, null,
+                    lease.toMillis());
+            if (wait != null && wait.toMillis() > 0) {
+                long deadline = ClientStream.deadlineAfter(wait);
+                while (true) {
+                    List<Delivery> got = connection.stream(key, this::newStream).take(max, deadline);
+                    if (got != null) {
+                        return got;
+                    }
+                }
+            }
+            ClientStream<Delivery> open = connection.existingStream(key);
+            List<Delivery> got = open == null ? null : open.takeNow(max);
+            if (got != null && !got.isEmpty()) {
+                return got;
+            }
+        }
         return connection.callList(Op.SHARED_FETCH, b -> {
             names(b);
             b.writeInt(max);
             Fields.writeMillis(b, lease);
             Fields.writeMillis(b, wait);
         }, Values::readDelivery, DELIVERY_MIN_BYTES, wait == null ? Duration.ZERO : wait);
+    }
+
+    /** {@code queue group stream:i32 lease:millis credit:i32 creditBytes:i64} → empty */
+    private ClientStream<Delivery> newStream(ClientStream.Key key) {
+        ClientOptions options = connection.options();
+        return new ClientStream<>(connection, key, (b, stream) -> {
+            names(b);
+            b.writeInt(stream);
+            b.writeLong(key.leaseMillis());
+            b.writeInt(options.streamCredit());
+            b.writeLong(options.streamCreditBytes());
+        }, Values::readDelivery, DELIVERY_MIN_BYTES);
     }
 
     @Override
@@ -89,10 +124,11 @@ final class RemoteSharedGroup implements SharedGroup {
         }, b -> null);
     }
 
-    /** {@code queue group list<token>} → empty */
+    /** {@code queue group list<token>} → empty. Idle streams of the queue close too (see RemoteTaskQueue). */
     @Override
     public void returnUndelivered(List<LeaseToken> tokens) {
         Objects.requireNonNull(tokens, "tokens");
+        connection.closeIdleStreams(queue.name(), 0, true);
         if (tokens.isEmpty()) {
             return;
         }

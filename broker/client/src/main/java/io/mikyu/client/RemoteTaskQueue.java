@@ -78,11 +78,35 @@ final class RemoteTaskQueue implements TaskQueue {
         }, Fields::readLong);
     }
 
-    /** {@code queue:string max:i32 lease:millis wait:millis filter} → leased tasks */
+    /**
+     * With consumer streams, a dequeue that may wait takes from the stream of this queue, filter and lease (opened
+     * by the first such call), waiting up to {@code wait} for the broker to push; one that may not wait takes what
+     * the stream holds, else asks the broker as without streams. Either way: up to {@code max} tasks, each under a
+     * lease of {@code lease} or more (see {@code PROTOCOL.md}, consumer streams), filtered on the broker.
+     *
+     * <p>Without streams: {@code queue:string max:i32 lease:millis wait:millis filter} → leased tasks.
+     */
     @Override
     public List<LeasedTask> dequeue(int max, Duration lease, Duration wait, TaskFilter filter)
             throws InterruptedException {
         FilterExpression expression = expressionOf(filter);
+        if (max > 0 && lease != null && lease.toMillis() > 0 && connection.streams()) {
+            ClientStream.Key key = new ClientStream.Key(Op.STREAM_TASKS, name, null, expression, lease.toMillis());
+            if (wait != null && wait.toMillis() > 0) {
+                long deadline = ClientStream.deadlineAfter(wait);
+                while (true) {
+                    List<LeasedTask> got = connection.stream(key, this::newStream).take(max, deadline);
+                    if (got != null) {
+                        return got;
+                    }
+                }
+            }
+            ClientStream<LeasedTask> open = connection.existingStream(key);
+            List<LeasedTask> got = open == null ? null : open.takeNow(max);
+            if (got != null && !got.isEmpty()) {
+                return got;
+            }
+        }
         return connection.callList(Op.DEQUEUE, b -> {
             Fields.writeString(b, name);
             b.writeInt(max);
@@ -90,6 +114,19 @@ final class RemoteTaskQueue implements TaskQueue {
             Fields.writeMillis(b, wait);
             Values.writeFilter(b, expression);
         }, Values::readLeasedTask, LEASED_TASK_MIN_BYTES, wait == null ? Duration.ZERO : wait);
+    }
+
+    /** {@code queue stream:i32 lease:millis filter credit:i32 creditBytes:i64} → empty */
+    private ClientStream<LeasedTask> newStream(ClientStream.Key key) {
+        ClientOptions options = connection.options();
+        return new ClientStream<>(connection, key, (b, stream) -> {
+            Fields.writeString(b, name);
+            b.writeInt(stream);
+            b.writeLong(key.leaseMillis());
+            Values.writeFilter(b, key.filter());
+            b.writeInt(options.streamCredit());
+            b.writeLong(options.streamCreditBytes());
+        }, Values::readLeasedTask, LEASED_TASK_MIN_BYTES);
     }
 
     @Override
@@ -116,10 +153,14 @@ final class RemoteTaskQueue implements TaskQueue {
         }, b -> null);
     }
 
-    /** {@code queue list<token>} → empty */
+    /**
+     * {@code queue list<token>} → empty. A consumer giving back its prefetch is closing: the idle streams of this
+     * queue close too, so what they buffered is ready again at once (DESIGN-NOTES §7), as in-process.
+     */
     @Override
     public void returnUndelivered(List<LeaseToken> tokens) {
         Objects.requireNonNull(tokens, "tokens");
+        connection.closeIdleStreams(name, 0, true);
         if (tokens.isEmpty()) {
             return;
         }
@@ -139,9 +180,11 @@ final class RemoteTaskQueue implements TaskQueue {
         }, Fields::readLong);
     }
 
+    /** Idle streams of this queue close first, so the tasks they buffered show as ready, as in-process. */
     @Override
     public List<LeasedTask> browse(int max, TaskFilter filter) {
         FilterExpression expression = expressionOf(filter);
+        connection.closeIdleStreams(name, 0, true);
         return connection.callList(Op.BROWSE, b -> {
             Fields.writeString(b, name);
             b.writeInt(max);

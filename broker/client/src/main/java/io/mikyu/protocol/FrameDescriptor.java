@@ -42,10 +42,24 @@ public final class FrameDescriptor {
     public static final int ERROR = 0x05;
 
     /**
+     * Broker to client, with the streams feature: records or tasks pushed on a consumer stream. The request id field
+     * holds the stream's id; the body is {@code count:i32} and that many items. See {@link StreamDescriptor}.
+     */
+    public static final int DELIVERY = 0x06;
+    /**
+     * Client to broker, with the streams feature: the application took {@code messages:i32} more of the stream's
+     * pushed items, so the broker may push that many more. Never answered. See {@link StreamDescriptor}.
+     */
+    public static final int CREDIT = 0x07;
+
+    /**
      * On a {@link #RESULT}: more frames with the same request id follow. A list too large for one frame is sent
      * in several, each holding a count and that many items; the receiver concatenates them.
      */
     public static final int FLAG_MORE = 0x01;
+
+    /** On an {@link #ERROR}: the id is a consumer stream's, which the broker ended (its queue was deleted). */
+    public static final int FLAG_STREAM = 0x02;
 
     /** Connection-level frames use request id 0; requests never do. */
     public static final int CONNECTION_ID = 0;

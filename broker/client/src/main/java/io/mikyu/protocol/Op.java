@@ -69,7 +69,11 @@ public enum Op {
     PURGE(0x66),
     TASK_COUNTS(0x67),
     TASK_STATS(0x68),
-    TASK_RETURN_UNDELIVERED(0x69);
+    TASK_RETURN_UNDELIVERED(0x69),
+    // Consumer streams (feature STREAMS): pushed deliveries under credit
+    STREAM_TASKS(0x70),
+    STREAM_SHARED(0x71),
+    STREAM_CLOSE(0x72);
 
     private static final Op[] BY_CODE = new Op[256];
 

@@ -13,8 +13,13 @@ public final class Protocol {
     public static final int VERSION = 1;
     /** The oldest version a broker of this code accepts. */
     public static final int MIN_VERSION = 1;
-    /** No optional features are defined yet; bits are reserved for later versions. */
-    public static final long FEATURES = 0L;
+    /**
+     * Feature bit 0: consumer streams ({@link Op#STREAM_TASKS}, {@link Op#STREAM_SHARED}, {@link Op#STREAM_CLOSE},
+     * {@link FrameDescriptor#DELIVERY}, {@link FrameDescriptor#CREDIT}); see {@link StreamDescriptor}.
+     */
+    public static final long FEATURE_STREAMS = 1L;
+    /** The optional features this code has; a connection uses those both sides have. */
+    public static final long FEATURES = FEATURE_STREAMS;
 
     /**
      * 16 MiB: twice the engine's default largest record (8 MiB), so one record always fits a frame. Larger batches

@@ -17,7 +17,8 @@ import java.util.List;
  * <tr><th>permission</th><th>requests</th></tr>
  * <tr><td>produce</td><td>APPEND, ENQUEUE; appends and enqueues inside TX_COMMIT and TX_PREPARE</td></tr>
  * <tr><td>consume</td><td>READ_ONE, READ, POLL, START_OFFSET, END_OFFSET, OFFSET_FOR_TIMESTAMP, GROUP_*, DELETE_GROUP,
- * SHARED_*, DEQUEUE, TASK_ACK, TASK_NACK, TASK_EXTEND, TASK_RETURN_UNDELIVERED, BROWSE; acks, nacks and offset
+ * SHARED_*, DEQUEUE, TASK_ACK, TASK_NACK, TASK_EXTEND, TASK_RETURN_UNDELIVERED, BROWSE, STREAM_TASKS,
+ * STREAM_SHARED; acks, nacks and offset
  * commits inside transactions</td></tr>
  * <tr><td>manage</td><td>CREATE_LOG, CREATE_TASK_QUEUE, DELETE_LOG, DELETE_TASK_QUEUE, PURGE, COMPACT,
  * APPLY_RETENTION; GET_OR_CREATE_* of a queue that does not exist yet</td></tr>
@@ -26,7 +27,8 @@ import java.util.List;
  * <tr><td>none (any authenticated user)</td><td>LIST (answers only the queues the user has a permission on), STATS,
  * RECOVERY_REPORT, FLUSH, PREPARED_TRANSACTIONS, COMMIT_PREPARED, ROLLBACK_PREPARED (a prepared transaction's
  * operations were authorized when it was prepared; XA recovery runs as the application's user), CLAIM,
- * RELEASE_CLAIM, CLAIM_HOLDERS (names, not queues: a JMS client ID, a subscription's consumers)</td></tr>
+ * RELEASE_CLAIM, CLAIM_HOLDERS (names, not queues: a JMS client ID, a subscription's consumers), STREAM_CLOSE (a
+ * stream is the connection's own; opening it was checked)</td></tr>
  * </table>
  */
 final class Authorization {
@@ -44,7 +46,7 @@ final class Authorization {
         }
         switch (op) {
             case LIST, STATS, RECOVERY_REPORT, FLUSH, PREPARED_TRANSACTIONS, COMMIT_PREPARED, ROLLBACK_PREPARED,
-                 TX_COMMIT, TX_PREPARE, CLAIM, RELEASE_CLAIM, CLAIM_HOLDERS -> {
+                 TX_COMMIT, TX_PREPARE, CLAIM, RELEASE_CLAIM, CLAIM_HOLDERS, STREAM_CLOSE -> {
                 // store-wide, or checked per operation once decoded (transactions: checkTransaction)
             }
             case GET_LOG, GET_TASK_QUEUE, GET_OR_CREATE_LOG, GET_OR_CREATE_TASK_QUEUE, LOG_STATS, TASK_STATS,

@@ -19,12 +19,19 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.SslHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.security.auth.x500.X500Principal;
 import java.nio.charset.StandardCharsets;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 
@@ -38,9 +45,26 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
 
     private static final Logger LOG = LoggerFactory.getLogger(BrokerConnection.class);
 
+    /**
+     * Requests of one connection read and not yet answered (long polls aside) at which the broker stops reading
+     * it; it reads again at half. With the write watermarks this bounds what one client costs: a client that sends
+     * requests faster than it reads answers stops being read instead of piling up work and answers.
+     */
+    static final int MAX_IN_FLIGHT = 256;
+
+    private record Parked(int id, Requests.Request request) {
+    }
+
     private final BrokerServer server;
     private final Session session;
     private final ConcurrentHashMap<Integer, Future<?>> waiting = new ConcurrentHashMap<>();
+    /**
+     * Requests that came up for a worker while the connection was not writable: they wait here, holding no thread
+     * and producing no answer, until the client has read enough of what it was sent.
+     */
+    private final ConcurrentLinkedQueue<Parked> parked = new ConcurrentLinkedQueue<>();
+    /** Requests read and not answered yet, long polls aside (the waiting pool bounds those). */
+    private final AtomicInteger inFlight = new AtomicInteger();
     private Channel channel;
     private String clientName = "?";
     private int maxFrameBytes = Protocol.HANDSHAKE_FRAME_BYTES;
@@ -75,6 +99,14 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
                             + " hello");
                 }
                 hello(ctx, type, id, frame);
+                return;
+            }
+            if (type == FrameDescriptor.CREDIT) {
+                ConnectionStreams streams = session.streams();
+                if (id == FrameDescriptor.CONNECTION_ID) {
+                    throw new MalformedFrameException("credit for stream id 0");
+                }
+                streams.credit(id, io.mikyu.protocol.StreamDescriptor.readCreditFrame(frame));
                 return;
             }
             Op op = Op.of(type);
@@ -121,6 +153,15 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
             accept(ctx, hello, Principal.UNRESTRICTED);
             return;
         }
+        X500Principal subject = hello.password() == null ? peerSubject(ctx) : null;
+        if (subject != null) {
+            // A verified client certificate that names a user (users.<name>.certificate): no password to check.
+            Principal who = realm.authenticateCertificate(subject, hello.user());
+            if (who != null) {
+                accept(ctx, hello, who);
+                return;
+            }
+        }
         // PBKDF2 costs a good part of a second by design: never on the event loop.
         authenticating = true;
         String user = hello.user();
@@ -144,6 +185,20 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
             });
         } catch (RejectedExecutionException e) {
             refuse(ctx, ErrorCode.BUSY, "the broker is busy; try again");
+        }
+    }
+
+    /** The subject of the client's certificate, verified by TLS; {@code null} without TLS or without one. */
+    private static X500Principal peerSubject(ChannelHandlerContext ctx) {
+        SslHandler tls = ctx.pipeline().get(SslHandler.class);
+        if (tls == null) {
+            return null;
+        }
+        try {
+            Certificate[] chain = tls.engine().getSession().getPeerCertificates();
+            return chain.length > 0 && chain[0] instanceof X509Certificate x ? x.getSubjectX500Principal() : null;
+        } catch (SSLPeerUnverifiedException e) {
+            return null;
         }
     }
 
@@ -172,8 +227,12 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
         BrokerOptions options = server.options();
         maxFrameBytes = Math.min(hello.maxFrameBytes(), options.maxFrameBytes());
         int heartbeat = (int) options.heartbeat().toMillis();
-        ServerHello answer = new ServerHello(Math.min(hello.version(), Protocol.VERSION),
-                hello.features() & Protocol.FEATURES, maxFrameBytes, heartbeat, options.serverName());
+        long features = hello.features() & Protocol.FEATURES;
+        if ((features & Protocol.FEATURE_STREAMS) != 0) {
+            session.streams(new ConnectionStreams(server, ctx.channel(), maxFrameBytes));
+        }
+        ServerHello answer = new ServerHello(Math.min(hello.version(), Protocol.VERSION), features, maxFrameBytes,
+                heartbeat, options.serverName());
         ByteBuf out = FrameDescriptor.writeHeader(ctx.alloc().buffer(), FrameDescriptor.HELLO_OK, 0,
                 FrameDescriptor.CONNECTION_ID);
         answer.write(out);
@@ -203,7 +262,15 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
                     waiting.remove(id);
                 }
             } else {
-                server.workers().execute(() -> run(id, request));
+                if (inFlight.incrementAndGet() >= MAX_IN_FLIGHT) {
+                    channel.eventLoop().execute(this::updateAutoRead);
+                }
+                try {
+                    server.workers().execute(() -> run(id, request));
+                } catch (RejectedExecutionException e) {
+                    finished();
+                    throw e;
+                }
             }
         } catch (RejectedExecutionException e) {
             sendError(ErrorCode.BUSY, id, server.isStopping() ? "the broker is stopping"
@@ -212,6 +279,24 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
     }
 
     private void run(int id, Requests.Request request) {
+        if (!channel.isWritable() && channel.isActive()) {
+            // The client is behind reading what it was sent: produce nothing more for it until it catches up.
+            parked.add(new Parked(id, request));
+            if (channel.isWritable()) {
+                resumeParked();
+            }
+            return;
+        }
+        try {
+            answer(id, request);
+        } finally {
+            if (!request.waits()) {
+                finished();
+            }
+        }
+    }
+
+    private void answer(int id, Requests.Request request) {
         Reply reply = new Reply(channel.alloc(), id, maxFrameBytes);
         try {
             request.call().run(reply);
@@ -233,6 +318,77 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
             channel.write(frames.get(i));
         }
         channel.writeAndFlush(frames.get(frames.size() - 1));
+        Runnable after = reply.afterSent();
+        if (after != null) {
+            after.run();
+        }
+    }
+
+    /** A request (not a long poll) was answered. */
+    private void finished() {
+        inFlight.decrementAndGet();
+        if (!channel.config().isAutoRead()) {
+            channel.eventLoop().execute(this::updateAutoRead);
+        }
+    }
+
+    /**
+     * Reads the connection only while its outbound buffer is below the high watermark and it has fewer than
+     * {@link #MAX_IN_FLIGHT} requests in progress (again from half of that). On the event loop only, so the last
+     * decision is the one that stands.
+     */
+    private void updateAutoRead() {
+        if (closing) {
+            return;
+        }
+        boolean reading = channel.config().isAutoRead();
+        int n = inFlight.get();
+        if (reading && (!channel.isWritable() || n >= MAX_IN_FLIGHT)) {
+            channel.config().setAutoRead(false);
+        } else if (!reading && channel.isWritable() && n <= MAX_IN_FLIGHT / 2) {
+            channel.config().setAutoRead(true);
+        }
+    }
+
+    /** Requests parked while the connection was not writable go to the workers again (each checks again). */
+    private void resumeParked() {
+        Parked p;
+        while (channel.isWritable() && (p = parked.poll()) != null) {
+            Parked next = p;
+            try {
+                if (next.request().waits()) {
+                    server.waiters().execute(() -> {
+                        try {
+                            run(next.id(), next.request());
+                        } finally {
+                            waiting.remove(next.id());
+                        }
+                    });
+                } else {
+                    server.workers().execute(() -> run(next.id(), next.request()));
+                }
+            } catch (RejectedExecutionException e) {
+                if (!next.request().waits()) {
+                    finished();
+                }
+                sendError(ErrorCode.BUSY, next.id(), server.isStopping() ? "the broker is stopping"
+                        : "the broker is busy; try again");
+            }
+        }
+    }
+
+    /** The outbound buffer crossed a watermark: stop or resume reading, pushing and answering. */
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        updateAutoRead();
+        if (ctx.channel().isWritable()) {
+            ConnectionStreams streams = session.streamsOrNull();
+            if (streams != null) {
+                streams.writable();
+            }
+            resumeParked();
+        }
+        super.channelWritabilityChanged(ctx);
     }
 
     private void sendError(int id, Throwable e) {
@@ -279,6 +435,11 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
             f.cancel(true);
         }
         waiting.clear();
+        parked.clear();
+        ConnectionStreams streams = session.streamsOrNull();
+        if (streams != null) {
+            streams.closeAll();
+        }
         session.releaseAll();
         LOG.debug("client '{}' disconnected", clientName);
         super.channelInactive(ctx);

@@ -18,6 +18,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -52,6 +53,15 @@ public final class BrokerServer implements AutoCloseable {
 
     /** Requests queued for a worker before the broker answers "busy": a bound on memory under overload. */
     private static final int MAX_QUEUED_REQUESTS = 10_000;
+    /**
+     * A connection whose outbound buffer (answers and deliveries written, not yet taken by the socket) passes the
+     * high watermark stops being read and pushed to; both resume below the low one. 4 MiB is one bounded read
+     * answer plus room; a client that keeps up never gets near it.
+     */
+    static final int WRITE_LOW_WATERMARK = 1 << 20;
+    static final int WRITE_HIGH_WATERMARK = 4 << 20;
+    /** How often the stream timer renews the leases of pushed items and restarts pumps that found no thread. */
+    private static final long STREAM_TICK_MILLIS = 100;
 
     private final Mikyu mikyu;
     private final BrokerOptions options;
@@ -63,6 +73,9 @@ public final class BrokerServer implements AutoCloseable {
     private final ThreadPoolExecutor waiters;
     private final ChannelGroup listeners = new DefaultChannelGroup("listeners", GlobalEventExecutor.INSTANCE);
     private final ChannelGroup clients = new DefaultChannelGroup("clients", GlobalEventExecutor.INSTANCE);
+    /** Every open consumer stream, for the stream timer. */
+    private final java.util.Set<PushStream<?>> streams = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.ScheduledExecutorService streamTimer;
     private final List<Endpoint> bound = new ArrayList<>();
     /** The TLS context of tls:// endpoints, made once; {@code null} without any. */
     private final Tls tls;
@@ -83,9 +96,17 @@ public final class BrokerServer implements AutoCloseable {
                 new DefaultThreadFactory("mikyu-broker-worker", true));
         this.waiters = new ThreadPoolExecutor(0, options.maxWaitingCalls(), 30, TimeUnit.SECONDS,
                 new SynchronousQueue<>(), new DefaultThreadFactory("mikyu-broker-waiter", true));
+        this.streamTimer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+                new DefaultThreadFactory("mikyu-broker-streams", true));
+        streamTimer.scheduleWithFixedDelay(this::tickStreams, STREAM_TICK_MILLIS, STREAM_TICK_MILLIS,
+                TimeUnit.MILLISECONDS);
         MeterRegistry meters = options.meterRegistry() != null ? options.meterRegistry() : new SimpleMeterRegistry();
         Gauge.builder("mikyu.broker.connections", clients, ChannelGroup::size)
                 .description("client connections open").register(meters);
+        Gauge.builder("mikyu.broker.streams", streams, java.util.Set::size)
+                .description("consumer streams open").register(meters);
+        Gauge.builder("mikyu.broker.outbound.bytes", this, BrokerServer::pendingOutboundBytes)
+                .description("bytes written to clients and not yet taken by their sockets").register(meters);
         Gauge.builder("mikyu.broker.requests.waiting", waiters, ThreadPoolExecutor::getActiveCount)
                 .description("long polls waiting").register(meters);
         Gauge.builder("mikyu.broker.requests.queued", workers, w -> w.getQueue().size())
@@ -133,7 +154,10 @@ public final class BrokerServer implements AutoCloseable {
                 });
         if (!endpoint.isUnix()) {
             bootstrap.option(ChannelOption.SO_REUSEADDR, true).childOption(ChannelOption.TCP_NODELAY, true);
-        } else {
+        }
+        bootstrap.childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                new WriteBufferWaterMark(WRITE_LOW_WATERMARK, WRITE_HIGH_WATERMARK));
+        if (endpoint.isUnix()) {
             deleteStaleSocket(endpoint);
         }
         ChannelFuture f = bootstrap.bind(endpoint.address()).awaitUninterruptibly();
@@ -182,6 +206,45 @@ public final class BrokerServer implements AutoCloseable {
         return waiters;
     }
 
+    void streamOpened(PushStream<?> stream) {
+        streams.add(stream);
+    }
+
+    void streamClosed(PushStream<?> stream) {
+        streams.remove(stream);
+    }
+
+    /** Consumer streams open on every connection. */
+    int openStreams() {
+        return streams.size();
+    }
+
+    private void tickStreams() {
+        long now = System.currentTimeMillis();
+        for (PushStream<?> s : streams) {
+            try {
+                s.tick(now);
+            } catch (RuntimeException e) {
+                LOG.debug("stream timer: {}: {}", s, e.toString());
+            }
+        }
+    }
+
+    /**
+     * Bytes written to clients and not yet taken by their sockets, over every connection: what slow readers cost
+     * the broker's memory (the watermarks bound it per connection).
+     */
+    long pendingOutboundBytes() {
+        long total = 0;
+        for (Channel ch : clients) {
+            io.netty.channel.ChannelOutboundBuffer out = ch.unsafe().outboundBuffer();
+            if (out != null) {
+                total += out.totalPendingWriteBytes();
+            }
+        }
+        return total;
+    }
+
     /**
      * Stops: no new connections or requests; waiting polls end; requests in progress finish (for at most the
      * shutdown grace) and their answers are sent; then every connection is closed. The store stays open.
@@ -194,6 +257,7 @@ public final class BrokerServer implements AutoCloseable {
         closed = true;
         stopping = true;
         listeners.close().awaitUninterruptibly();
+        streamTimer.shutdownNow();
         waiters.shutdownNow();
         workers.shutdown();
         long graceMillis = options.shutdownGrace().toMillis();

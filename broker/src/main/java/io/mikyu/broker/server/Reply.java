@@ -20,6 +20,7 @@ final class Reply {
     private final int requestId;
     private final int maxFrameBytes;
     private final List<ByteBuf> frames = new ArrayList<>(1);
+    private Runnable afterSent;
 
     Reply(ByteBufAllocator alloc, int requestId, int maxFrameBytes) {
         this.alloc = alloc;
@@ -51,13 +52,27 @@ final class Reply {
 
     /** {@code count:i32 item*}, in as many frames as it takes, each with its own count. */
     <T> void list(List<T> items, BiConsumer<ByteBuf, T> writer) {
+        listUpTo(items, writer, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #list}, but stops before an item once {@code maxBytes} of items are written (always writing the
+     * first): returns how many were written.
+     */
+    <T> int listUpTo(List<T> items, BiConsumer<ByteBuf, T> writer, long maxBytes) {
         ByteBuf frame = body();
         int countAt = frame.writerIndex();
         frame.writeInt(0);
         int count = 0;
+        int written = 0;
+        long bytes = 0;
         for (T item : items) {
+            if (written > 0 && bytes >= maxBytes) {
+                break;
+            }
             int mark = frame.writerIndex();
             writer.accept(frame, item);
+            bytes += frame.writerIndex() - mark;
             if (frame.writerIndex() > maxFrameBytes && count > 0) {
                 frame.writerIndex(mark);
                 frame.setInt(countAt, count);
@@ -74,8 +89,19 @@ final class Reply {
                         + " bytes does not fit the connection's frame limit of " + maxFrameBytes + " bytes");
             }
             count++;
+            written++;
         }
         frame.setInt(countAt, count);
+        return written;
+    }
+
+    /** Something to do once the answer is written (a stream starts pushing after its open is answered). */
+    void afterSent(Runnable action) {
+        this.afterSent = action;
+    }
+
+    Runnable afterSent() {
+        return afterSent;
     }
 
     /** The frames to send, in order; the caller owns them from now on. */

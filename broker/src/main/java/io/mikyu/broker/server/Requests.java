@@ -5,6 +5,7 @@ import io.mikyu.engine.Durability;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.FilterExpression;
 import io.mikyu.engine.LeaseToken;
+import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.Mikyu;
@@ -14,6 +15,7 @@ import io.mikyu.engine.Record;
 import io.mikyu.engine.SharedGroup;
 import io.mikyu.engine.SharedGroupConfig;
 import io.mikyu.engine.Task;
+import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.engine.Transaction;
 import io.mikyu.engine.AccessDeniedException;
@@ -21,6 +23,7 @@ import io.mikyu.engine.security.Permission;
 import io.mikyu.engine.security.Principal;
 import io.mikyu.protocol.Fields;
 import io.mikyu.protocol.Op;
+import io.mikyu.protocol.StreamDescriptor;
 import io.mikyu.protocol.TransactionOp;
 import io.mikyu.protocol.Values;
 import io.netty.buffer.ByteBuf;
@@ -292,8 +295,13 @@ final class Requests {
                 int max = readInt(in);
                 Duration lease = readMillis(in);
                 Duration wait = readMillis(in);
-                yield waiting(wait, r -> r.list(session.sharedGroup(queue, group).fetch(max, lease, wait),
-                        Values::writeDelivery));
+                yield waiting(wait, r -> {
+                    SharedGroup g = session.sharedGroup(queue, group);
+                    List<SharedGroup.Delivery> deliveries = g.fetch(max, lease, wait);
+                    int sent = r.listUpTo(deliveries, Values::writeDelivery, r.maxResultBytes());
+                    giveBackUnsent(deliveries.subList(sent, deliveries.size()), SharedGroup.Delivery::token,
+                            g::returnUndelivered);
+                });
             }
             case SHARED_ACK -> {
                 String queue = readString(in);
@@ -357,8 +365,12 @@ final class Requests {
                 Duration lease = readMillis(in);
                 Duration wait = readMillis(in);
                 FilterExpression filter = Values.readFilter(in);
-                yield waiting(wait, r -> r.list(m.taskQueue(queue).dequeue(max, lease, wait, session.filter(filter)),
-                        Values::writeLeasedTask));
+                yield waiting(wait, r -> {
+                    TaskQueue q = m.taskQueue(queue);
+                    List<LeasedTask> tasks = q.dequeue(max, lease, wait, session.filter(filter));
+                    int sent = r.listUpTo(tasks, Values::writeLeasedTask, r.maxResultBytes());
+                    giveBackUnsent(tasks.subList(sent, tasks.size()), LeasedTask::token, q::returnUndelivered);
+                });
             }
             case TASK_ACK -> {
                 String queue = readString(in);
@@ -408,7 +420,52 @@ final class Requests {
                 String queue = readString(in);
                 yield now(r -> Values.writeQueueStats(r.body(), m.taskQueue(queue).stats()));
             }
+
+            case STREAM_TASKS -> {
+                ConnectionStreams streams = session.streams();
+                String queue = readString(in);
+                int stream = StreamDescriptor.readStreamId(in);
+                Duration lease = readMillis(in);
+                FilterExpression filter = Values.readFilter(in);
+                int credit = StreamDescriptor.readCredit(in);
+                long creditBytes = StreamDescriptor.readCreditBytes(in);
+                yield now(r -> {
+                    streams.openTasks(stream, m.taskQueue(queue), lease, session.filter(filter), credit,
+                            creditBytes);
+                    r.afterSent(() -> streams.start(stream));
+                });
+            }
+            case STREAM_SHARED -> {
+                ConnectionStreams streams = session.streams();
+                String queue = readString(in);
+                String group = readString(in);
+                int stream = StreamDescriptor.readStreamId(in);
+                Duration lease = readMillis(in);
+                int credit = StreamDescriptor.readCredit(in);
+                long creditBytes = StreamDescriptor.readCreditBytes(in);
+                yield now(r -> {
+                    streams.openShared(stream, session.sharedGroup(queue, group), lease, credit, creditBytes);
+                    r.afterSent(() -> streams.start(stream));
+                });
+            }
+            case STREAM_CLOSE -> {
+                ConnectionStreams streams = session.streams();
+                int stream = StreamDescriptor.readStreamId(in);
+                yield now(r -> streams.close(stream));
+            }
         };
+    }
+
+    /**
+     * What a dequeue or fetch leased beyond the bytes one answer carries ({@link Reply#maxResultBytes()}) goes back
+     * at once, not counted as an attempt: an answer never holds more than that in broker memory, whatever
+     * {@code max} asked for, and the client asks again.
+     */
+    private static <T> void giveBackUnsent(List<T> unsent, java.util.function.Function<T, LeaseToken> token,
+                                           java.util.function.Consumer<List<LeaseToken>> giveBack) {
+        if (!unsent.isEmpty()) {
+            giveBack.accept(unsent.stream().map(token).toList());
+        }
     }
 
     /** getOrCreate creates a missing queue: that takes the manage permission; using an existing one does not. */

@@ -24,6 +24,8 @@ final class Session {
     private final ConcurrentHashMap<String, SharedGroup> sharedGroups = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Deque<Claim>> claims = new ConcurrentHashMap<>();
     private volatile boolean ended;
+    /** The consumer streams, if the handshake agreed on the feature; set before the first request is read. */
+    private volatile ConnectionStreams streams;
     /** Who the handshake authenticated; set before the first request is read. */
     private volatile Principal principal = Principal.UNRESTRICTED;
 
@@ -42,6 +44,25 @@ final class Session {
 
     void authenticated(Principal p) {
         this.principal = p;
+    }
+
+    void streams(ConnectionStreams value) {
+        this.streams = value;
+    }
+
+    /** The connection's streams; a protocol error if the handshake did not agree on them. */
+    ConnectionStreams streams() {
+        ConnectionStreams s = streams;
+        if (s == null) {
+            throw new io.mikyu.protocol.MalformedFrameException("consumer streams need the streams feature, which"
+                    + " this connection did not agree on in its handshake");
+        }
+        return s;
+    }
+
+    /** The connection's streams, or {@code null} without the feature. */
+    ConnectionStreams streamsOrNull() {
+        return streams;
     }
 
     TaskFilter filter(FilterExpression expression) {

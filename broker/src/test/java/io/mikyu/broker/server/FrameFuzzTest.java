@@ -5,11 +5,13 @@ import io.mikyu.engine.Entry;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.QueueKind;
+import io.mikyu.engine.Task;
 import io.mikyu.protocol.ClientHello;
 import io.mikyu.protocol.Fields;
 import io.mikyu.protocol.FrameDescriptor;
 import io.mikyu.protocol.Op;
 import io.mikyu.protocol.Protocol;
+import io.mikyu.protocol.StreamDescriptor;
 import io.mikyu.protocol.Values;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -64,6 +66,11 @@ class FrameFuzzTest {
                 o -> o.withMaxFrameBytes(MAX_FRAME_BYTES).withHeartbeat(Duration.ofSeconds(2)))) {
             Mikyu store = broker.store();
             store.createLog("fuzz");
+            List<Task> tasks = new ArrayList<>();
+            for (int i = 0; i < 2000; i++) {
+                tasks.add(Task.of("fuzz task " + i));
+            }
+            store.createTaskQueue("fuzz-tasks").enqueueBatch(tasks);
             LogQueue bystander = broker.dial().createLog("bystander");
             MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
             long heapBefore = usedHeapAfterGc(memory);
@@ -116,6 +123,15 @@ class FrameFuzzTest {
                 assertThat(fresh.list(QueueKind.LOG)).contains("fuzz", "bystander");
             }
             // Nothing a closed connection left behind stays reachable: the heap is back where it was.
+            // Streams of closed connections gave back what they leased.
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while ((store.taskQueue("fuzz-tasks").counts().inFlight() > 0 || broker.server().openStreams() > 0)
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(store.taskQueue("fuzz-tasks").counts().inFlight()).as("tasks left leased (seed %d)", SEED)
+                    .isZero();
+            assertThat(broker.server().openStreams()).as("streams left open (seed %d)", SEED).isZero();
             long heapAfter = usedHeapAfterGc(memory);
             assertThat(heapAfter - heapBefore).as("heap growth after %d connections (peak %d MiB, seed %d)",
                     connections.get(), peakHeap.get() >> 20, SEED).isLessThan(48L << 20);
@@ -147,7 +163,7 @@ class FrameFuzzTest {
     private static int fuzzOneConnection(int port, SplittableRandom random) throws IOException {
         ByteBuf out = Unpooled.buffer();
         int frames = 0;
-        int kind = random.nextInt(8);
+        int kind = random.nextInt(9);
         if (kind == 0) {
             // Random bytes from the first byte on.
             byte[] junk = new byte[1 + random.nextInt(4096)];
@@ -185,6 +201,21 @@ class FrameFuzzTest {
                     random.nextBytes(body);
                     out.writeInt(FrameDescriptor.HEADER_BYTES + body.length).writeByte(random.nextInt(256))
                             .writeByte(random.nextInt(256)).writeInt(random.nextInt()).writeBytes(body);
+                }
+                case 8 -> { // a stream frame out of bounds
+                    switch (random.nextInt(5)) {
+                        case 0 -> out.writeBytes(frame(FrameDescriptor.CREDIT, 1 + random.nextInt(4),
+                                b -> b.writeInt(-random.nextInt(3))));                 // no credit, or negative
+                        case 1 -> out.writeBytes(frame(FrameDescriptor.CREDIT, 0, b -> b.writeInt(1)));
+                        case 2 -> out.writeBytes(streamOpen(9999, 1 + random.nextInt(4),
+                                random.nextBoolean() ? 0 : StreamDescriptor.MAX_CREDIT + 1, 1 << 20));
+                        case 3 -> out.writeBytes(streamOpen(9999, 1 + random.nextInt(4), 4,
+                                random.nextBoolean() ? 0 : StreamDescriptor.MAX_CREDIT_BYTES + 1));
+                        default -> { // credit for more than was ever pushed
+                            out.writeBytes(streamOpen(9998, 77, 2, 1 << 20));
+                            out.writeBytes(frame(FrameDescriptor.CREDIT, 77, b -> b.writeInt(1000)));
+                        }
+                    }
                 }
                 case 6 -> { // a count no frame could hold
                     out.writeBytes(frame(Op.APPEND.code(), 9999, b -> {
@@ -228,8 +259,21 @@ class FrameFuzzTest {
         }
     }
 
+    private static ByteBuf streamOpen(int id, int stream, int credit, long creditBytes) {
+        return frame(Op.STREAM_TASKS.code(), id, b -> {
+            Fields.writeString(b, "fuzz-tasks");
+            b.writeInt(stream);
+            b.writeLong(30_000);
+            Values.writeFilter(b, null);
+            b.writeInt(credit).writeLong(creditBytes);
+        });
+    }
+
     private static ByteBuf validRequest(SplittableRandom random, int id) {
-        return switch (random.nextInt(6)) {
+        return switch (random.nextInt(9)) {
+            case 6 -> streamOpen(id, 1 + random.nextInt(4), 1 + random.nextInt(8), 1 << 16);
+            case 7 -> frame(FrameDescriptor.CREDIT, 100 + random.nextInt(4), b -> b.writeInt(1)); // no such stream
+            case 8 -> frame(Op.STREAM_CLOSE.code(), id, b -> b.writeInt(1 + random.nextInt(4)));
             case 0 -> frame(Op.APPEND.code(), id, b -> {
                 Fields.writeString(b, "fuzz");
                 Values.writeDurability(b, Durability.ASYNC);
@@ -250,7 +294,7 @@ class FrameFuzzTest {
     }
 
     private static void helloBody(ByteBuf b) {
-        new ClientHello(Protocol.VERSION, 0, MAX_FRAME_BYTES, 10_000, "fuzz", null, null).write(b);
+        new ClientHello(Protocol.VERSION, Protocol.FEATURES, MAX_FRAME_BYTES, 10_000, "fuzz", null, null).write(b);
     }
 
     private static ByteBuf frame(int type, int id, Consumer<ByteBuf> body) {

@@ -64,6 +64,39 @@ class LargeResultTest {
         }
     }
 
+    @Test
+    void aDequeueForEverythingLeasesOnlyTheSliceItAnswersWith() throws Exception {
+        try (RunningBroker broker = new RunningBroker(dir)) {
+            io.mikyu.engine.TaskQueue local = broker.store().createTaskQueue("backlog");
+            List<io.mikyu.engine.Task> tasks = new ArrayList<>();
+            for (int i = 0; i < RECORDS; i++) {
+                tasks.add(io.mikyu.engine.Task.of(new byte[RECORD_BYTES]));
+            }
+            local.enqueueBatch(tasks);
+            io.mikyu.engine.TaskQueue remote = broker.dial("?streams=false").taskQueue("backlog");
+            List<io.mikyu.engine.LeasedTask> got = remote.dequeue(RECORDS, Duration.ofMinutes(1), Duration.ZERO,
+                    null);
+            assertThat(got).hasSizeBetween(1, (int) MOST_PER_ANSWER);
+            assertThat(local.counts().inFlight()).as("the rest is not left leased").isEqualTo(got.size());
+            assertThat(local.counts().ready()).isEqualTo(RECORDS - got.size());
+            assertThat(local.dequeue(RECORDS, Duration.ofMinutes(1), Duration.ZERO, null))
+                    .extracting(io.mikyu.engine.LeasedTask::attempt).as("given back, not counted").containsOnly(1);
+        }
+    }
+
+    @Test
+    void aSharedFetchForEverythingLeasesOnlyTheSliceItAnswersWith() throws Exception {
+        try (RunningBroker broker = new RunningBroker(dir)) {
+            filled(broker.store());
+            io.mikyu.engine.SharedGroup group = broker.dial("?streams=false").log("backlog").sharedGroup("all",
+                    io.mikyu.engine.SharedGroupConfig.defaults().withMaxInFlight(1000));
+            List<io.mikyu.engine.SharedGroup.Delivery> got = group.fetch(RECORDS, Duration.ofMinutes(1),
+                    Duration.ofSeconds(1));
+            assertThat(got).hasSizeBetween(1, (int) MOST_PER_ANSWER);
+            assertThat(group.counts().inFlight()).as("the rest is not left leased").isEqualTo(got.size());
+        }
+    }
+
     private static LogQueue filled(Mikyu client) {
         LogQueue log = client.createLog("backlog");
         List<Entry> batch = new ArrayList<>();

@@ -123,6 +123,53 @@ class MalformedFrameTest {
         assertBystanderWorks();
     }
 
+    @Test
+    void aStreamFrameOnAConnectionWithoutTheStreamsFeatureClosesIt() throws Exception {
+        try (Socket socket = connect()) {
+            hello(socket);
+            send(socket, FrameDescriptor.CREDIT, 3, b -> b.writeInt(1));
+            assertClosedWithProtocolError(socket);
+        }
+        assertBystanderWorks();
+    }
+
+    @Test
+    void aStreamAskingForNoCreditClosesTheConnection() throws Exception {
+        broker.store().createTaskQueue("jobs");
+        try (Socket socket = connect()) {
+            hello(socket, Protocol.FEATURE_STREAMS);
+            send(socket, Op.STREAM_TASKS.code(), 7, streamOpen(3, 0));
+            assertClosedWithProtocolError(socket);
+        }
+        assertBystanderWorks();
+    }
+
+    @Test
+    void creditForMoreThanWasPushedClosesTheConnection() throws Exception {
+        broker.store().createTaskQueue("jobs");
+        try (Socket socket = connect()) {
+            hello(socket, Protocol.FEATURE_STREAMS);
+            send(socket, Op.STREAM_TASKS.code(), 7, streamOpen(3, 2));
+            DataInputStream in = new DataInputStream(socket.getInputStream());
+            byte[] opened = new byte[in.readInt()];
+            in.readFully(opened);
+            assertThat(opened[0]).as("the open's answer").isEqualTo((byte) FrameDescriptor.RESULT);
+            send(socket, FrameDescriptor.CREDIT, 3, b -> b.writeInt(5));
+            assertClosedWithProtocolError(socket);
+        }
+        assertBystanderWorks();
+    }
+
+    private static Consumer<ByteBuf> streamOpen(int stream, int credit) {
+        return b -> {
+            io.mikyu.protocol.Fields.writeString(b, "jobs");
+            b.writeInt(stream);
+            b.writeLong(30_000);
+            io.mikyu.protocol.Values.writeFilter(b, null);
+            b.writeInt(credit).writeLong(1 << 20);
+        };
+    }
+
     private Socket connect() throws IOException {
         Socket socket = new Socket("127.0.0.1", broker.endpoint().uri().getPort());
         socket.setSoTimeout(10_000);
@@ -130,8 +177,12 @@ class MalformedFrameTest {
     }
 
     private void hello(Socket socket) throws IOException {
-        send(socket, FrameDescriptor.HELLO, 0, b -> new ClientHello(Protocol.VERSION, 0, 1 << 20, 10_000, "raw",
-                null, null).write(b));
+        hello(socket, 0);
+    }
+
+    private void hello(Socket socket, long features) throws IOException {
+        send(socket, FrameDescriptor.HELLO, 0, b -> new ClientHello(Protocol.VERSION, features, 1 << 20, 10_000,
+                "raw", null, null).write(b));
         DataInputStream in = new DataInputStream(socket.getInputStream());
         int length = in.readInt();
         byte[] frame = new byte[length];

@@ -164,11 +164,15 @@ class MikyuContractTest {
                     SharedGroupConfig.defaults().withRedelivery(QUICK_RETRY));
             List<SharedGroup.Delivery> batch = workers.fetch(2, Duration.ofSeconds(30), Duration.ofSeconds(1));
             assertThat(batch).extracting(d -> d.record().payloadAsString()).containsExactly("a", "b");
-            assertThat(workers.counts().inFlight()).isEqualTo(2);
+            assertThat(workers.counts().inFlight()).isEqualTo(backend.inFlight(2, 3));
             workers.ack(batch.get(0).token());
             assertThat(workers.extend(batch.get(1).token(), Duration.ofMinutes(1))).isGreaterThan(0);
             workers.nack(batch.get(1).token(), Duration.ZERO, "try again");
-            List<SharedGroup.Delivery> again = workers.fetch(10, Duration.ofSeconds(30), Duration.ofSeconds(1));
+            // "c" may have come ahead of "b" (a stream pushes ahead), so fetch until "b" is back.
+            List<SharedGroup.Delivery> again = new ArrayList<>();
+            for (int i = 0; i < 5 && again.stream().noneMatch(d -> d.record().payloadAsString().equals("b")); i++) {
+                again.addAll(workers.fetch(10, Duration.ofSeconds(30), Duration.ofSeconds(1)));
+            }
             assertThat(again).extracting(d -> d.record().payloadAsString()).contains("b");
             assertThat(again).filteredOn(d -> d.record().payloadAsString().equals("b"))
                     .extracting(SharedGroup.Delivery::deliveryCount).containsExactly(2);
@@ -192,7 +196,7 @@ class MikyuContractTest {
             LeasedTask high = jobs.dequeue(Duration.ofSeconds(1));
             assertThat(high.payloadAsString()).isEqualTo("high");
             assertThat(high.attempt()).isEqualTo(1);
-            assertThat(jobs.counts().inFlight()).isEqualTo(1);
+            assertThat(jobs.counts().inFlight()).isEqualTo(backend.inFlight(1, 2));
             jobs.ack(high.token());
             assertThatThrownBy(() -> jobs.ack(high.token())).isInstanceOf(StaleLeaseException.class);
 

@@ -63,6 +63,36 @@ class RemoteJmsTest {
     }
 
     @Test
+    void aQueueConsumerOverABrokerIsFedByAConsumerStreamUnlessPrefetchIsZero() throws Exception {
+        try (RunningBroker broker = broker()) {
+            for (String options : new String[] {"", "?prefetch=0"}) {
+                try (Connection c = new MikyuConnectionFactory(broker.uri() + options).createConnection()) {
+                    c.start();
+                    Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                    Queue q = s.createQueue("fed" + options.length());
+                    MessageProducer p = s.createProducer(q);
+                    for (int i = 0; i < 20; i++) {
+                        p.send(s.createTextMessage("m" + i));
+                    }
+                    MessageConsumer consumer = s.createConsumer(q);
+                    for (int i = 0; i < 20; i++) {
+                        assertThat(text(consumer.receive(5_000))).isEqualTo("m" + i);
+                    }
+                    assertThat(broker.server().openStreams()).as("streams open with '%s'", options)
+                            .isEqualTo(options.isEmpty() ? 1 : 0);
+                    consumer.close();
+                }
+            }
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+            while (broker.server().openStreams() > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(broker.server().openStreams()).isZero();
+            assertThat(broker.store().taskQueue("fed0").counts().inFlight()).isZero();
+        }
+    }
+
+    @Test
     void aQueueCarriesMessagesBetweenTwoConnectionsOverTcp() throws Exception {
         try (RunningBroker broker = broker()) {
             ConnectionFactory cf = new MikyuConnectionFactory(broker.uri() + "?durability=sync&prefetch=8");

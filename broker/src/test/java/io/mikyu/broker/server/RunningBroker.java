@@ -51,9 +51,18 @@ final class RunningBroker implements AutoCloseable {
 
     /** A new client connection; closed with the broker. */
     Mikyu dial() {
-        Mikyu client = Mikyu.dial(uri());
+        return dial("");
+    }
+
+    /** A new client connection with options ({@code "?streamCredit=4"}); closed with the broker. */
+    Mikyu dial(String options) {
+        Mikyu client = Mikyu.dial(uri() + options);
         clients.add(client);
         return client;
+    }
+
+    BrokerServer server() {
+        return server;
     }
 
     /** The store the broker serves, in-process. */

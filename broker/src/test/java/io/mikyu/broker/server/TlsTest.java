@@ -1,6 +1,12 @@
 package io.mikyu.broker.server;
 
+import io.mikyu.engine.AccessDeniedException;
+import io.mikyu.engine.AuthenticationException;
 import io.mikyu.engine.Entry;
+import io.mikyu.engine.Task;
+import io.mikyu.engine.config.MikyuConfig;
+import io.mikyu.engine.security.PasswordHash;
+import io.mikyu.engine.security.SecurityRealm;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.MikyuException;
 import io.mikyu.transport.Endpoint;
@@ -9,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -91,6 +98,43 @@ class TlsTest {
             assertThatThrownBy(() -> Mikyu.dial(broker.uri() + "?connectTimeout=3s",
                     Map.of("tls.ca", certs.caPem.toString(), "tls.keystore", certs.strangerKeystore.toString(),
                             "tls.keystorePassword", TestCertificates.PASSWORD))).isInstanceOf(MikyuException.class);
+        }
+    }
+
+    @Test
+    void shouldTakeAClientCertificateNamedInTheConfigurationAsItsUser() {
+        SecurityRealm realm = SecurityRealm.from(MikyuConfig.load(null, Map.of(
+                "users.app.certificate", "cn=app",      // compared as a name: case does not matter
+                "users.app.roles", "writers",
+                "users.admin.password", PasswordHash.hash("a-pass".toCharArray(), 1_000),
+                "users.admin.roles", "admins",
+                "roles.writers.produce", "orders",
+                "roles.admins.manage", "*"), "test"));
+        Map<String, String> server = Map.of("tls.keystore", certs.serverKeystore.toString(),
+                "tls.keystorePassword", TestCertificates.PASSWORD, "tls.ca", certs.clientCertPem.toString(),
+                "tls.clientAuth", "require");
+        Map<String, String> client = Map.of("tls.ca", certs.caPem.toString(),
+                "tls.cert", certs.clientCertPem.toString(), "tls.key", certs.clientKeyPem.toString());
+        try (RunningBroker broker = new RunningBroker(dir, RunningBroker.ENGINE,
+                o -> o.withTls(server).withRealm(realm), List.of(Endpoint.parse("tls://127.0.0.1:0")))) {
+            broker.store().createTaskQueue("orders");
+            try (Mikyu app = Mikyu.dial(broker.uri(), client)) {
+                assertThat(app.taskQueue("orders").enqueue(Task.of("by certificate"))).isZero();
+                assertThatThrownBy(() -> app.taskQueue("orders").dequeue(Duration.ZERO))
+                        .isInstanceOf(AccessDeniedException.class).hasMessageContaining("'app'");
+                assertThatThrownBy(() -> app.createLog("mine")).isInstanceOf(AccessDeniedException.class);
+            }
+            Map<String, String> asAdmin = new java.util.HashMap<>(client);
+            asAdmin.put("user", "admin");
+            asAdmin.put("password", "a-pass");
+            try (Mikyu admin = Mikyu.dial(broker.uri(), asAdmin)) {
+                assertThat(admin.createLog("audit").name()).isEqualTo("audit");
+            }
+            Map<String, String> otherName = new java.util.HashMap<>(client);
+            otherName.put("user", "admin");
+            assertThatThrownBy(() -> Mikyu.dial(broker.uri(), otherName))
+                    .as("a certificate of 'app' does not log in 'admin' without its password")
+                    .isInstanceOf(AuthenticationException.class);
         }
     }
 

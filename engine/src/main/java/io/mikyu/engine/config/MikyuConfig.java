@@ -219,6 +219,7 @@ public final class MikyuConfig {
             }
             names.add("users.<name>.password");
             names.add("users.<name>.roles");
+            names.add("users.<name>.certificate");
             names.add("roles.<role>.produce|consume|manage");
             throw new IllegalArgumentException("unknown configuration key '" + key + "' " + where + "; known: "
                     + String.join(", ", names));

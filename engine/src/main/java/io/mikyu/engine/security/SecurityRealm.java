@@ -3,8 +3,10 @@ package io.mikyu.engine.security;
 import io.mikyu.engine.AuthenticationException;
 import io.mikyu.engine.config.MikyuConfig;
 
+import javax.security.auth.x500.X500Principal;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -18,13 +20,20 @@ import java.util.regex.Pattern;
  * <pre>
  *   users.alice.password = $pbkdf2-sha256$i=600000$…$…     # mikyu passwd prints this
  *   users.alice.roles    = app, ops
+ *   users.billing.certificate = CN=billing, O=Example      # a TLS client certificate's subject: this user
+ *   users.billing.roles  = app
  *   roles.app.produce    = orders, events.*                # queue-name patterns, * = any characters
  *   roles.app.consume    = orders, replies.*
  *   roles.ops.manage     = *
  *   security.allowAnonymous = false                        # true: no credentials = role 'anonymous'
  * </pre>
  *
- * Security is on as soon as one user is defined; without users everyone may do everything (the daemon then
+ * A user has a password, a certificate subject, or both. A broker requiring client certificates
+ * ({@code tls.clientAuth}) takes a connection whose verified certificate's subject (an X.500 distinguished name,
+ * compared as such: case and spacing of the name do not matter) is a user's {@code certificate} as that user,
+ * unless its hello brings a password, which is then checked as usual.
+ *
+ * <p>Security is on as soon as one user is defined; without users everyone may do everything (the daemon then
  * says so when it starts). The same keys serve the daemon and an embedded engine ({@code vm://…?users=FILE} or
  * {@code config=FILE}), so one file can be used for both.
  */
@@ -32,18 +41,22 @@ public final class SecurityRealm {
 
     public static final String ANONYMOUS = "anonymous";
 
-    private static final SecurityRealm OPEN = new SecurityRealm(Map.of(), Map.of(), false);
+    private static final SecurityRealm OPEN = new SecurityRealm(Map.of(), Map.of(), Map.of(), false);
 
+    /** A user: its password hash ({@code null}: certificate only) and roles. */
     private record User(String passwordHash, Set<String> roles) {
     }
 
     private final Map<String, User> users;
+    /** Users by the subject of their client certificate. */
+    private final Map<X500Principal, String> certificateUsers;
     private final Map<String, Map<Permission, List<Pattern>>> roles;
     private final boolean allowAnonymous;
 
-    private SecurityRealm(Map<String, User> users, Map<String, Map<Permission, List<Pattern>>> roles,
-                          boolean allowAnonymous) {
+    private SecurityRealm(Map<String, User> users, Map<X500Principal, String> certificateUsers,
+                          Map<String, Map<Permission, List<Pattern>>> roles, boolean allowAnonymous) {
         this.users = users;
+        this.certificateUsers = certificateUsers;
         this.roles = roles;
         this.allowAnonymous = allowAnonymous;
     }
@@ -63,16 +76,33 @@ public final class SecurityRealm {
         }
         Map<String, String> passwords = new TreeMap<>();
         Map<String, Set<String>> userRoles = new TreeMap<>();
+        Map<X500Principal, String> subjects = new HashMap<>();
+        Set<String> certified = new LinkedHashSet<>();
         for (Map.Entry<String, String> e : userKeys.entrySet()) {
             String rest = e.getKey().substring("users.".length());
             int dot = rest.lastIndexOf('.');
             String user = dot < 0 ? "" : rest.substring(0, dot);
             String what = dot < 0 ? rest : rest.substring(dot + 1);
-            if (user.isEmpty() || !(what.equals("password") || what.equals("roles"))) {
-                throw new IllegalArgumentException("configuration key '" + e.getKey() + "' is neither"
-                        + " users.<name>.password nor users.<name>.roles");
+            if (user.isEmpty() || !(what.equals("password") || what.equals("roles")
+                    || what.equals("certificate"))) {
+                throw new IllegalArgumentException("configuration key '" + e.getKey() + "' is not"
+                        + " users.<name>.password, users.<name>.roles nor users.<name>.certificate");
             }
-            if (what.equals("password")) {
+            if (what.equals("certificate")) {
+                X500Principal subject;
+                try {
+                    subject = new X500Principal(e.getValue().trim());
+                } catch (IllegalArgumentException bad) {
+                    throw new IllegalArgumentException(e.getKey() + " = '" + e.getValue() + "' is not a certificate"
+                            + " subject (an X.500 name such as CN=billing, O=Example): " + bad.getMessage());
+                }
+                String other = subjects.put(subject, user);
+                if (other != null && !other.equals(user)) {
+                    throw new IllegalArgumentException("users '" + other + "' and '" + user + "' name the same"
+                            + " certificate subject " + subject.getName());
+                }
+                certified.add(user);
+            } else if (what.equals("password")) {
                 if (!PasswordHash.isHashed(e.getValue())) {
                     throw new IllegalArgumentException("the password of user '" + user + "' is not stored hashed;"
                             + " put what 'mikyu passwd' prints in " + e.getKey());
@@ -107,13 +137,16 @@ public final class SecurityRealm {
         }
         Map<String, User> users = new TreeMap<>();
         for (String user : userRoles.keySet()) {
-            if (!passwords.containsKey(user)) {
-                throw new IllegalArgumentException("user '" + user + "' has roles but no users." + user
-                        + ".password");
+            if (!passwords.containsKey(user) && !certified.contains(user)) {
+                throw new IllegalArgumentException("user '" + user + "' has roles but neither users." + user
+                        + ".password nor users." + user + ".certificate");
             }
         }
         passwords.forEach((user, hash) -> users.put(user, new User(hash, userRoles.getOrDefault(user, Set.of()))));
-        return new SecurityRealm(Map.copyOf(users), Map.copyOf(grants), anonymous);
+        for (String user : certified) {
+            users.putIfAbsent(user, new User(null, userRoles.getOrDefault(user, Set.of())));
+        }
+        return new SecurityRealm(Map.copyOf(users), Map.copyOf(subjects), Map.copyOf(grants), anonymous);
     }
 
     private static Set<String> list(String text) {
@@ -153,12 +186,27 @@ public final class SecurityRealm {
         }
         User u = user == null ? null : users.get(user);
         // An unknown user costs the same as a wrong password, so timing does not tell which names exist.
-        boolean ok = u != null && password != null ? PasswordHash.verify(u.passwordHash, password)
-                : dummyVerify(password);
+        boolean ok = u != null && u.passwordHash != null && password != null
+                ? PasswordHash.verify(u.passwordHash, password) : dummyVerify(password);
         if (!ok || u == null) {
             throw new AuthenticationException("wrong user name or password for user '" + user + "'");
         }
         return principal(user, u.roles);
+    }
+
+    /**
+     * The user a verified client certificate's subject names ({@code users.<name>.certificate}), or {@code null} if
+     * none does, or if {@code user} (the hello's, may be null) names someone else. Without users: unrestricted.
+     */
+    public Principal authenticateCertificate(X500Principal subject, String user) {
+        if (!enabled()) {
+            return Principal.UNRESTRICTED;
+        }
+        String name = subject == null ? null : certificateUsers.get(subject);
+        if (name == null || (user != null && !user.equals(name))) {
+            return null;
+        }
+        return principal(name, users.get(name).roles);
     }
 
     /** A hash at the default cost, made when first needed, to check an unknown user's password against. */

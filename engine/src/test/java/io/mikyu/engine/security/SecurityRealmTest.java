@@ -91,4 +91,29 @@ class SecurityRealmTest {
         assertThatThrownBy(() -> realm(Map.of("users.bob.password", "hunter2")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("mikyu passwd");
     }
+
+    @Test
+    void shouldMapACertificateSubjectToItsUserWhateverTheNamesSpelling() {
+        SecurityRealm r = realm(Map.of("users.billing.certificate", "CN=billing, O=Example",
+                "users.billing.roles", "producer"));
+        Principal who = r.authenticateCertificate(new javax.security.auth.x500.X500Principal("cn=billing,o=example"),
+                null);
+        assertThat(who.name()).isEqualTo("billing");
+        assertThat(who.may(Permission.PRODUCE, "orders")).isTrue();
+        assertThat(who.may(Permission.CONSUME, "orders")).isFalse();
+        assertThat(r.authenticateCertificate(new javax.security.auth.x500.X500Principal("CN=billing, O=Example"),
+                "app")).as("the hello names another user").isNull();
+        assertThat(r.authenticateCertificate(new javax.security.auth.x500.X500Principal("CN=stranger"), null))
+                .isNull();
+        assertThatThrownBy(() -> r.authenticate("billing", "anything".toCharArray()))
+                .as("a certificate-only user has no password").isInstanceOf(AuthenticationException.class);
+    }
+
+    @Test
+    void shouldRefuseACertificateThatIsNotADistinguishedNameOrNamesTwoUsers() {
+        assertThatThrownBy(() -> realm(Map.of("users.x.certificate", "not a name")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("users.x.certificate");
+        assertThatThrownBy(() -> realm(Map.of("users.x.certificate", "CN=app", "users.y.certificate", "cn=APP")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("same certificate subject");
+    }
 }

@@ -54,6 +54,9 @@ import java.util.Set;
  * all)</td></tr>
  * <tr><td>clientName, connectTimeout, requestTimeout, maxFrameBytes, heartbeat</td><td></td><td>broker URLs only:
  * the network client's options (see {@code Mikyu.dial})</td></tr>
+ * <tr><td>streams, streamCredit, streamCreditBytes, streamIdle</td><td>true, 256, 4194304, 1s</td><td>broker URLs
+ * only: consumer streams, the broker pushing ahead of {@code receive} (see {@code broker/PROTOCOL.md});
+ * {@code prefetch=0} turns them off unless {@code streams} says otherwise (strictly fair dispatch)</td></tr>
  * </table>
  *
  * @param dataDir     the embedded engine's directory; {@code null} for a broker URL
@@ -85,7 +88,8 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
             "maxAttempts", "redeliveryDelay", "leaseMillis", "config");
     /** The network client's options, passed to {@code Mikyu.dial} as they are. */
     private static final Set<String> DIAL = Set.of("clientName", "connectTimeout", "requestTimeout",
-            "maxFrameBytes", "heartbeat", "reconnect", "user", "password", "tls.cert", "tls.key", "tls.keyPassword",
+            "maxFrameBytes", "heartbeat", "reconnect", "user", "password", "streams", "streamCredit",
+            "streamCreditBytes", "streamIdle", "tls.cert", "tls.key", "tls.keyPassword",
             "tls.keystore", "tls.keystorePassword", "tls.ca", "tls.truststore", "tls.truststorePassword");
     /** Engine settings of the config file a vm:// URL may override ({@code durability} is the sends' here). */
     private static final Set<String> ENGINE = Set.of("flushInterval", "maxRecordBytes", "maxBatchBytes",
@@ -128,6 +132,9 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
         }
         if (remote) {
             dial.putIfAbsent("reconnect", DEFAULT_RECONNECT);
+            if (intOption(url, opts, "prefetch", 64, 0) == 0) {
+                dial.putIfAbsent("streams", "false");   // strictly fair dispatch: nothing pushed ahead either
+            }
         }
         if (remote && (opts.containsKey("users") || opts.containsKey("allowAnonymous"))) {
             throw new IllegalArgumentException("'" + url + "': users and allowAnonymous check credentials in this JVM,"

@@ -33,6 +33,15 @@ class RemoteUrlTest {
     }
 
     @Test
+    void consumerStreamOptionsGoToTheClientAndPrefetchZeroTurnsStreamsOff() {
+        assertThat(ProviderOptions.parse("tcp://h:1?streamCredit=16&streamIdle=2s").dialOptions())
+                .containsEntry("streamCredit", "16").containsEntry("streamIdle", "2s").doesNotContainKey("streams");
+        assertThat(ProviderOptions.parse("tcp://h:1?prefetch=0").dialOptions()).containsEntry("streams", "false");
+        assertThat(ProviderOptions.parse("tcp://h:1?prefetch=0&streams=true").dialOptions())
+                .containsEntry("streams", "true");
+    }
+
+    @Test
     void aUnixUrlNamesTheSocketFile() {
         ProviderOptions o = ProviderOptions.parse("unix:///run/mikyu/mikyu.sock");
         assertThat(o.brokerUri()).isEqualTo("unix:///run/mikyu/mikyu.sock");

@@ -1,0 +1,303 @@
+package io.mikyu.client;
+
+import io.mikyu.engine.FilterExpression;
+import io.mikyu.engine.StoreClosedException;
+import io.mikyu.protocol.Fields;
+import io.mikyu.protocol.MalformedFrameException;
+import io.mikyu.protocol.Op;
+import io.mikyu.protocol.ProtocolException;
+import io.netty.buffer.ByteBuf;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * The client's end of a consumer stream ({@link io.mikyu.protocol.StreamDescriptor}): a buffer the broker pushes
+ * leased items into while this side holds credit, and callers of {@code dequeue} / {@code fetch} take from in push
+ * order. Taking {@code n} items sends a CREDIT of {@code n}, which both tells the broker those items now belong to
+ * the application and lets it push {@code n} more.
+ *
+ * <p>The broker renews the leases of what waits here and gives it back when the stream or the connection closes,
+ * so this side never returns tokens itself: a closed or lost stream just drops its buffer. Frames are kept as they
+ * came and decoded by the taking thread, as answers are.
+ *
+ * <p>Lifecycle: opened by the first taker ({@link State#NEW}); reopened under a new id by the next taker after the
+ * channel was lost ({@link State#LOST}); closed by the connection's timer once nobody has taken from it for
+ * {@code streamIdle}, or when another stream on its queue opens or the queue is browsed while nobody waits on it.
+ */
+final class ClientStream<T> {
+
+    /** What a stream serves; callers with equal keys share one stream (and its buffer). */
+    record Key(Op op, String queue, String group, FilterExpression filter, long leaseMillis) {
+    }
+
+    enum State { NEW, OPENING, OPEN, LOST, CLOSED }
+
+    /** Pushed frames, each with the count of items not yet taken; the body is positioned at the next item. */
+    private static final class Chunk {
+        final ByteBuf body;
+        int left;
+
+        Chunk(ByteBuf body, int left) {
+            this.body = body;
+            this.left = left;
+        }
+    }
+
+    private final Connection connection;
+    private final Key key;
+    /** Writes the open request's body for a stream id. */
+    private final BiConsumer<ByteBuf, Integer> openArgs;
+    private final Function<ByteBuf, T> decoder;
+    private final int minItemBytes;
+
+    // Guarded by this.
+    private final ArrayDeque<Chunk> chunks = new ArrayDeque<>();
+    private int buffered;
+    private int waiters;
+    private long lastUsedNanos = System.nanoTime();
+    private State state = State.NEW;
+    private int id;
+    /** Counts channel losses, so an open answered on a channel lost meanwhile is not taken for an open stream. */
+    private long epoch;
+    private RuntimeException failure;
+
+    ClientStream(Connection connection, Key key, BiConsumer<ByteBuf, Integer> openArgs, Function<ByteBuf, T> decoder,
+                 int minItemBytes) {
+        this.connection = connection;
+        this.key = key;
+        this.openArgs = openArgs;
+        this.decoder = decoder;
+        this.minItemBytes = minItemBytes;
+    }
+
+    Key key() {
+        return key;
+    }
+
+    /** {@code System.nanoTime()} {@code wait} from now, saturated: a wait of years is a wait without end. */
+    static long deadlineAfter(java.time.Duration wait) {
+        long nanos;
+        try {
+            nanos = Math.min(wait.toNanos(), Long.MAX_VALUE / 4);
+        } catch (ArithmeticException e) {
+            nanos = Long.MAX_VALUE / 4;
+        }
+        return System.nanoTime() + nanos;
+    }
+
+    /**
+     * Up to {@code max} items, waiting until {@code deadlineNanos} for the first; an empty list if none came;
+     * {@code null} if the stream was closed meanwhile (ask the connection for the stream again).
+     */
+    List<T> take(int max, long deadlineNanos) throws InterruptedException {
+        synchronized (this) {
+            waiters++;
+        }
+        try {
+            while (true) {
+                long openedEpoch;
+                synchronized (this) {
+                    List<T> ready = takeBuffered(max);
+                    if (ready != null) {
+                        return ready;
+                    }
+                    if (state == State.CLOSED) {
+                        return null;
+                    }
+                    if (state == State.NEW || state == State.LOST) {
+                        state = State.OPENING;
+                        openedEpoch = epoch;
+                    } else {
+                        long remaining = deadlineNanos - System.nanoTime();
+                        if (remaining <= 0) {
+                            return List.of();
+                        }
+                        TimeUnit.NANOSECONDS.timedWait(this, remaining);
+                        continue;
+                    }
+                }
+                open(openedEpoch);
+            }
+        } finally {
+            synchronized (this) {
+                waiters--;
+                lastUsedNanos = System.nanoTime();
+            }
+        }
+    }
+
+    /** What is buffered now (up to {@code max}), without waiting or opening; {@code null} if nothing. */
+    List<T> takeNow(int max) {
+        synchronized (this) {
+            if (state == State.CLOSED) {
+                return null;
+            }
+            List<T> ready = buffered > 0 ? takeBuffered(max) : null;
+            lastUsedNanos = System.nanoTime();
+            return ready;
+        }
+    }
+
+    /** Caller holds the lock. Buffered items, a failure thrown, or {@code null} to wait (or reopen). */
+    private List<T> takeBuffered(int max) {
+        if (failure != null) {
+            throw failure;
+        }
+        if (state == State.CLOSED || buffered == 0) {
+            return null;
+        }
+        List<T> out = new ArrayList<>(Math.min(max, buffered));
+        try {
+            while (out.size() < max && !chunks.isEmpty()) {
+                Chunk c = chunks.peekFirst();
+                out.add(decoder.apply(c.body));
+                c.left--;
+                buffered--;
+                if (c.left == 0) {
+                    chunks.removeFirst();
+                    try {
+                        Fields.expectEnd(c.body);
+                    } finally {
+                        c.body.release();
+                    }
+                }
+            }
+        } catch (MalformedFrameException e) {
+            String message = "malformed delivery on stream " + id + " from " + connection.endpoint() + ": "
+                    + e.getMessage();
+            connection.brokeProtocol(message);
+            throw new ProtocolException(message);
+        }
+        connection.sendCredit(id, out.size());
+        return out;
+    }
+
+    /** Opens the stream under a new id, outside the lock; the connection waits for a reconnect if one is going on. */
+    private void open(long openedEpoch) {
+        int newId = connection.nextStreamId();
+        synchronized (this) {
+            id = newId;
+        }
+        connection.registerStream(newId, this);
+        try {
+            connection.call(key.op(), b -> openArgs.accept(b, newId), b -> null);
+        } catch (StoreClosedException e) {
+            connection.forgetStream(newId, this);
+            synchronized (this) {
+                if (state == State.OPENING) {
+                    state = State.LOST;
+                }
+                notifyAll();
+            }
+            if (!connection.isOpen()) {
+                throw e;
+            }
+            // Lost while opening, or the broker is stopping: the next turn opens again, once reconnected.
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                throw e;
+            }
+            return;
+        } catch (RuntimeException e) {
+            connection.forgetStream(newId, this);
+            synchronized (this) {
+                if (state == State.OPENING) {
+                    state = State.NEW;
+                }
+                notifyAll();
+            }
+            throw e;
+        }
+        synchronized (this) {
+            if (state == State.OPENING) {
+                state = epoch == openedEpoch ? State.OPEN : State.LOST;
+            }
+            notifyAll();
+        }
+    }
+
+    /** A DELIVERY frame for this stream, on the event loop; {@code false} if it was not kept (release it). */
+    boolean delivered(ByteBuf body) {
+        int count = Fields.readCount(body, minItemBytes);
+        synchronized (this) {
+            if (state == State.CLOSED || count == 0) {
+                return false;
+            }
+            chunks.addLast(new Chunk(body, count));
+            buffered += count;
+            notifyAll();
+            return true;
+        }
+    }
+
+    /** The channel was lost: what was buffered is the broker's to give back; reopen on the next take. */
+    void lost() {
+        synchronized (this) {
+            epoch++;
+            dropBuffer();
+            if (state == State.OPEN || state == State.OPENING) {
+                state = State.LOST;
+            }
+            notifyAll();
+        }
+    }
+
+    /** The broker ended the stream, or the connection closed for good: waiting takers get {@code e}. */
+    void fail(RuntimeException e) {
+        synchronized (this) {
+            if (state == State.CLOSED) {
+                return;
+            }
+            state = State.CLOSED;
+            failure = e;
+            dropBuffer();
+            notifyAll();
+        }
+    }
+
+    /**
+     * Closes the stream if nobody waits on it and nobody took from it for {@code idleNanos}; returns the id to
+     * close on the broker (0: none, the stream was not open), or -1 if it stays open.
+     */
+    int closeIfIdle(long nowNanos, long idleNanos) {
+        synchronized (this) {
+            if (waiters > 0 || state == State.CLOSED || state == State.OPENING || state == State.NEW
+                    || nowNanos - lastUsedNanos < idleNanos) {
+                return -1;
+            }
+            int open = state == State.OPEN ? id : 0;
+            state = State.CLOSED;
+            dropBuffer();
+            return open;
+        }
+    }
+
+    synchronized int id() {
+        return id;
+    }
+
+    /** Items pushed and not taken yet. */
+    synchronized int buffered() {
+        return buffered;
+    }
+
+    private void dropBuffer() {
+        for (Chunk c : chunks) {
+            c.body.release();
+        }
+        chunks.clear();
+        buffered = 0;
+    }
+
+    @Override
+    public String toString() {
+        return "ClientStream[" + key + "]";
+    }
+}

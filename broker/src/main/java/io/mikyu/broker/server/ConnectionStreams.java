@@ -1,0 +1,182 @@
+package io.mikyu.broker.server;
+
+import io.mikyu.engine.LeaseToken;
+import io.mikyu.engine.LeasedTask;
+import io.mikyu.engine.SharedGroup;
+import io.mikyu.engine.TaskFilter;
+import io.mikyu.engine.TaskQueue;
+import io.mikyu.protocol.StreamDescriptor;
+import io.mikyu.protocol.Values;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+
+/** The consumer streams of one connection, by the ids the client chose. */
+final class ConnectionStreams {
+
+    private final BrokerServer server;
+    private final Channel channel;
+    private final int maxFrameBytes;
+    private final ConcurrentHashMap<Integer, PushStream<?>> streams = new ConcurrentHashMap<>();
+
+    ConnectionStreams(BrokerServer server, Channel channel, int maxFrameBytes) {
+        this.server = server;
+        this.channel = channel;
+        this.maxFrameBytes = maxFrameBytes;
+    }
+
+    void openTasks(int id, TaskQueue queue, Duration lease, TaskFilter filter, int credit, long creditBytes) {
+        checkLease(lease);
+        open(id, "task queue '" + queue.name() + "'", new PushStream.Source<LeasedTask>() {
+            @Override
+            public List<LeasedTask> take(int max, Duration l, Duration wait) throws InterruptedException {
+                return queue.dequeue(max, l, wait, filter);
+            }
+
+            @Override
+            public LeaseToken token(LeasedTask item) {
+                return item.token();
+            }
+
+            @Override
+            public long leaseExpiresAt(LeasedTask item) {
+                return item.leaseExpiresAt();
+            }
+
+            @Override
+            public void write(ByteBuf buf, LeasedTask item) {
+                Values.writeLeasedTask(buf, item);
+            }
+
+            @Override
+            public void returnUndelivered(List<LeaseToken> tokens) {
+                queue.returnUndelivered(tokens);
+            }
+
+            @Override
+            public long extend(LeaseToken token, Duration l) {
+                return queue.extend(token, l);
+            }
+        }, lease, credit, creditBytes);
+    }
+
+    void openShared(int id, SharedGroup group, Duration lease, int credit, long creditBytes) {
+        checkLease(lease);
+        open(id, "shared group '" + group.name() + "' of '" + group.queue() + "'",
+                new PushStream.Source<SharedGroup.Delivery>() {
+                    @Override
+                    public List<SharedGroup.Delivery> take(int max, Duration l, Duration wait)
+                            throws InterruptedException {
+                        return group.fetch(max, l, wait);
+                    }
+
+                    @Override
+                    public LeaseToken token(SharedGroup.Delivery item) {
+                        return item.token();
+                    }
+
+                    @Override
+                    public long leaseExpiresAt(SharedGroup.Delivery item) {
+                        return item.leaseExpiresAt();
+                    }
+
+                    @Override
+                    public void write(ByteBuf buf, SharedGroup.Delivery item) {
+                        Values.writeDelivery(buf, item);
+                    }
+
+                    @Override
+                    public void returnUndelivered(List<LeaseToken> tokens) {
+                        group.returnUndelivered(tokens);
+                    }
+
+                    @Override
+                    public long extend(LeaseToken token, Duration l) {
+                        return group.extend(token, l);
+                    }
+                }, lease, credit, creditBytes);
+    }
+
+    private static void checkLease(Duration lease) {
+        if (lease == null || lease.isNegative() || lease.isZero()) {
+            throw new IllegalArgumentException("lease must be positive: " + lease);
+        }
+    }
+
+    private <T> void open(int id, String what, PushStream.Source<T> source, Duration lease, int credit,
+                          long creditBytes) {
+        if (streams.size() >= StreamDescriptor.MAX_STREAMS_PER_CONNECTION) {
+            throw new IllegalStateException("this connection has " + streams.size() + " streams open, the most"
+                    + " allowed; close some first");
+        }
+        PushStream<?>[] self = new PushStream<?>[1];
+        PushStream<T> stream = new PushStream<>(id, what, server, channel, maxFrameBytes, source, lease, credit,
+                creditBytes, () -> {
+                    streams.remove(id, self[0]);
+                    server.streamClosed(self[0]);
+                });
+        self[0] = stream;
+        // Known to the server first: once in the map, the connection closing may close (and forget) it at once.
+        server.streamOpened(stream);
+        if (streams.putIfAbsent(id, stream) != null) {
+            server.streamClosed(stream);
+            throw new IllegalStateException("stream " + id + " is already open on this connection");
+        }
+        if (!channel.isActive()) {
+            stream.close();
+        }
+    }
+
+    /** Starts the stream's pushing: after its open was answered, so the answer comes before its deliveries. */
+    void start(int id) {
+        PushStream<?> s = streams.get(id);
+        if (s != null) {
+            s.kick();
+        }
+    }
+
+    /** A CREDIT frame, on the event loop. A stream the broker already ended is ignored. */
+    void credit(int id, int messages) {
+        PushStream<?> s = streams.get(id);
+        if (s != null) {
+            s.credit(messages);
+        }
+    }
+
+    /** STREAM_CLOSE, on a worker: an unknown id is fine (the broker may have ended it already). */
+    void close(int id) {
+        PushStream<?> s = streams.get(id);
+        if (s != null) {
+            s.close();
+        }
+    }
+
+    /** The connection turned writable again: every stream may push. */
+    void writable() {
+        for (PushStream<?> s : streams.values()) {
+            s.kick();
+        }
+    }
+
+    /** The connection is gone: every stream gives its outstanding items back, on a worker (it writes). */
+    void closeAll() {
+        if (streams.isEmpty()) {
+            return;
+        }
+        List<PushStream<?>> all = List.copyOf(streams.values());
+        Runnable closing = () -> all.forEach(PushStream::close);
+        try {
+            server.workers().execute(closing);
+        } catch (RejectedExecutionException e) {
+            closing.run();   // the broker is stopping: its workers are gone, the store is still open
+        }
+    }
+
+    int size() {
+        return streams.size();
+    }
+}

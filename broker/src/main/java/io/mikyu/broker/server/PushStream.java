@@ -1,0 +1,402 @@
+package io.mikyu.broker.server;
+
+import io.mikyu.engine.LeaseToken;
+import io.mikyu.engine.RecordTooLargeException;
+import io.mikyu.engine.StaleLeaseException;
+import io.mikyu.engine.StoreClosedException;
+import io.mikyu.protocol.ErrorCode;
+import io.mikyu.protocol.Fields;
+import io.mikyu.protocol.FrameDescriptor;
+import io.mikyu.protocol.MalformedFrameException;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * One consumer stream on the broker ({@link io.mikyu.protocol.StreamDescriptor}): takes leased items from a task
+ * queue or a shared group and pushes them to the client while it holds credit and its connection is writable.
+ *
+ * <p>The stream remembers what it pushed and the client has not reported taken ("outstanding"), in push order.
+ * That list is what it renews (so items waiting in the client's buffer never expire into duplicates while the
+ * connection lives) and what it gives back undelivered when the stream or the connection closes.
+ *
+ * <p>Threads: a pump on the waiting pool runs only while there is room (credit, writability); it stops by itself
+ * and is started again by a credit, the connection turning writable, or the broker's stream timer. At most one
+ * pump runs per stream, so the stream's frames leave in the order of its outstanding list.
+ */
+final class PushStream<T> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PushStream.class);
+
+    /**
+     * How long one engine call of the pump waits for data. A closed stream's pump notices within this; items it
+     * took meanwhile are given back at once. Short enough to free the thread soon, long enough to cost nothing idle.
+     */
+    static final Duration WAIT_SLICE = Duration.ofMillis(500);
+    /** The most items one engine call takes, whatever the credit. */
+    static final int MAX_BATCH = 256;
+    /** The most items the first engine call takes, before the stream knows how large its items are. */
+    static final int FIRST_BATCH = 16;
+    /** The most bytes (estimated from earlier items) one engine call takes: bounds a batch in broker memory. */
+    static final long MAX_BATCH_BYTES = 1 << 20;
+
+    /** Where a stream's items come from: a task queue or a shared group, with a filter and a lease fixed. */
+    interface Source<T> {
+        List<T> take(int max, Duration lease, Duration wait) throws InterruptedException;
+
+        LeaseToken token(T item);
+
+        long leaseExpiresAt(T item);
+
+        void write(ByteBuf buf, T item);
+
+        void returnUndelivered(List<LeaseToken> tokens);
+
+        long extend(LeaseToken token, Duration lease);
+    }
+
+    /** An item pushed and not reported taken. */
+    private static final class Pushed {
+        final LeaseToken token;
+        final int bytes;
+        long leaseUntil;
+        boolean stale;
+
+        Pushed(LeaseToken token, int bytes, long leaseUntil) {
+            this.token = token;
+            this.bytes = bytes;
+            this.leaseUntil = leaseUntil;
+        }
+    }
+
+    private final int id;
+    private final String what;
+    private final BrokerServer server;
+    private final Channel channel;
+    private final int maxFrameBytes;
+    private final Source<T> source;
+    private final Duration lease;
+    private final int credit;
+    private final long creditBytes;
+    /** Told once when the stream is over, to forget it. */
+    private final Runnable onClose;
+
+    // Guarded by this.
+    private final ArrayDeque<Pushed> outstanding = new ArrayDeque<>();
+    private long outstandingBytes;
+    private boolean closed;
+    private boolean running;
+    /** Average encoded size of the items pushed so far; 0 before the first. */
+    private long averageItemBytes;
+    /** An item did not fit the byte credit: take nothing until a credit frees some (no take-and-give-back loop). */
+    private boolean full;
+
+    PushStream(int id, String what, BrokerServer server, Channel channel, int maxFrameBytes, Source<T> source,
+               Duration lease, int credit, long creditBytes, Runnable onClose) {
+        this.id = id;
+        this.what = what;
+        this.server = server;
+        this.channel = channel;
+        this.maxFrameBytes = maxFrameBytes;
+        this.source = source;
+        this.lease = lease;
+        this.credit = credit;
+        this.creditBytes = creditBytes;
+        this.onClose = onClose;
+    }
+
+    int id() {
+        return id;
+    }
+
+    /** How many items to take now; 0 when there is no room (closed, not writable, no credit). */
+    private int room() {
+        if (closed || !channel.isActive() || !channel.isWritable()) {
+            return 0;
+        }
+        int messages = credit - outstanding.size();
+        long bytesLeft = creditBytes - outstandingBytes;
+        if (messages <= 0 || bytesLeft <= 0 || full) {
+            return 0;
+        }
+        if (!outstanding.isEmpty() && bytesLeft < averageItemBytes) {
+            return 0;   // the next item would most likely not fit
+        }
+        if (averageItemBytes == 0) {
+            // Sizes not known yet: a few, and what passes the byte credit goes back (not counted as attempts).
+            return Math.min(messages, FIRST_BATCH);
+        }
+        long byBytes = Math.max(1, Math.min(bytesLeft, MAX_BATCH_BYTES) / averageItemBytes);
+        return (int) Math.min(Math.min(messages, MAX_BATCH), byBytes);
+    }
+
+    /** Starts the pump if there is room and it is not running. Any thread. */
+    void kick() {
+        synchronized (this) {
+            if (running || room() == 0) {
+                return;
+            }
+            running = true;
+        }
+        try {
+            server.waiters().execute(this::pump);
+        } catch (RejectedExecutionException e) {
+            // No thread free now: the stream timer tries again.
+            synchronized (this) {
+                running = false;
+            }
+        }
+    }
+
+    private void pump() {
+        try {
+            while (true) {
+                int n;
+                synchronized (this) {
+                    n = room();
+                    if (n == 0) {
+                        running = false;
+                        return;
+                    }
+                }
+                List<T> items = source.take(n, lease, WAIT_SLICE);
+                if (!items.isEmpty()) {
+                    push(items);
+                }
+            }
+        } catch (InterruptedException e) {
+            fail(new StoreClosedException(server.isStopping() ? "the broker is stopping" : "the stream was cancelled"));
+        } catch (Throwable e) {
+            if (!(e instanceof RuntimeException)) {
+                LOG.error("stream {} on {} failed", id, what, e);
+            }
+            fail(e);
+        }
+    }
+
+    /** Writes {@code items} as DELIVERY frames, as many as the byte credit allows; gives the rest back. */
+    private void push(List<T> items) {
+        long budget;
+        int held;
+        synchronized (this) {
+            budget = creditBytes - outstandingBytes;
+            held = outstanding.size();
+        }
+        List<ByteBuf> frames = new ArrayList<>(1);
+        List<Pushed> accepted = new ArrayList<>(items.size());
+        List<LeaseToken> over = new ArrayList<>();
+        long batchBytes = 0;
+        RuntimeException tooLarge = null;
+        ByteBuf frame = newFrame();
+        frames.add(frame);
+        int countAt = frame.writerIndex();
+        frame.writeInt(0);
+        int count = 0;
+        for (int i = 0; i < items.size(); i++) {
+            T item = items.get(i);
+            int mark = frame.writerIndex();
+            source.write(frame, item);
+            int size = frame.writerIndex() - mark;
+            if (batchBytes + size > budget && held + accepted.size() > 0) {
+                frame.writerIndex(mark);
+                for (int j = i; j < items.size(); j++) {
+                    over.add(source.token(items.get(j)));
+                }
+                break;
+            }
+            if (frame.writerIndex() > maxFrameBytes && count > 0) {
+                frame.writerIndex(mark);
+                frame.setInt(countAt, count);
+                frame = newFrame();
+                frames.add(frame);
+                countAt = frame.writerIndex();
+                frame.writeInt(0);
+                count = 0;
+                source.write(frame, item);
+            }
+            if (frame.writerIndex() > maxFrameBytes) {
+                frame.writerIndex(countAt + 4);
+                tooLarge = new RecordTooLargeException("an item of " + size + " bytes does not fit the connection's"
+                        + " frame limit of " + maxFrameBytes + " bytes");
+                for (int j = i; j < items.size(); j++) {
+                    over.add(source.token(items.get(j)));
+                }
+                break;
+            }
+            accepted.add(new Pushed(source.token(item), size, source.leaseExpiresAt(item)));
+            batchBytes += size;
+            count++;
+        }
+        frame.setInt(countAt, count);
+        if (count == 0) {
+            frames.remove(frames.size() - 1).release();
+        }
+        boolean sent = false;
+        synchronized (this) {
+            if (!over.isEmpty() && tooLarge == null) {
+                full = true;
+            }
+            if (!closed && !accepted.isEmpty()) {
+                outstanding.addAll(accepted);
+                outstandingBytes += batchBytes;
+                long average = batchBytes / accepted.size();
+                averageItemBytes = averageItemBytes == 0 ? average : (averageItemBytes * 3 + average) / 4;
+                // Written under the lock: a close that follows sees them outstanding, and its answer follows them.
+                for (ByteBuf f : frames) {
+                    channel.write(f);
+                }
+                channel.flush();
+                sent = true;
+            }
+        }
+        if (!sent) {
+            frames.forEach(ByteBuf::release);
+            for (Pushed p : accepted) {
+                over.add(p.token);
+            }
+        }
+        giveBack(over);
+        if (tooLarge != null) {
+            throw tooLarge;
+        }
+    }
+
+    private ByteBuf newFrame() {
+        return FrameDescriptor.writeHeader(channel.alloc().buffer(), FrameDescriptor.DELIVERY, 0, id);
+    }
+
+    /** The client took the oldest {@code messages} outstanding items. On the event loop. */
+    void credit(int messages) {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            if (messages > outstanding.size()) {
+                throw new MalformedFrameException("credit for " + messages + " messages on stream " + id
+                        + ", which has " + outstanding.size() + " outstanding");
+            }
+            for (int i = 0; i < messages; i++) {
+                outstandingBytes -= outstanding.removeFirst().bytes;
+            }
+            full = false;
+        }
+        kick();
+    }
+
+    /** Ends the stream: no more pushes; every outstanding item goes back undelivered. Idempotent; blocks. */
+    void close() {
+        List<LeaseToken> back = new ArrayList<>();
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            for (Pushed p : outstanding) {
+                if (!p.stale) {
+                    back.add(p.token);
+                }
+            }
+            outstanding.clear();
+            outstandingBytes = 0;
+        }
+        onClose.run();
+        giveBack(back);
+    }
+
+    /** The engine refused the stream's work (queue deleted, broker stopping): end it and tell the client. */
+    private void fail(Throwable e) {
+        synchronized (this) {
+            running = false;
+            if (closed) {
+                return;
+            }
+        }
+        LOG.debug("stream {} on {} ends: {}", id, what, e.toString());
+        if (channel.isActive()) {
+            ByteBuf out = FrameDescriptor.writeHeader(channel.alloc().buffer(), FrameDescriptor.ERROR,
+                    FrameDescriptor.FLAG_STREAM, id);
+            out.writeShort(ErrorCode.of(e).code());
+            Fields.writeString(out, ErrorCode.messageOf(e));
+            synchronized (this) {
+                channel.writeAndFlush(out);
+            }
+        }
+        try {
+            close();
+        } catch (RuntimeException ignored) {
+            // the store is gone: the leases run out
+        }
+    }
+
+    private void giveBack(List<LeaseToken> tokens) {
+        if (tokens.isEmpty()) {
+            return;
+        }
+        try {
+            source.returnUndelivered(tokens);
+        } catch (StaleLeaseException e) {
+            // One lease ended meanwhile (and its item went elsewhere): give back the others one by one.
+            for (LeaseToken t : tokens) {
+                try {
+                    source.returnUndelivered(List.of(t));
+                } catch (RuntimeException ignored) {
+                    // that one is not ours any more
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("stream {} on {}: giving back {} items failed, their leases will run out: {}", id, what,
+                    tokens.size(), e.toString());
+        }
+    }
+
+    /**
+     * From the broker's stream timer: renews the leases of outstanding items whose lease is half gone (they wait
+     * in the client's buffer of a live connection), and restarts a pump that found no thread.
+     */
+    void tick(long now) {
+        List<Pushed> due = new ArrayList<>();
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            long threshold = now + lease.toMillis() / 2;
+            for (Pushed p : outstanding) {
+                if (!p.stale && p.leaseUntil < threshold) {
+                    due.add(p);
+                }
+            }
+        }
+        for (Pushed p : due) {
+            try {
+                long until = source.extend(p.token, lease);
+                synchronized (this) {
+                    p.leaseUntil = until;
+                }
+            } catch (StaleLeaseException e) {
+                synchronized (this) {
+                    p.stale = true;
+                }
+            } catch (RuntimeException e) {
+                LOG.debug("stream {} on {}: renewing a lease failed: {}", id, what, e.toString());
+            }
+        }
+        kick();
+    }
+
+    /** Items outstanding now: for tests and metrics. */
+    synchronized int outstanding() {
+        return outstanding.size();
+    }
+
+    @Override
+    public String toString() {
+        return "PushStream[" + id + " on " + what + "]";
+    }
+}
