@@ -12,10 +12,8 @@ import java.util.TreeMap;
  */
 final class LeasedTasks {
 
-    static final class Bucket {
+    static final class Bucket extends TaskList {
         final long end;
-        TaskEntry head;
-        TaskEntry tail;
 
         Bucket(long end) {
             this.end = end;
@@ -34,14 +32,7 @@ final class LeasedTasks {
             b = byEnd.computeIfAbsent(e.leaseUntil, Bucket::new);
             last = b;
         }
-        e.prev = b.tail;
-        e.next = null;
-        if (b.tail == null) {
-            b.head = e;
-        } else {
-            b.tail.next = e;
-        }
-        b.tail = e;
+        b.append(e);
         e.bucket = b;
         size++;
     }
@@ -52,18 +43,7 @@ final class LeasedTasks {
         if (b == null) {
             return;
         }
-        if (e.prev == null) {
-            b.head = e.next;
-        } else {
-            e.prev.next = e.next;
-        }
-        if (e.next == null) {
-            b.tail = e.prev;
-        } else {
-            e.next.prev = e.prev;
-        }
-        e.prev = null;
-        e.next = null;
+        b.unlink(e);
         e.bucket = null;
         size--;
         if (b.head == null) {

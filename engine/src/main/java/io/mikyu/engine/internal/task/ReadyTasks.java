@@ -20,9 +20,7 @@ final class ReadyTasks implements Iterable<TaskEntry> {
     private static final Comparator<TaskEntry> BY_ID = Comparator.comparingLong(e -> e.id);
     private static final int LEVELS = 10;
 
-    private static final class Level {
-        TaskEntry head;
-        TaskEntry tail;
+    private static final class Level extends TaskList {
         /** Tasks that became ready after a higher id of the same priority did. */
         TreeSet<TaskEntry> outOfOrder;
 
@@ -47,14 +45,7 @@ final class ReadyTasks implements Iterable<TaskEntry> {
     void add(TaskEntry e) {
         Level level = levels[e.priority];
         if (level.tail == null || e.id > level.tail.id) {
-            e.prev = level.tail;
-            e.next = null;
-            if (level.tail == null) {
-                level.head = e;
-            } else {
-                level.tail.next = e;
-            }
-            level.tail = e;
+            level.append(e);
         } else {
             if (level.outOfOrder == null) {
                 level.outOfOrder = new TreeSet<>(BY_ID);
@@ -72,18 +63,7 @@ final class ReadyTasks implements Iterable<TaskEntry> {
             level.outOfOrder.remove(e);
             e.outOfOrder = false;
         } else {
-            if (e.prev == null) {
-                level.head = e.next;
-            } else {
-                e.prev.next = e.next;
-            }
-            if (e.next == null) {
-                level.tail = e.prev;
-            } else {
-                e.next.prev = e.prev;
-            }
-            e.prev = null;
-            e.next = null;
+            level.unlink(e);
         }
         size--;
     }
