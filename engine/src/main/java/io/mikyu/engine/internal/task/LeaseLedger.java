@@ -68,6 +68,9 @@ final class LeaseLedger {
     private long takenTotal;
     /** The take count the last paced producer waits for. */
     private long paceTarget;
+    /** When this thread last took from this queue: a consumer that also produces is never paced by itself. */
+    private final ThreadLocal<long[]> lastTakeHere = ThreadLocal.withInitial(() -> new long[1]);
+    private long pacedWaits;
     /** Consumers that took nothing for this long are not busy: slow workers do not hold producers back. */
     private static final long CONSUMERS_IDLE_NANOS = 20_000_000L;
 
@@ -99,6 +102,7 @@ final class LeaseLedger {
         List<TaskEntry> taken = state.lease(max, filter, now, leaseUntil);
         if (!taken.isEmpty()) {
             lastTakeNanos = System.nanoTime();
+            lastTakeHere.get()[0] = lastTakeNanos;
             takenTotal += taken.size();
             if (crowded) {
                 crowded = state.readyCount() > paceAbove;
@@ -128,7 +132,13 @@ final class LeaseLedger {
      * the backlog the consumers work through stays in memory.
      */
     void awaitRoom(int incoming) {
-        if (!crowded || System.nanoTime() - lastTakeNanos > CONSUMERS_IDLE_NANOS) {
+        long now = System.nanoTime();
+        if (!crowded || now - lastTakeNanos > CONSUMERS_IDLE_NANOS) {
+            return;
+        }
+        // A worker that takes tasks and enqueues follow-ups (or retries) would wait for its own takes.
+        long mine = lastTakeHere.get()[0];
+        if (mine != 0 && now - mine <= CONSUMERS_IDLE_NANOS) {
             return;
         }
         lock.lock();
@@ -138,6 +148,7 @@ final class LeaseLedger {
             // waiting at once add what the consumers took, not four times that.
             long target = Math.max(takenTotal, paceTarget) + incoming;
             paceTarget = target;
+            pacedWaits++;
             while (crowded && takenTotal < target && System.nanoTime() - lastTakeNanos <= CONSUMERS_IDLE_NANOS) {
                 long remaining = deadline - System.nanoTime();
                 if (remaining <= 0) {
@@ -147,6 +158,16 @@ final class LeaseLedger {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt(); // the enqueue goes on; the caller sees the flag
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** How many enqueues were paced (waited for consumers) so far. */
+    long pacedWaits() {
+        lock.lock();
+        try {
+            return pacedWaits;
         } finally {
             lock.unlock();
         }
