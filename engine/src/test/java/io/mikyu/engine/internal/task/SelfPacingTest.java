@@ -59,17 +59,26 @@ class SelfPacingTest {
             }
             q.enqueueBatch(backlog);
             AtomicBoolean consuming = new AtomicBoolean(true);
+            java.util.concurrent.atomic.AtomicInteger taken = new java.util.concurrent.atomic.AtomicInteger();
             pool.submit(() -> {
                 while (consuming.get()) {
                     for (LeasedTask t : q.dequeue(10, Duration.ofMinutes(1), Duration.ofMillis(10), null)) {
                         q.ack(t.token());
+                        taken.incrementAndGet();
                     }
                 }
                 return null;
             });
+            while (taken.get() == 0) {
+                Thread.sleep(1);
+            }
             LeaseLedger ledger = ((TaskQueueHandle) q).ledger;
-            for (int i = 0; i < 50 && ledger.pacedWaits() == 0; i++) {
-                q.enqueue(Task.of("more"));
+            List<Task> more = new ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                more.add(Task.of("more"));
+            }
+            for (int i = 0; i < 1_000 && ledger.pacedWaits() == 0; i++) {
+                q.enqueueBatch(more); // faster than the consumer's bites of 10: the queue stays crowded
             }
             consuming.set(false);
             assertThat(ledger.pacedWaits()).as("enqueues that waited for consumers").isPositive();
