@@ -100,6 +100,28 @@ class RemoteClaimsTest {
         }
     }
 
+    @Test
+    void aSharedSubscriptionOnABrokerIsDeletedWithItsLastConsumerAnywhere() throws Exception {
+        try (RunningBroker broker = new RunningBroker(dir)) {
+            // Two factories with different client names: two network connections, as two processes would have.
+            MikyuConnectionFactory here = new MikyuConnectionFactory(broker.uri() + "?clientName=here");
+            MikyuConnectionFactory there = new MikyuConnectionFactory(broker.uri() + "?clientName=there");
+            Mikyu admin = broker.dial();
+            try (Connection a = here.createConnection(); Connection b = there.createConnection()) {
+                Session sa = a.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                Session sb = b.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                Topic prices = sa.createTopic("prices");
+                MessageConsumer ca = sa.createSharedConsumer(prices, "ticker");
+                MessageConsumer cb = sb.createSharedConsumer(sb.createTopic("prices"), "ticker");
+                assertThat(admin.log("prices").groups()).hasSize(1);
+                ca.close();
+                assertThat(admin.log("prices").groups()).as("one consumer is left").hasSize(1);
+                cb.close();
+                assertThat(admin.log("prices").groups()).as("the last consumer closed").isEmpty();
+            }
+        }
+    }
+
     private static String durableGroupOf(Mikyu m, String topic) {
         return m.log(topic).groups().stream().filter(g -> g.contains("trail")).findFirst()
                 .orElseThrow(() -> new AssertionError("no group for the subscription"));
