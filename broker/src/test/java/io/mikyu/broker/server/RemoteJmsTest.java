@@ -93,6 +93,35 @@ class RemoteJmsTest {
     }
 
     @Test
+    void nonPersistentQueueMessagesOverABrokerArriveInOrderWithoutWaitingForEachSend() throws Exception {
+        try (RunningBroker broker = broker()) {
+            ConnectionFactory cf = new MikyuConnectionFactory(broker.uri());
+            try (Connection producer = cf.createConnection(); Connection consumer = cf.createConnection()) {
+                Session ps = producer.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                Queue ticks = ps.createQueue("ticks");
+                MessageProducer p = ps.createProducer(ticks);
+                p.setDeliveryMode(jakarta.jms.DeliveryMode.NON_PERSISTENT);
+                for (int i = 0; i < 1_000; i++) {
+                    p.send(ps.createTextMessage("tick-" + i));
+                }
+                consumer.start();
+                MessageConsumer c = consumer.createSession(false, Session.AUTO_ACKNOWLEDGE).createConsumer(ticks);
+                List<String> got = new ArrayList<>();
+                for (int i = 0; i < 1_000; i++) {
+                    Message m = c.receive(10_000);
+                    assertThat(m).as("message " + i).isNotNull();
+                    assertThat(m.getJMSDeliveryMode()).isEqualTo(jakarta.jms.DeliveryMode.NON_PERSISTENT);
+                    got.add(text(m));
+                }
+                for (int i = 0; i < 1_000; i++) {
+                    assertThat(got.get(i)).isEqualTo("tick-" + i);
+                }
+                assertThat(c.receive(200)).as("nothing more").isNull();
+            }
+        }
+    }
+
+    @Test
     void aQueueCarriesMessagesBetweenTwoConnectionsOverTcp() throws Exception {
         try (RunningBroker broker = broker()) {
             ConnectionFactory cf = new MikyuConnectionFactory(broker.uri() + "?durability=sync&prefetch=8");

@@ -301,8 +301,9 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
             }
             return;
         }
-        if (!persistent && d.isQueue()) {
-            // A NON_PERSISTENT queue message lives in memory only (a transient task): no write at all.
+        if (!persistent && d.isQueue() && !connection.options.isRemote()) {
+            // A NON_PERSISTENT queue message lives in memory only (a transient task): no write at all. Over a
+            // broker the same transient enqueue is a round trip, so there it goes through the pipeline below.
             flushPipeline();
             try {
                 connection.taskQueue(d.name()).enqueueTransient(List.of(m.toTask()));

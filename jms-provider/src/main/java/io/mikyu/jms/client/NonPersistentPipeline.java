@@ -16,7 +16,8 @@ import java.util.List;
 /**
  * NON_PERSISTENT sends of one session, written behind the application's back: {@code send()} queues the message
  * and returns, and the session's pipeline thread writes what accumulated as engine batches (one write for many
- * messages instead of a round trip to the writer each). NON_PERSISTENT promises at most once, so nothing is lost
+ * messages instead of a round trip to the writer each): topic messages always, queue messages over a broker
+ * (as transient tasks, memory only, where a send would otherwise wait for a network round trip). NON_PERSISTENT promises at most once, so nothing is lost
  * that was promised; the ordering JMS does promise is kept: the pipeline is drained before any other send of the
  * session, before a receive on the same connection, and when the session closes. A failed write is reported to
  * the connection's ExceptionListener, the only place JMS has for it.
@@ -136,7 +137,8 @@ final class NonPersistentPipeline {
                     for (int k = i; k < j; k++) {
                         tasks.add(batch.get(k).message().toTask());
                     }
-                    session.connection.taskQueue(d.name()).enqueueBatch(tasks, Durability.ASYNC);
+                    // Memory only on the broker, as a NON_PERSISTENT queue message is in-VM.
+                    session.connection.taskQueue(d.name()).enqueueTransient(tasks);
                 } else {
                     List<Entry> entries = new ArrayList<>(j - i);
                     for (int k = i; k < j; k++) {
