@@ -126,8 +126,8 @@ final class LeaseLedger {
     /**
      * Paces a producer about to add {@code incoming} tasks: while the queue is crowded (more ready tasks than
      * {@link io.mikyu.engine.EngineConfig#paceProducersAbove()}) and its consumers are taking tasks, wait until
-     * they have taken as many as this producer (after those waiting before it) adds, or the backlog fell under the limit, or
-     * {@link io.mikyu.engine.EngineConfig#PACING_MAX_WAIT} passed. A queue nobody consumes from is never paced:
+     * they have taken as many as this producer (after those waiting before it) adds, or the backlog fell under the
+     * limit, or they stopped taking, or {@link io.mikyu.engine.EngineConfig#PACING_MAX_WAIT} passed. A queue nobody consumes from is never paced:
      * it buffers at full speed. Producers and consumers then share the machine in proportion to the work, and
      * the backlog the consumers work through stays in memory.
      */
@@ -154,7 +154,8 @@ final class LeaseLedger {
                 if (remaining <= 0) {
                     break;
                 }
-                roomFreed.awaitNanos(remaining);
+                // Wake at least once per idle period: consumers that stopped taking send no signal.
+                roomFreed.awaitNanos(Math.min(remaining, CONSUMERS_IDLE_NANOS));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt(); // the enqueue goes on; the caller sees the flag
