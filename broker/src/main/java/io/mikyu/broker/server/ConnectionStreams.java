@@ -168,7 +168,8 @@ final class ConnectionStreams {
             return;
         }
         List<PushStream<?>> all = List.copyOf(streams.values());
-        Runnable closing = () -> all.forEach(PushStream::close);
+        boolean giveBack = !server.isStopping(); // see PushStream#close(boolean)
+        Runnable closing = () -> all.forEach(s -> s.close(giveBack));
         try {
             server.workers().execute(closing);
         } catch (RejectedExecutionException e) {

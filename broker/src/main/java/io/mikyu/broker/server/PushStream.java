@@ -292,6 +292,16 @@ final class PushStream<T> {
 
     /** Ends the stream: no more pushes; every outstanding item goes back undelivered. Idempotent; blocks. */
     void close() {
+        close(true);
+    }
+
+    /**
+     * Ends the stream; {@code giveBack} false keeps the outstanding items leased as they are in the store. A
+     * stopping broker does that: a CREDIT for an item the application already took may still be unread on the
+     * connection, and giving that item back would deliver it again, unflagged, while the client still holds it.
+     * Leases outlive a restart; the client renews what it took, and what it did not take runs out.
+     */
+    void close(boolean giveBack) {
         List<LeaseToken> back = new ArrayList<>();
         synchronized (this) {
             if (closed) {
@@ -307,7 +317,9 @@ final class PushStream<T> {
             outstandingBytes = 0;
         }
         onClose.run();
-        giveBack(back);
+        if (giveBack) {
+            giveBack(back);
+        }
     }
 
     /** The engine refused the stream's work (queue deleted, broker stopping): end it and tell the client. */
