@@ -301,16 +301,18 @@ public final class GroupCommitWriter implements AutoCloseable {
         int completed = 0;
         for (WriteTarget target : written) {
             List<AppendRequest> requests = byTarget.get(target);
-            if (requests.isEmpty()) {
-                continue; // force failed; already failed and aborted
-            }
-            target.publish();
-            for (AppendRequest r : requests) {
-                r.complete(BatchDescriptor.baseOffset(r.batch));
-                completed++;
+            if (!requests.isEmpty()) { // else the force failed; already failed and aborted
+                target.publish();
+                completed += requests.size();
             }
         }
+        // Counted before any producer returns, so stats read after an append include its cycle.
         metrics.cycle(cycle.size(), completed, bytes, System.nanoTime() - start);
+        for (WriteTarget target : written) {
+            for (AppendRequest r : byTarget.get(target)) {
+                r.complete(BatchDescriptor.baseOffset(r.batch));
+            }
+        }
         cycle.clear();
         byTarget.clear();
     }
