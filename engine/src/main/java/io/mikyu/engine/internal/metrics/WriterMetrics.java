@@ -11,14 +11,16 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Counters of the write path. Updated only by the writer thread, so plain volatile longs (single writer,
- * many readers) suffice; Micrometer reads them through function counters instead of being called per append.
+ * Counters of the write path. Each counter has a single writing thread (the writer; the background flusher for
+ * its own fsyncs), so plain volatile longs suffice; Micrometer reads them through function counters instead of
+ * being called per append.
  */
 public final class WriterMetrics implements AutoCloseable {
 
     private volatile long commits;
     private volatile long commitRequests;
     private volatile long fsyncs;
+    private volatile long backgroundFsyncs;
     private volatile long bytes;
     private final Timer fsyncLatency;
     private final Timer commitLatency;
@@ -33,7 +35,7 @@ public final class WriterMetrics implements AutoCloseable {
                 .register(registry));
         meters.add(FunctionCounter.builder("mikyu.engine.commit.requests", this, m -> m.commitRequests)
                 .description("append calls covered by group commits").register(registry));
-        meters.add(FunctionCounter.builder("mikyu.engine.fsyncs", this, m -> m.fsyncs).register(registry));
+        meters.add(FunctionCounter.builder("mikyu.engine.fsyncs", this, m -> m.fsyncs()).register(registry));
         meters.add(FunctionCounter.builder("mikyu.engine.written", this, m -> m.bytes).baseUnit("bytes")
                 .register(registry));
         fsyncLatency = Timer.builder("mikyu.engine.fsync.latency")
@@ -69,8 +71,14 @@ public final class WriterMetrics implements AutoCloseable {
         commitLatency.record(nanos, TimeUnit.NANOSECONDS);
     }
 
+    /** An fsync by the writer thread for a synchronous cycle. */
     public void fsync() {
         fsyncs++;
+    }
+
+    /** An fsync by the background flusher thread. */
+    public void backgroundFsync() {
+        backgroundFsyncs++;
     }
 
     public void fsyncNanos(long nanos) {
@@ -86,6 +94,6 @@ public final class WriterMetrics implements AutoCloseable {
     }
 
     public long fsyncs() {
-        return fsyncs;
+        return fsyncs + backgroundFsyncs;
     }
 }

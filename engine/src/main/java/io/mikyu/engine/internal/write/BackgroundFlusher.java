@@ -52,7 +52,7 @@ public final class BackgroundFlusher implements AutoCloseable {
             if (target.isOpen() && target.isDirty()) {
                 try {
                     target.force();
-                    metrics.fsync();
+                    metrics.backgroundFsync();
                 } catch (IOException | RuntimeException e) {
                     if (target.isOpen()) {
                         LOG.error("background fsync of {} failed", target.describe(), e);
