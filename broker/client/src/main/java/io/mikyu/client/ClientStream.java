@@ -62,8 +62,6 @@ final class ClientStream<T> {
     private long lastUsedNanos = System.nanoTime();
     private State state = State.NEW;
     private int id;
-    /** Counts channel losses, so an open answered on a channel lost meanwhile is not taken for an open stream. */
-    private long epoch;
     private RuntimeException failure;
 
     ClientStream(Connection connection, Key key, BiConsumer<ByteBuf, Integer> openArgs, Function<ByteBuf, T> decoder,
@@ -100,7 +98,6 @@ final class ClientStream<T> {
         }
         try {
             while (true) {
-                long openedEpoch;
                 synchronized (this) {
                     List<T> ready = takeBuffered(max);
                     if (ready != null) {
@@ -111,7 +108,6 @@ final class ClientStream<T> {
                     }
                     if (state == State.NEW || state == State.LOST) {
                         state = State.OPENING;
-                        openedEpoch = epoch;
                     } else {
                         long remaining = deadlineNanos - System.nanoTime();
                         if (remaining <= 0) {
@@ -121,7 +117,7 @@ final class ClientStream<T> {
                         continue;
                     }
                 }
-                open(openedEpoch);
+                open();
             }
         } finally {
             synchronized (this) {
@@ -177,15 +173,22 @@ final class ClientStream<T> {
         return out;
     }
 
-    /** Opens the stream under a new id, outside the lock; the connection waits for a reconnect if one is going on. */
-    private void open(long openedEpoch) {
+    /**
+     * Opens the stream under a new id, outside the lock; the connection waits for a reconnect if one is going on.
+     * The channel may be lost and replaced while the open is under way, and the connection may send it again on
+     * the new channel: whether the stream is open is decided by which channel answered, not by losses seen
+     * meanwhile. (Deciding by losses left a stream open on the broker that this side had forgotten: what the broker
+     * pushed into it was dropped here and stayed leased to nobody.)
+     */
+    private void open() {
         int newId = connection.nextStreamId();
         synchronized (this) {
             id = newId;
         }
         connection.registerStream(newId, this);
+        int answeredOn;
         try {
-            connection.call(key.op(), b -> openArgs.accept(b, newId), b -> null);
+            answeredOn = connection.openStream(key.op(), b -> openArgs.accept(b, newId));
         } catch (StoreClosedException e) {
             connection.forgetStream(newId, this);
             synchronized (this) {
@@ -215,11 +218,17 @@ final class ClientStream<T> {
             }
             throw e;
         }
+        boolean open;
         synchronized (this) {
+            // A later loss of that channel calls lost(), which needs this lock: it cannot slip in between.
+            open = state == State.OPENING && connection.isCurrent(answeredOn);
             if (state == State.OPENING) {
-                state = epoch == openedEpoch ? State.OPEN : State.LOST;
+                state = open ? State.OPEN : State.LOST;
             }
             notifyAll();
+        }
+        if (!open) {
+            connection.forgetStream(newId, this);
         }
     }
 
@@ -237,16 +246,34 @@ final class ClientStream<T> {
         }
     }
 
-    /** The channel was lost: what was buffered is the broker's to give back; reopen on the next take. */
+    /**
+     * The channel was lost: what was buffered is the broker's to give back; reopen on the next take. A stream being
+     * opened is left to its opener, which knows which channel answered.
+     */
     void lost() {
         synchronized (this) {
-            epoch++;
+            dropBuffer();
+            if (state == State.OPEN) {
+                state = State.LOST;
+            }
+            notifyAll();
+        }
+    }
+
+    /** The broker ended the stream because it is stopping: open again (maybe on the next channel). */
+    void endedByBroker() {
+        synchronized (this) {
             dropBuffer();
             if (state == State.OPEN || state == State.OPENING) {
                 state = State.LOST;
             }
             notifyAll();
         }
+    }
+
+    /** Whether this stream is being opened under {@code streamId}. */
+    synchronized boolean opening(int streamId) {
+        return state == State.OPENING && id == streamId;
     }
 
     /** The broker ended the stream, or the connection closed for good: waiting takers get {@code e}. */

@@ -227,12 +227,40 @@ final class Connection implements AutoCloseable {
         }
     }
 
+    /**
+     * Sends the request that opens a consumer stream; returns the generation of the channel that answered it, on
+     * which the broker now holds the stream (see {@link #isCurrent}).
+     */
+    int openStream(Op op, Consumer<ByteBuf> args) {
+        int[] answeredOn = new int[1];
+        try {
+            send(op, args, Duration.ZERO, answeredOn).forEach(ByteBuf::release);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MikyuException("interrupted while waiting for the broker's answer to " + op);
+        }
+        return answeredOn[0];
+    }
+
+    /** Whether the channel of generation {@code gen} is the one up now. */
+    synchronized boolean isCurrent(int gen) {
+        return closedBecause == null && generation == gen && up.isDone();
+    }
+
     private List<ByteBuf> send(Op op, Consumer<ByteBuf> args, Duration wait) throws InterruptedException {
+        return send(op, args, wait, null);
+    }
+
+    private List<ByteBuf> send(Op op, Consumer<ByteBuf> args, Duration wait, int[] answeredOn)
+            throws InterruptedException {
         while (true) {
             int gen = awaitUp(op);
             try {
                 List<ByteBuf> answer = attempt(op, args, wait, channel, gen);
                 if (answer != null) {
+                    if (answeredOn != null) {
+                        answeredOn[0] = gen;
+                    }
                     return answer;
                 }
             } catch (Lost e) {
@@ -455,7 +483,8 @@ final class Connection implements AutoCloseable {
         for (ClientStream<?> s : streamsByKey.values()) {
             s.lost();
         }
-        streamsById.clear();
+        // A stream still opening keeps its id: its open may yet be answered on the next channel (see ClientStream).
+        streamsById.entrySet().removeIf(e -> !e.getValue().opening(e.getKey()));
     }
 
     private void failStreams() {
@@ -667,7 +696,7 @@ final class Connection implements AutoCloseable {
                         if ((flags & FrameDescriptor.FLAG_STREAM) != 0) {
                             ClientStream<?> stream = streamsById.remove(id);
                             if (stream != null && code == ErrorCode.STORE_CLOSED) {
-                                stream.lost();      // the broker is stopping: open again, maybe elsewhere
+                                stream.endedByBroker();     // the broker is stopping: open again, maybe elsewhere
                             } else if (stream != null) {
                                 stream.fail(code.toException(message));
                                 streamsByKey.remove(stream.key(), stream);
