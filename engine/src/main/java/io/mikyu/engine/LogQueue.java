@@ -29,6 +29,14 @@ public interface LogQueue {
 
     long appendBatch(List<Entry> entries, Durability durability);
 
+    /**
+     * Appends records a transport already encoded in the engine's batch layout, as {@link #appendBatch} would
+     * append the same entries; returns the offset of the first. The store checks the whole batch first (structure,
+     * checksum, its record and batch limits): a malformed batch is refused with an {@link IllegalArgumentException}
+     * and nothing is appended. The batch is consumed (its bytes receive the assigned offset).
+     */
+    long appendEncoded(io.mikyu.engine.spi.EncodedBatch batch, Durability durability);
+
     /** The record at {@code offset}, or {@code null} if it was compacted away; {@link OffsetOutOfRangeException} outside the log. */
     Record read(long offset);
 

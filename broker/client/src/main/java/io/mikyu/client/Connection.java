@@ -367,6 +367,11 @@ final class Connection implements AutoCloseable {
         return false;
     }
 
+    /** Whether log appends go in the engine's batch layout: the broker agreed. */
+    boolean encodedAppends() {
+        return (features & Protocol.FEATURE_ENCODED_APPEND) != 0;
+    }
+
     /** Whether waiting dequeues and fetches draw from consumer streams: asked for, and agreed by the broker. */
     boolean streams() {
         return options.streams() && (features & Protocol.FEATURE_STREAMS) != 0;

@@ -9,6 +9,7 @@ import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.OffsetReset;
 import io.mikyu.engine.QueueStats;
 import io.mikyu.engine.Record;
+import io.mikyu.engine.spi.EncodedBatch;
 import io.mikyu.engine.RecordHandler;
 import io.mikyu.engine.SharedGroup;
 import io.mikyu.engine.SharedGroupConfig;
@@ -59,14 +60,33 @@ final class RemoteLogQueue implements LogQueue {
         return appendBatch(List.of(Objects.requireNonNull(entry, "entry")), durability);
     }
 
-    /** {@code queue:string durability entries} → {@code firstOffset:i64} */
+    /**
+     * {@code queue:string durability entries} → {@code firstOffset:i64}; or, where the broker takes them, the
+     * entries encoded here in the engine's batch layout (APPEND_ENCODED), which the broker checks and writes as they
+     * are instead of decoding and encoding them again.
+     */
     @Override
     public long appendBatch(List<Entry> entries, Durability durability) {
         Objects.requireNonNull(durability, "durability");
+        if (connection.encodedAppends() && !entries.isEmpty()) {
+            return appendEncoded(EncodedBatch.encode(entries), durability);
+        }
         return connection.call(Op.APPEND, b -> {
             Fields.writeString(b, name);
             Values.writeDurability(b, durability);
             Values.writeEntries(b, entries);
+        }, Fields::readLong);
+    }
+
+    /** {@code queue:string durability batch:bytes} → {@code firstOffset:i64} */
+    @Override
+    public long appendEncoded(EncodedBatch batch, Durability durability) {
+        Objects.requireNonNull(durability, "durability");
+        byte[] bytes = batch.bytes();
+        return connection.call(Op.APPEND_ENCODED, b -> {
+            Fields.writeString(b, name);
+            Values.writeDurability(b, durability);
+            Fields.writeBytes(b, bytes);
         }, Fields::readLong);
     }
 

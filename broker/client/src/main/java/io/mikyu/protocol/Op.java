@@ -41,6 +41,7 @@ public enum Op {
     APPLY_RETENTION(0x39),
     COMPACT(0x3A),
     LOG_STATS(0x3B),
+    APPEND_ENCODED(0x3C),
     // ConsumerGroup
     GROUP_OPEN(0x40),
     GROUP_POSITION(0x41),

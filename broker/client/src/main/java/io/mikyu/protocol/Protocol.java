@@ -18,8 +18,13 @@ public final class Protocol {
      * {@link FrameDescriptor#DELIVERY}, {@link FrameDescriptor#CREDIT}); see {@link StreamDescriptor}.
      */
     public static final long FEATURE_STREAMS = 1L;
+    /**
+     * Feature bit 1: log appends in the engine's batch layout ({@link Op#APPEND_ENCODED}), which the broker checks
+     * and appends as they are.
+     */
+    public static final long FEATURE_ENCODED_APPEND = 2L;
     /** The optional features this code has; a connection uses those both sides have. */
-    public static final long FEATURES = FEATURE_STREAMS;
+    public static final long FEATURES = FEATURE_STREAMS | FEATURE_ENCODED_APPEND;
 
     /**
      * 16 MiB: twice the engine's default largest record (8 MiB), so one record always fits a frame. Larger batches

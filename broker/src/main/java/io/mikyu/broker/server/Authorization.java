@@ -15,7 +15,7 @@ import java.util.List;
  *
  * <table>
  * <tr><th>permission</th><th>requests</th></tr>
- * <tr><td>produce</td><td>APPEND, ENQUEUE; appends and enqueues inside TX_COMMIT and TX_PREPARE</td></tr>
+ * <tr><td>produce</td><td>APPEND, APPEND_ENCODED, ENQUEUE; appends and enqueues inside TX_COMMIT and TX_PREPARE</td></tr>
  * <tr><td>consume</td><td>READ_ONE, READ, POLL, START_OFFSET, END_OFFSET, OFFSET_FOR_TIMESTAMP, GROUP_*, DELETE_GROUP,
  * SHARED_*, DEQUEUE, TASK_ACK, TASK_NACK, TASK_EXTEND, TASK_RETURN_UNDELIVERED, BROWSE, STREAM_TASKS,
  * STREAM_SHARED; acks, nacks and offset
@@ -53,7 +53,7 @@ final class Authorization {
                  TASK_COUNTS, GROUPS -> principal.checkAny(queue(args));
             case CREATE_LOG, CREATE_TASK_QUEUE, DELETE_LOG, DELETE_TASK_QUEUE, PURGE, COMPACT, APPLY_RETENTION ->
                     principal.check(Permission.MANAGE, queue(args));
-            case APPEND, ENQUEUE -> principal.check(Permission.PRODUCE, queue(args));
+            case APPEND, APPEND_ENCODED, ENQUEUE -> principal.check(Permission.PRODUCE, queue(args));
             default -> principal.check(Permission.CONSUME, queue(args));
         }
     }

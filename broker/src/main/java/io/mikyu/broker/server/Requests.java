@@ -8,6 +8,7 @@ import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.LogQueueConfig;
+import io.mikyu.engine.spi.EncodedBatch;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.OffsetReset;
 import io.mikyu.engine.QueueKind;
@@ -167,6 +168,12 @@ final class Requests {
                 Durability durability = Values.readDurability(in);
                 List<Entry> entries = Values.readEntries(in);
                 yield now(r -> r.body().writeLong(m.log(queue).appendBatch(entries, durability)));
+            }
+            case APPEND_ENCODED -> {
+                String queue = readString(in);
+                Durability durability = Values.readDurability(in);
+                EncodedBatch batch = EncodedBatch.wrap(Fields.readRequiredBytes(in, "batch"));
+                yield now(r -> r.body().writeLong(m.log(queue).appendEncoded(batch, durability)));
             }
             case READ_ONE -> {
                 String queue = readString(in);

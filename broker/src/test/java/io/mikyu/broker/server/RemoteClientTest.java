@@ -52,6 +52,28 @@ class RemoteClientTest {
     }
 
     @Test
+    void appendsTravelInTheEnginesBatchLayoutAndAMalformedBatchIsRefusedWithoutHarm() throws Exception {
+        try (RunningBroker broker = new RunningBroker(dir)) {
+            Mikyu client = broker.dial();
+            LogQueue events = client.createLog("events");
+            long first = events.appendBatch(List.of(Entry.of("a"),
+                    Entry.keyed("k", "b").withHeaders(io.mikyu.engine.Headers.of("type", "order"))));
+            assertThat(first).isZero();
+            Record b = broker.store().log("events").read(1);
+            assertThat(b.key()).isEqualTo("k".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            assertThat(b.headers().getString("type")).isEqualTo("order");
+
+            byte[] bad = io.mikyu.engine.spi.EncodedBatch.encode(List.of(Entry.of("c"))).bytes();
+            bad[bad.length - 1] ^= 1;
+            assertThatThrownBy(() -> events.appendEncoded(io.mikyu.engine.spi.EncodedBatch.wrap(bad),
+                    io.mikyu.engine.Durability.ASYNC)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("CRC32C");
+            assertThat(events.endOffset()).isEqualTo(2);
+            assertThat(events.append(Entry.of("d"))).isEqualTo(2);
+        }
+    }
+
+    @Test
     void manyThreadsShareOneConnectionWithCallsInFlightTogether() throws Exception {
         try (RunningBroker broker = new RunningBroker(dir)) {
             Mikyu client = broker.dial();

@@ -17,6 +17,8 @@ import io.mikyu.engine.SharedGroupConfig;
 import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.internal.task.SharedGroupHandle;
 import io.mikyu.engine.internal.format.BatchEncoder;
+import io.mikyu.engine.internal.format.BatchValidator;
+import io.mikyu.engine.spi.EncodedBatch;
 import io.mikyu.engine.internal.format.RecordSink;
 import io.mikyu.engine.internal.format.OffsetsDescriptor;
 import io.mikyu.engine.internal.log.Compactor;
@@ -101,6 +103,17 @@ final class LogQueueHandle implements LogQueue, TxParticipant {
         long start = System.nanoTime();
         byte[] batch = BatchEncoder.encode(entries, System.currentTimeMillis(), limits.maxRecordBytes(),
                 limits.maxBatchBytes());
+        long offset = writer.append(new AppendRequest(log, batch, durability == Durability.SYNC,
+                StagingBuffer.stage(batch)));
+        meters.appendLatency(System.nanoTime() - start);
+        return offset;
+    }
+
+    @Override
+    public long appendEncoded(EncodedBatch encoded, Durability durability) {
+        long start = System.nanoTime();
+        byte[] batch = encoded.bytes();
+        BatchValidator.validate(batch, limits.maxRecordBytes(), limits.maxBatchBytes());
         long offset = writer.append(new AppendRequest(log, batch, durability == Durability.SYNC,
                 StagingBuffer.stage(batch)));
         meters.appendLatency(System.nanoTime() - start);

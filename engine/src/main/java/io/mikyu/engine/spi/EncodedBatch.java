@@ -1,0 +1,54 @@
+package io.mikyu.engine.spi;
+
+import io.mikyu.engine.Entry;
+import io.mikyu.engine.internal.format.BatchDescriptor;
+import io.mikyu.engine.internal.format.BatchEncoder;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Records already encoded in the engine's own batch layout, for transports: a remote client encodes a batch once,
+ * the broker checks it and hands the same bytes to the writer ({@link io.mikyu.engine.LogQueue#appendEncoded}),
+ * instead of decoding it into entries and encoding them again. The layout is the segment files' (see
+ * {@code BatchDescriptor}); its base offset is assigned when the batch is appended.
+ *
+ * <p>An encoded batch is handed over, not shared: appending it writes its assigned offset into its bytes, so it is
+ * appended once and its bytes are not used afterwards.
+ */
+public final class EncodedBatch {
+
+    /** Encoding limits of the sending side: the appending store checks its own. */
+    private static final int NO_LIMIT = Integer.MAX_VALUE - 64;
+
+    private final byte[] bytes;
+
+    private EncodedBatch(byte[] bytes) {
+        this.bytes = bytes;
+    }
+
+    /** Encodes {@code entries}; those without a timestamp get the current time. */
+    public static EncodedBatch encode(List<Entry> entries) {
+        return new EncodedBatch(BatchEncoder.encode(entries, System.currentTimeMillis(), NO_LIMIT, NO_LIMIT));
+    }
+
+    /** Wraps bytes received from elsewhere; they are checked, in full, when appended. */
+    public static EncodedBatch wrap(byte[] bytes) {
+        return new EncodedBatch(Objects.requireNonNull(bytes, "bytes"));
+    }
+
+    /** The encoded bytes (not a copy). */
+    public byte[] bytes() {
+        return bytes;
+    }
+
+    /** The record count the header declares (checked when appended). */
+    public int recordCount() {
+        return bytes.length < BatchDescriptor.HEADER_LENGTH ? 0 : BatchDescriptor.recordCount(bytes);
+    }
+
+    /** Size in bytes. */
+    public int size() {
+        return bytes.length;
+    }
+}
