@@ -68,6 +68,16 @@ public interface LogQueue {
      */
     long poll(long fromOffset, int maxRecords, Duration wait, RecordHandler handler) throws InterruptedException;
 
+    /**
+     * For transports: waits like {@link #poll(long, int, Duration, RecordHandler)}, then shows {@code handler} the
+     * stored batches holding records at or after {@code fromOffset} as they are (the first may start before it),
+     * until about {@code maxBytes} (at least one batch); a batch over {@code maxBatchBytes} is shown record by
+     * record instead. Returns the offset to read from next, or {@code fromOffset} if nothing came within
+     * {@code wait}.
+     */
+    long pollEncoded(long fromOffset, long maxBytes, int maxBatchBytes, Duration wait,
+                     io.mikyu.engine.spi.EncodedBatchHandler handler) throws InterruptedException;
+
     /** The first offset still stored (retention moves it forward). */
     long startOffset();
 

@@ -69,7 +69,7 @@ final class Connection implements AutoCloseable {
     /** Requests that may be sent again after a reconnect without changing what they do. */
     private static final Set<Op> REPEATABLE = EnumSet.of(Op.GET_OR_CREATE_LOG, Op.GET_LOG,
             Op.GET_OR_CREATE_TASK_QUEUE, Op.GET_TASK_QUEUE, Op.LIST, Op.STATS, Op.RECOVERY_REPORT, Op.FLUSH,
-            Op.PREPARED_TRANSACTIONS, Op.READ_ONE, Op.READ, Op.POLL, Op.START_OFFSET, Op.END_OFFSET,
+            Op.PREPARED_TRANSACTIONS, Op.READ_ONE, Op.READ, Op.POLL, Op.POLL_ENCODED, Op.START_OFFSET, Op.END_OFFSET,
             Op.OFFSET_FOR_TIMESTAMP, Op.GROUPS, Op.LOG_STATS, Op.GROUP_OPEN, Op.GROUP_POSITION,
             Op.GROUP_HAS_COMMITTED, Op.GROUP_POLL, Op.GROUP_LAG, Op.SHARED_OPEN, Op.SHARED_FETCH, Op.SHARED_EXTEND,
             Op.SHARED_COMMITTED, Op.SHARED_COUNTS, Op.SHARED_LAG, Op.DEQUEUE, Op.TASK_EXTEND, Op.BROWSE,
@@ -367,9 +367,9 @@ final class Connection implements AutoCloseable {
         return false;
     }
 
-    /** Whether log appends go in the engine's batch layout: the broker agreed. */
-    boolean encodedAppends() {
-        return (features & Protocol.FEATURE_ENCODED_APPEND) != 0;
+    /** Whether log records travel in the engine's batch layout: the broker agreed. */
+    boolean encodedBatches() {
+        return (features & Protocol.FEATURE_ENCODED_BATCHES) != 0;
     }
 
     /** Whether waiting dequeues and fetches draw from consumer streams: asked for, and agreed by the broker. */

@@ -10,6 +10,8 @@ import io.mikyu.engine.OffsetReset;
 import io.mikyu.engine.QueueStats;
 import io.mikyu.engine.Record;
 import io.mikyu.engine.spi.EncodedBatch;
+import io.mikyu.engine.spi.EncodedBatchHandler;
+import io.mikyu.protocol.MalformedFrameException;
 import io.mikyu.engine.RecordHandler;
 import io.mikyu.engine.SharedGroup;
 import io.mikyu.engine.SharedGroupConfig;
@@ -19,7 +21,9 @@ import io.mikyu.protocol.Op;
 import io.mikyu.protocol.Values;
 import io.netty.buffer.ByteBuf;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -28,6 +32,10 @@ import java.util.function.Consumer;
 final class RemoteLogQueue implements LogQueue {
 
     static final int RECORD_MIN_BYTES = 8 + 8 + 4 + 4 + 4;
+    /** Items of a POLL_ENCODED answer: a stored batch, or a record of a batch too large for one frame. */
+    private static final int ITEM_BATCH = 0;
+    private static final int ITEM_RECORD = 1;
+    private static final int ITEM_MIN_BYTES = 1 + 4;
 
     private final RemoteMikyu store;
     private final Connection connection;
@@ -68,7 +76,7 @@ final class RemoteLogQueue implements LogQueue {
     @Override
     public long appendBatch(List<Entry> entries, Durability durability) {
         Objects.requireNonNull(durability, "durability");
-        if (connection.encodedAppends() && !entries.isEmpty()) {
+        if (connection.encodedBatches() && !entries.isEmpty()) {
             return appendEncoded(EncodedBatch.encode(entries), durability);
         }
         return connection.call(Op.APPEND, b -> {
@@ -102,6 +110,14 @@ final class RemoteLogQueue implements LogQueue {
     /** {@code queue:string from:i64 max:i32 maxBytes:i64} → records */
     @Override
     public List<Record> read(long fromOffset, int maxRecords, long maxBytes) {
+        if (connection.encodedBatches()) {
+            try {
+                return pollEncodedRecords(fromOffset, maxRecords, maxBytes, Duration.ZERO);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new io.mikyu.engine.MikyuException("interrupted while reading " + name);
+            }
+        }
         return connection.callList(Op.READ, b -> {
             Fields.writeString(b, name);
             b.writeLong(fromOffset).writeInt(maxRecords).writeLong(maxBytes);
@@ -112,6 +128,9 @@ final class RemoteLogQueue implements LogQueue {
     @Override
     public List<Record> poll(long fromOffset, int maxRecords, long maxBytes, Duration wait)
             throws InterruptedException {
+        if (connection.encodedBatches()) {
+            return pollEncodedRecords(fromOffset, maxRecords, maxBytes, wait);
+        }
         return connection.callList(Op.POLL, b -> {
             Fields.writeString(b, name);
             b.writeLong(fromOffset).writeInt(maxRecords).writeLong(maxBytes);
@@ -119,15 +138,91 @@ final class RemoteLogQueue implements LogQueue {
         }, Values::readRecord, RECORD_MIN_BYTES, wait);
     }
 
-    /** Over the wire the records are copies anyway: each is shown to the handler through a view of the copy. */
+    /**
+     * With encoded batches the records are shown in place, in the answer's buffer, as the engine shows them in
+     * process; without, each is shown through a view of its copy.
+     */
     @Override
     public long poll(long fromOffset, int maxRecords, Duration wait, RecordHandler handler)
             throws InterruptedException {
+        if (maxRecords <= 0) {
+            throw new IllegalArgumentException("maxRecords must be positive: " + maxRecords);
+        }
+        if (connection.encodedBatches()) {
+            return pollEncoded(fromOffset, Long.MAX_VALUE, wait, maxRecords, handler);
+        }
         List<Record> records = poll(fromOffset, maxRecords, Long.MAX_VALUE, wait);
         for (Record r : records) {
             handler.onRecord(new CopiedRecordView(r));
         }
         return records.isEmpty() ? fromOffset : records.get(records.size() - 1).offset() + 1;
+    }
+
+    @Override
+    public long pollEncoded(long fromOffset, long maxBytes, int maxBatchBytes, Duration wait,
+                            EncodedBatchHandler handler) {
+        throw new UnsupportedOperationException("pollEncoded is for the broker's side of a connection; a dialled"
+                + " queue reads with poll, which uses encoded batches itself");
+    }
+
+    /** The list form of {@link #pollEncoded(long, long, Duration, int, RecordHandler)}, within {@code maxBytes}. */
+    private List<Record> pollEncodedRecords(long from, int max, long maxBytes, Duration wait)
+            throws InterruptedException {
+        if (max <= 0) {
+            throw new IllegalArgumentException("maxRecords must be positive: " + max);
+        }
+        List<Record> out = new ArrayList<>();
+        long[] bytes = {0};
+        pollEncoded(from, maxBytes, wait, max, view -> {
+            if (out.isEmpty() || bytes[0] < maxBytes) {
+                Record r = view.toRecord();
+                bytes[0] += r.size();
+                out.add(r);
+            }
+        });
+        return out;
+    }
+
+    /**
+     * {@code queue:string from:i64 maxBytes:i64 wait:millis} → {@code list<item>}, an item being a stored batch
+     * ({@code 0:u8 batch:bytes}, checked and then read in place from the answer) or a record of a batch too large
+     * for a frame ({@code 1:u8 record}). Shows at most {@code max} records at or after {@code from} to
+     * {@code each}; returns the offset to continue from ({@code from} if none came).
+     */
+    private long pollEncoded(long from, long maxBytes, Duration wait, int max, RecordHandler each)
+            throws InterruptedException {
+        long[] next = {from};
+        int[] shown = {0};
+        String source = "answer of " + connection.endpoint() + " for " + name;
+        RecordHandler counting = view -> {
+            shown[0]++;
+            each.onRecord(view);
+        };
+        connection.callList(Op.POLL_ENCODED, b -> {
+            Fields.writeString(b, name);
+            b.writeLong(from).writeLong(Math.max(1, maxBytes));
+            Fields.writeMillis(b, wait);
+        }, b -> {
+            int kind = Fields.readU8(b);
+            if (kind == ITEM_BATCH) {
+                int length = Fields.readRequiredLength(b, "batch");
+                ByteBuffer batch = b.nioBuffer(b.readerIndex(), length);
+                b.skipBytes(length);
+                if (shown[0] < max) {
+                    next[0] = EncodedBatch.forEachRecord(batch, next[0], max - shown[0], counting, source);
+                }
+            } else if (kind == ITEM_RECORD) {
+                Record r = Values.readRecord(b);
+                if (shown[0] < max && r.offset() >= next[0]) {
+                    counting.onRecord(new CopiedRecordView(r));
+                    next[0] = r.offset() + 1;
+                }
+            } else {
+                throw new MalformedFrameException("unknown item kind " + kind + " in an answer to POLL_ENCODED");
+            }
+            return Boolean.TRUE;
+        }, ITEM_MIN_BYTES, wait);
+        return next[0];
     }
 
     @Override

@@ -174,6 +174,15 @@ public final class Fields {
         }
     }
 
+    /** The length of a bytes field that must be there, checked against the frame; read its bytes in place. */
+    public static int readRequiredLength(ByteBuf buf, String what) {
+        int length = readLength(buf);
+        if (length < 0) {
+            throw new MalformedFrameException(what + " is missing");
+        }
+        return length;
+    }
+
     private static int readLength(ByteBuf buf) {
         int length = readInt(buf);
         if (length < -1 || length > buf.readableBytes()) {

@@ -42,6 +42,7 @@ public enum Op {
     COMPACT(0x3A),
     LOG_STATS(0x3B),
     APPEND_ENCODED(0x3C),
+    POLL_ENCODED(0x3D),
     // ConsumerGroup
     GROUP_OPEN(0x40),
     GROUP_POSITION(0x41),

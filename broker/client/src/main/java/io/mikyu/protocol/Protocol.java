@@ -19,12 +19,12 @@ public final class Protocol {
      */
     public static final long FEATURE_STREAMS = 1L;
     /**
-     * Feature bit 1: log appends in the engine's batch layout ({@link Op#APPEND_ENCODED}), which the broker checks
-     * and appends as they are.
+     * Feature bit 1: log records in the engine's batch layout both ways: appends ({@link Op#APPEND_ENCODED}), which
+     * the broker checks and writes as they are, and reads ({@link Op#POLL_ENCODED}), answered with stored batches.
      */
-    public static final long FEATURE_ENCODED_APPEND = 2L;
+    public static final long FEATURE_ENCODED_BATCHES = 2L;
     /** The optional features this code has; a connection uses those both sides have. */
-    public static final long FEATURES = FEATURE_STREAMS | FEATURE_ENCODED_APPEND;
+    public static final long FEATURES = FEATURE_STREAMS | FEATURE_ENCODED_BATCHES;
 
     /**
      * 16 MiB: twice the engine's default largest record (8 MiB), so one record always fits a frame. Larger batches

@@ -8,6 +8,7 @@ import io.netty.buffer.ByteBufAllocator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * The {@link FrameDescriptor#RESULT} frames of one request, written by the call on its worker thread. A scalar
@@ -60,19 +61,48 @@ final class Reply {
      * first): returns how many were written.
      */
     <T> int listUpTo(List<T> items, BiConsumer<ByteBuf, T> writer, long maxBytes) {
-        ByteBuf frame = body();
-        int countAt = frame.writerIndex();
-        frame.writeInt(0);
-        int count = 0;
+        Items out = items();
         int written = 0;
         long bytes = 0;
         for (T item : items) {
             if (written > 0 && bytes >= maxBytes) {
                 break;
             }
+            bytes += out.add(b -> writer.accept(b, item));
+            written++;
+        }
+        out.end();
+        return written;
+    }
+
+    /** The agreed frame size. */
+    int maxFrameBytes() {
+        return maxFrameBytes;
+    }
+
+    /** A list written item by item as the items come (a read shown in place), split across frames as needed. */
+    Items items() {
+        return new Items();
+    }
+
+    /** {@code count:i32 item*} per frame; {@link #end} when the last item is written. */
+    final class Items {
+        private ByteBuf frame = body();
+        private int countAt = frame.writerIndex();
+        private int count;
+
+        private Items() {
+            frame.writeInt(0);
+        }
+
+        /**
+         * Writes one item with {@code writer} (which may be called a second time, into a new frame, if the item
+         * did not fit the current one); returns its size in bytes.
+         */
+        int add(Consumer<ByteBuf> writer) {
             int mark = frame.writerIndex();
-            writer.accept(frame, item);
-            bytes += frame.writerIndex() - mark;
+            writer.accept(frame);
+            int size = frame.writerIndex() - mark;
             if (frame.writerIndex() > maxFrameBytes && count > 0) {
                 frame.writerIndex(mark);
                 frame.setInt(countAt, count);
@@ -82,17 +112,19 @@ final class Reply {
                 countAt = frame.writerIndex();
                 frame.writeInt(0);
                 count = 0;
-                writer.accept(frame, item);
+                writer.accept(frame);
             }
             if (frame.writerIndex() > maxFrameBytes) {
-                throw new RecordTooLargeException("an item of " + (frame.writerIndex() - countAt)
-                        + " bytes does not fit the connection's frame limit of " + maxFrameBytes + " bytes");
+                throw new RecordTooLargeException("an item of " + size + " bytes does not fit the connection's"
+                        + " frame limit of " + maxFrameBytes + " bytes");
             }
             count++;
-            written++;
+            return size;
         }
-        frame.setInt(countAt, count);
-        return written;
+
+        void end() {
+            frame.setInt(countAt, count);
+        }
     }
 
     /** Something to do once the answer is written (a stream starts pushing after its open is answered). */

@@ -203,6 +203,20 @@ final class Requests {
                 yield waiting(wait, r -> r.list(m.log(queue).poll(from, max, Math.min(maxBytes, r.maxResultBytes()),
                         wait), Values::writeRecord));
             }
+            case POLL_ENCODED -> {
+                String queue = readString(in);
+                long from = readLong(in);
+                long maxBytes = readLong(in);
+                Duration wait = readMillis(in);
+                yield waiting(wait, r -> {
+                    Reply.Items items = r.items();
+                    // Room for a batch in one frame beside the frame header, the count and the item's own header.
+                    int maxBatch = r.maxFrameBytes() - 64;
+                    m.log(queue).pollEncoded(from, Math.min(maxBytes, r.maxResultBytes()), maxBatch, wait,
+                            new EncodedItems(items));
+                    items.end();
+                });
+            }
             case START_OFFSET -> {
                 String queue = readString(in);
                 yield now(r -> r.body().writeLong(m.log(queue).startOffset()));

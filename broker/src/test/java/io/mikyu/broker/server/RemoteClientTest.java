@@ -74,6 +74,40 @@ class RemoteClientTest {
     }
 
     @Test
+    void readsTravelAsStoredBatchesAndABatchLargerThanAFrameComesRecordByRecord() throws Exception {
+        try (RunningBroker broker = new RunningBroker(dir)) {
+            LogQueue local = broker.store().createLog("events");
+            // ~200 KiB in one batch: more than the 64 KiB frames this client agrees on
+            local.appendBatch(java.util.stream.IntStream.range(0, 200)
+                    .mapToObj(i -> Entry.of(i + ":" + "x".repeat(1000))).toList());
+            local.appendBatch(List.of(Entry.of("200:small"), Entry.of("201:small")));
+            try (Mikyu client = Mikyu.dial(broker.uri() + "?maxFrameBytes=65536")) {
+                LogQueue events = client.log("events");
+                List<Record> all = new ArrayList<>();
+                long next = 0;
+                while (next < 202) {
+                    List<Record> got = events.poll(next, 1000, Duration.ofSeconds(5));
+                    assertThat(got).isNotEmpty();
+                    all.addAll(got);
+                    next = got.get(got.size() - 1).offset() + 1;
+                }
+                assertThat(all).extracting(r -> r.payloadAsString().split(":")[0]).containsExactlyElementsOf(
+                        java.util.stream.IntStream.range(0, 202).mapToObj(Integer::toString).toList());
+
+                List<Long> offsets = new ArrayList<>();
+                assertThat(events.poll(150, 10, Duration.ZERO, r -> offsets.add(r.offset()))).isEqualTo(160);
+                assertThat(offsets).containsExactly(150L, 151L, 152L, 153L, 154L, 155L, 156L, 157L, 158L, 159L);
+                offsets.clear();
+                assertThat(events.poll(201, 10, Duration.ZERO, r -> offsets.add(r.offset()))).isEqualTo(202);
+                assertThat(offsets).containsExactly(201L);
+                assertThat(events.read(0, 3, 1)).as("a byte limit still gives one record").hasSize(1);
+                assertThat(events.poll(202, 10, Duration.ofMillis(50), r -> offsets.add(r.offset())))
+                        .as("nothing new: where it started").isEqualTo(202);
+            }
+        }
+    }
+
+    @Test
     void manyThreadsShareOneConnectionWithCallsInFlightTogether() throws Exception {
         try (RunningBroker broker = new RunningBroker(dir)) {
             Mikyu client = broker.dial();

@@ -1,8 +1,16 @@
 package io.mikyu.engine.spi;
 
+import io.mikyu.engine.CorruptionException;
 import io.mikyu.engine.Entry;
+import io.mikyu.engine.RecordHandler;
 import io.mikyu.engine.internal.format.BatchDescriptor;
 import io.mikyu.engine.internal.format.BatchEncoder;
+import io.mikyu.engine.internal.format.BatchReader;
+import io.mikyu.engine.internal.format.RecordCursor;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
 
 import java.util.List;
 import java.util.Objects;
@@ -50,5 +58,25 @@ public final class EncodedBatch {
     /** Size in bytes. */
     public int size() {
         return bytes.length;
+    }
+
+    /**
+     * Shows the records of the stored batch framed by {@code batch}'s position and limit (as
+     * {@link EncodedBatchHandler#onBatch} gets it, or as received from a broker) whose offset is at least
+     * {@code minOffset} to {@code handler} in place, at most {@code max}. The batch is checked first (header and
+     * CRC32C; every record's bounds as it is read): {@link CorruptionException} naming {@code source} if it fails.
+     * Returns the offset to continue from.
+     */
+    public static long forEachRecord(ByteBuffer batch, long minOffset, int max, RecordHandler handler, String source) {
+        ByteBuffer buf = batch.order() == ByteOrder.LITTLE_ENDIAN ? batch : batch.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        int pos = buf.position();
+        Path where = Path.of(source);
+        int status = BatchReader.check(buf, pos, buf.limit(), Integer.MAX_VALUE, true);
+        if (status != BatchReader.VALID || BatchDescriptor.totalSize(BatchDescriptor.length(buf, pos))
+                != buf.limit() - pos) {
+            throw new CorruptionException(where, 0, status == BatchReader.DAMAGED ? "batch fails its checksum"
+                    : "batch is incomplete");
+        }
+        return new RecordCursor().visit(buf, pos, minOffset, max, handler, where, -pos);
     }
 }

@@ -2,8 +2,10 @@ package io.mikyu.engine.internal.format;
 
 import io.mikyu.engine.Record;
 import io.mikyu.engine.RecordHandler;
+import io.mikyu.engine.spi.EncodedBatchHandler;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -39,6 +41,52 @@ public interface RecordSink {
             @Override
             public long taken() {
                 return out.size();
+            }
+        };
+    }
+
+    /**
+     * Shows whole batches in place to {@code handler} until {@code maxBytes} (always the first); a batch over
+     * {@code maxBatchBytes} goes record by record. Counts the records of the batches shown.
+     */
+    static RecordSink toBatches(EncodedBatchHandler handler, long maxBytes, int maxBatchBytes) {
+        RecordCursor cursor = new RecordCursor();
+        RecordHandler oneByOne = handler::onRecord;
+        return new RecordSink() {
+            private long bytes;
+            private long records;
+            private boolean full;
+
+            @Override
+            public long take(ByteBuffer buf, int pos, long minOffset, Path file, long base) {
+                int total = BatchDescriptor.totalSize(BatchDescriptor.length(buf, pos));
+                if (bytes > 0 && bytes + total > maxBytes) {
+                    full = true;
+                    return minOffset;
+                }
+                bytes += total;
+                if (total > maxBatchBytes) {
+                    long before = cursor.handled();
+                    long next = cursor.visit(buf, pos, minOffset, Integer.MAX_VALUE, oneByOne, file, base);
+                    this.records += cursor.handled() - before;
+                    return next;
+                }
+                ByteBuffer batch = buf.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+                batch.limit(pos + total).position(pos);
+                handler.onBatch(batch.asReadOnlyBuffer().order(ByteOrder.LITTLE_ENDIAN));
+                this.records += BatchDescriptor.recordCount(buf, pos);
+                return Math.max(minOffset, BatchDescriptor.baseOffset(buf, pos)
+                        + BatchDescriptor.lastOffsetDelta(buf, pos) + 1);
+            }
+
+            @Override
+            public boolean isFull() {
+                return full || bytes >= maxBytes;
+            }
+
+            @Override
+            public long taken() {
+                return records;
             }
         };
     }

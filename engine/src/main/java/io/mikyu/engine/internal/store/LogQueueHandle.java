@@ -19,6 +19,7 @@ import io.mikyu.engine.internal.task.SharedGroupHandle;
 import io.mikyu.engine.internal.format.BatchEncoder;
 import io.mikyu.engine.internal.format.BatchValidator;
 import io.mikyu.engine.spi.EncodedBatch;
+import io.mikyu.engine.spi.EncodedBatchHandler;
 import io.mikyu.engine.internal.format.RecordSink;
 import io.mikyu.engine.internal.format.OffsetsDescriptor;
 import io.mikyu.engine.internal.log.Compactor;
@@ -167,6 +168,25 @@ final class LogQueueHandle implements LogQueue, TxParticipant {
         while (true) {
             long end = log.endOffset();
             RecordSink sink = RecordSink.toHandler(handler, maxRecords);
+            long next = log.read(fromOffset, sink);
+            long remaining = deadline - System.nanoTime();
+            if (sink.taken() > 0 || remaining <= 0) {
+                return sink.taken() > 0 ? next : fromOffset;
+            }
+            log.awaitBeyond(Math.max(end, fromOffset + 1) - 1, remaining);
+        }
+    }
+
+    @Override
+    public long pollEncoded(long fromOffset, long maxBytes, int maxBatchBytes, Duration wait,
+                            EncodedBatchHandler handler) throws InterruptedException {
+        if (maxBytes <= 0) {
+            throw new IllegalArgumentException("maxBytes must be positive: " + maxBytes);
+        }
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (true) {
+            long end = log.endOffset();
+            RecordSink sink = RecordSink.toBatches(handler, maxBytes, maxBatchBytes);
             long next = log.read(fromOffset, sink);
             long remaining = deadline - System.nanoTime();
             if (sink.taken() > 0 || remaining <= 0) {
