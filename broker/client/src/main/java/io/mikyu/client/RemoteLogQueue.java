@@ -183,6 +183,18 @@ final class RemoteLogQueue implements LogQueue {
         return out;
     }
 
+    /** What a damaged batch in an answer is reported as coming from (made once). */
+    private String answerSource() {
+        String s = answerSource;
+        if (s == null) {
+            s = "answer of " + connection.endpoint() + " for " + name;
+            answerSource = s;
+        }
+        return s;
+    }
+
+    private String answerSource;
+
     /**
      * {@code queue:string from:i64 maxBytes:i64 wait:millis} → {@code list<item>}, an item being a stored batch
      * ({@code 0:u8 batch:bytes}, checked and then read in place from the answer) or a record of a batch too large
@@ -193,7 +205,6 @@ final class RemoteLogQueue implements LogQueue {
             throws InterruptedException {
         long[] next = {from};
         int[] shown = {0};
-        String source = "answer of " + connection.endpoint() + " for " + name;
         RecordHandler counting = view -> {
             shown[0]++;
             each.onRecord(view);
@@ -209,7 +220,7 @@ final class RemoteLogQueue implements LogQueue {
                 ByteBuffer batch = b.nioBuffer(b.readerIndex(), length);
                 b.skipBytes(length);
                 if (shown[0] < max) {
-                    next[0] = EncodedBatch.forEachRecord(batch, next[0], max - shown[0], counting, source);
+                    next[0] = EncodedBatch.forEachRecord(batch, next[0], max - shown[0], counting, answerSource());
                 }
             } else if (kind == ITEM_RECORD) {
                 Record r = Values.readRecord(b);
