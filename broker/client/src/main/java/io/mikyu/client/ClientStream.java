@@ -1,6 +1,7 @@
 package io.mikyu.client;
 
 import io.mikyu.engine.FilterExpression;
+import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.StoreClosedException;
 import io.mikyu.protocol.Fields;
 import io.mikyu.protocol.MalformedFrameException;
@@ -54,6 +55,10 @@ final class ClientStream<T> {
     private final BiConsumer<ByteBuf, Integer> openArgs;
     private final Function<ByteBuf, T> decoder;
     private final int minItemBytes;
+    /** How to give back pushed items nobody took: the request, its arguments for tokens, an item's token. */
+    private final Op returnOp;
+    private final BiConsumer<ByteBuf, List<LeaseToken>> returnArgs;
+    private final Function<T, LeaseToken> tokenOf;
 
     // Guarded by this.
     private final ArrayDeque<Chunk> chunks = new ArrayDeque<>();
@@ -63,14 +68,41 @@ final class ClientStream<T> {
     private State state = State.NEW;
     private int id;
     private RuntimeException failure;
+    /**
+     * Tokens of pushed items the application never took, dropped with a lost channel (or a stream the stopping
+     * broker ended). A stopping broker keeps them leased (it cannot know which were taken: a CREDIT may be unread),
+     * so after the reconnect this side gives them back, and they are ready at once instead of when their leases end.
+     */
+    private final List<LeaseToken> dropped = new ArrayList<>();
 
     ClientStream(Connection connection, Key key, BiConsumer<ByteBuf, Integer> openArgs, Function<ByteBuf, T> decoder,
-                 int minItemBytes) {
+                 int minItemBytes, Op returnOp, BiConsumer<ByteBuf, List<LeaseToken>> returnArgs,
+                 Function<T, LeaseToken> tokenOf) {
         this.connection = connection;
         this.key = key;
         this.openArgs = openArgs;
         this.decoder = decoder;
         this.minItemBytes = minItemBytes;
+        this.returnOp = returnOp;
+        this.returnArgs = returnArgs;
+        this.tokenOf = tokenOf;
+    }
+
+    /** What to give back after a reconnect ({@link #dropped}), or {@code null}. */
+    synchronized GiveBack giveBack() {
+        if (dropped.isEmpty()) {
+            return null;
+        }
+        return new GiveBack(returnOp, returnArgs, List.copyOf(dropped));
+    }
+
+    /** The tokens were given back (or no longer need to be). */
+    synchronized void givenBack(List<LeaseToken> tokens) {
+        dropped.removeAll(tokens);
+    }
+
+    /** A request giving back {@code tokens}: {@code args} writes its arguments for any of them. */
+    record GiveBack(Op op, BiConsumer<ByteBuf, List<LeaseToken>> args, List<LeaseToken> tokens) {
     }
 
     Key key() {
@@ -247,11 +279,12 @@ final class ClientStream<T> {
     }
 
     /**
-     * The channel was lost: what was buffered is the broker's to give back; reopen on the next take. A stream being
-     * opened is left to its opener, which knows which channel answered.
+     * The channel was lost: what was buffered is given back after the reconnect ({@link #dropped}); reopen on the
+     * next take. A stream being opened is left to its opener, which knows which channel answered.
      */
     void lost() {
         synchronized (this) {
+            keepTokensOfBuffer();
             dropBuffer();
             if (state == State.OPEN) {
                 state = State.LOST;
@@ -263,6 +296,7 @@ final class ClientStream<T> {
     /** The broker ended the stream because it is stopping: open again (maybe on the next channel). */
     void endedByBroker() {
         synchronized (this) {
+            keepTokensOfBuffer();
             dropBuffer();
             if (state == State.OPEN || state == State.OPENING) {
                 state = State.LOST;
@@ -313,6 +347,19 @@ final class ClientStream<T> {
     /** Items pushed and not taken yet. */
     synchronized int buffered() {
         return buffered;
+    }
+
+    /** Caller holds the lock: the tokens of what is buffered go to {@link #dropped}. */
+    private void keepTokensOfBuffer() {
+        for (Chunk c : chunks) {
+            try {
+                for (int i = 0; i < c.left; i++) {
+                    dropped.add(tokenOf.apply(decoder.apply(c.body)));
+                }
+            } catch (RuntimeException malformed) {
+                // the rest of this frame is unreadable: those leases run out instead
+            }
+        }
     }
 
     private void dropBuffer() {

@@ -587,6 +587,13 @@ final class Connection implements AutoCloseable {
                         c.lost();
                     }
                 }
+                for (ClientStream<?> s : List.copyOf(streamsByKey.values())) {
+                    ClientStream.GiveBack back = s.giveBack();
+                    if (back != null) {
+                        giveBack(back, ch);
+                        s.givenBack(back.tokens());
+                    }
+                }
                 synchronized (this) {
                     generation++;
                     up.complete(null);
@@ -612,6 +619,39 @@ final class Connection implements AutoCloseable {
         failAll();
         if (gaveUp) {
             LOG.warn(closedBecause);
+        }
+    }
+
+    /**
+     * After a reconnect, on the new channel: gives back pushed items the lost channel's streams never handed out.
+     * A token the broker no longer honours (it gave the items back itself when it saw the connection close, or
+     * their lease ended) needs nothing more; one such token refuses the whole request, so the rest go one by one.
+     */
+    private void giveBack(ClientStream.GiveBack back, Channel ch) throws InterruptedException {
+        try {
+            giveBack(back, back.tokens(), ch);
+        } catch (io.mikyu.engine.StaleLeaseException stale) {
+            for (io.mikyu.engine.LeaseToken t : back.tokens()) {
+                try {
+                    giveBack(back, List.of(t), ch);
+                } catch (io.mikyu.engine.StaleLeaseException gone) {
+                    // given back by the broker already, or its lease ended
+                }
+            }
+        } catch (StoreClosedException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            LOG.debug("after reconnecting to {}: giving back {} pushed items failed, their leases will run out: {}",
+                    endpoint, back.tokens().size(), e.toString());
+        }
+    }
+
+    private void giveBack(ClientStream.GiveBack back, List<io.mikyu.engine.LeaseToken> tokens, Channel ch)
+            throws InterruptedException {
+        try {
+            attempt(back.op(), b -> back.args().accept(b, tokens), Duration.ZERO, ch, -1).forEach(ByteBuf::release);
+        } catch (Lost e) {
+            throw new StoreClosedException(e.getMessage());
         }
     }
 

@@ -97,7 +97,10 @@ final class RemoteSharedGroup implements SharedGroup {
             b.writeLong(key.leaseMillis());
             b.writeInt(options.streamCredit());
             b.writeLong(options.streamCreditBytes());
-        }, Values::readDelivery, DELIVERY_MIN_BYTES);
+        }, Values::readDelivery, DELIVERY_MIN_BYTES, Op.SHARED_RETURN_UNDELIVERED, (b, tokens) -> {
+            names(b);
+            Values.writeTokens(b, tokens);
+        }, Delivery::token);
     }
 
     @Override

@@ -126,7 +126,10 @@ final class RemoteTaskQueue implements TaskQueue {
             Values.writeFilter(b, key.filter());
             b.writeInt(options.streamCredit());
             b.writeLong(options.streamCreditBytes());
-        }, Values::readLeasedTask, LEASED_TASK_MIN_BYTES);
+        }, Values::readLeasedTask, LEASED_TASK_MIN_BYTES, Op.TASK_RETURN_UNDELIVERED, (b, tokens) -> {
+            Fields.writeString(b, name);
+            Values.writeTokens(b, tokens);
+        }, LeasedTask::token);
     }
 
     @Override

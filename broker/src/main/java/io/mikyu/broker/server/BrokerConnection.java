@@ -5,6 +5,7 @@ import io.mikyu.engine.AuthenticationException;
 import io.mikyu.engine.StoreClosedException;
 import io.mikyu.engine.security.Principal;
 import io.mikyu.engine.security.SecurityRealm;
+import io.mikyu.engine.spi.AsyncWrites;
 import io.mikyu.protocol.ClientHello;
 import io.mikyu.protocol.ErrorCode;
 import io.mikyu.protocol.Fields;
@@ -265,6 +266,9 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
                 if (inFlight.incrementAndGet() >= MAX_IN_FLIGHT) {
                     channel.eventLoop().execute(this::updateAutoRead);
                 }
+                if (request.async() != null && channel.isWritable() && startAsync(id, request.async())) {
+                    return;
+                }
                 try {
                     server.workers().execute(() -> run(id, request));
                 } catch (RejectedExecutionException e) {
@@ -275,6 +279,50 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
         } catch (RejectedExecutionException e) {
             sendError(ErrorCode.BUSY, id, server.isStopping() ? "the broker is stopping"
                     : "the broker is busy: too many requests in progress (" + e.getMessage() + "); try again");
+        }
+    }
+
+    /**
+     * Starts a write on the event loop; its completion answers it (on the event loop too). Returns {@code false}
+     * if the engine would not start it so (the caller gives it to a worker); a write refused at once (a malformed
+     * batch, an unknown queue) is answered with its error here.
+     */
+    private boolean startAsync(int id, Requests.AsyncCall call) {
+        server.asyncStarted();
+        boolean started = false;
+        try {
+            started = call.start(channel.eventLoop(), new AsyncWrites.Completion() {
+                @Override
+                public void completed(long value) {
+                    try {
+                        Reply reply = new Reply(channel.alloc(), id, maxFrameBytes);
+                        reply.body().writeLong(value);
+                        channel.writeAndFlush(reply.frames().get(0));
+                    } finally {
+                        finished();
+                        server.asyncFinished();
+                    }
+                }
+
+                @Override
+                public void failed(RuntimeException failure) {
+                    try {
+                        sendError(id, failure);
+                    } finally {
+                        finished();
+                        server.asyncFinished();
+                    }
+                }
+            });
+            return started;
+        } catch (RuntimeException e) {
+            finished();
+            sendError(id, e);
+            return true;
+        } finally {
+            if (!started) {
+                server.asyncFinished();
+            }
         }
     }
 

@@ -82,6 +82,9 @@ public final class BrokerServer implements AutoCloseable {
     final Counter authenticationFailures;
     final Counter accessDenied;
     final Counter requests;
+    /** Writes started on an event loop and not answered yet (see BrokerConnection#startAsync). */
+    private final java.util.concurrent.atomic.AtomicInteger asyncInFlight =
+            new java.util.concurrent.atomic.AtomicInteger();
     private volatile boolean stopping;
     private boolean closed;
 
@@ -198,6 +201,14 @@ public final class BrokerServer implements AutoCloseable {
         return stopping;
     }
 
+    void asyncStarted() {
+        asyncInFlight.incrementAndGet();
+    }
+
+    void asyncFinished() {
+        asyncInFlight.decrementAndGet();
+    }
+
     ExecutorService workers() {
         return workers;
     }
@@ -267,6 +278,11 @@ public final class BrokerServer implements AutoCloseable {
                 workers.shutdownNow();
             }
             waiters.awaitTermination(1, TimeUnit.SECONDS);
+            // Writes started on the event loops are answered from there once the writer completes them.
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(graceMillis);
+            while (asyncInFlight.get() > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -341,7 +341,8 @@ final class PushStream<T> {
             }
         }
         try {
-            close();
+            // A stopping broker interrupts the pump: keep what is outstanding leased, as close(false) says why.
+            close(!server.isStopping());
         } catch (RuntimeException ignored) {
             // the store is gone: the leases run out
         }

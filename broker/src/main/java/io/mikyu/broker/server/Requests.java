@@ -8,6 +8,7 @@ import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.LogQueueConfig;
+import io.mikyu.engine.spi.AsyncWrites;
 import io.mikyu.engine.spi.EncodedBatch;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.OffsetReset;
@@ -31,6 +32,7 @@ import io.netty.buffer.ByteBuf;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Executor;
 
 import static io.mikyu.protocol.Fields.readBool;
 import static io.mikyu.protocol.Fields.readInt;
@@ -47,7 +49,19 @@ import static io.mikyu.protocol.Fields.readString;
 final class Requests {
 
     /** A decoded request. {@code waits}: it may block for a while (a long poll) and runs on the waiting pool. */
-    record Request(EngineCall call, boolean waits) {
+    /**
+     * A write the broker may start on the event loop and answer from its completion ({@link AsyncWrites}), so it
+     * crosses no worker; {@code false} if it cannot be started that way, and {@link Request#call} runs on a worker.
+     */
+    interface AsyncCall {
+        boolean start(Executor continuation, AsyncWrites.Completion done);
+    }
+
+    record Request(EngineCall call, boolean waits, AsyncCall async) {
+        Request(EngineCall call, boolean waits) {
+            this(call, waits, null);
+        }
+
     }
 
     /** The work of one request, on a worker thread. */
@@ -173,7 +187,9 @@ final class Requests {
                 String queue = readString(in);
                 Durability durability = Values.readDurability(in);
                 EncodedBatch batch = EncodedBatch.wrap(Fields.readRequiredBytes(in, "batch"));
-                yield now(r -> r.body().writeLong(m.log(queue).appendEncoded(batch, durability)));
+                yield new Request(r -> r.body().writeLong(m.log(queue).appendEncoded(batch, durability)), false,
+                        (loop, done) -> m.log(queue) instanceof AsyncWrites a
+                                && a.tryAppendEncodedAsync(batch, durability, loop, done));
             }
             case READ_ONE -> {
                 String queue = readString(in);
@@ -378,7 +394,9 @@ final class Requests {
                 String queue = readString(in);
                 Durability durability = Values.readDurability(in);
                 List<Task> tasks = Values.readTasks(in);
-                yield now(r -> r.body().writeLong(m.taskQueue(queue).enqueueBatch(tasks, durability)));
+                yield new Request(r -> r.body().writeLong(m.taskQueue(queue).enqueueBatch(tasks, durability)), false,
+                        (loop, done) -> m.taskQueue(queue) instanceof AsyncWrites a
+                                && a.tryEnqueueAsync(tasks, durability, loop, done));
             }
             case DEQUEUE -> {
                 String queue = readString(in);

@@ -164,6 +164,50 @@ class ConsumerStreamTest {
     }
 
     @Test
+    void aStoppingBrokerLeavesWhatItPushedLeasedEvenWhileItsPumpWaitsForMore() throws Exception {
+        // Its CREDIT for a task the application already took may still be unread when the broker stops: giving
+        // the pushed tasks back would deliver that one again, unflagged, while the client holds it.
+        Path data = dir.resolve("data");
+        RunningBroker broker = new RunningBroker(data);
+        TaskQueue local = broker.store().createTaskQueue("jobs");
+        local.enqueueBatch(tasks(3, 10));
+        try (Mikyu client = Mikyu.dial(broker.uri() + "?streamCredit=10&streamIdle=1m")) {
+            assertThat(client.taskQueue("jobs").dequeue(1, LEASE, WAIT, null)).hasSize(1);
+            awaitTrue(() -> local.counts().inFlight() == 3, "the other two pushed ahead; the pump waits for more");
+            broker.close();
+        }
+        try (Mikyu reopened = Mikyu.open(data)) {
+            assertThat(reopened.taskQueue("jobs").counts().inFlight()).as("nothing given back").isEqualTo(3);
+            assertThat(reopened.taskQueue("jobs").counts().ready()).isZero();
+        }
+    }
+
+    @Test
+    void afterABrokerRestartTheReconnectedClientGivesBackWhatWasPushedButNeverTaken() throws Exception {
+        Path data = dir.resolve("data");
+        RunningBroker broker = new RunningBroker(data);
+        String uri = broker.uri();
+        broker.store().createTaskQueue("jobs").enqueueBatch(tasks(3, 10));
+        try (Mikyu client = Mikyu.dial(uri + "?streamCredit=10&streamIdle=1m&reconnect=20s")) {
+            TaskQueue jobs = client.taskQueue("jobs");
+            LeasedTask taken = jobs.dequeue(1, LEASE, WAIT, null).get(0);
+            TaskQueue before = broker.store().taskQueue("jobs");
+            awaitTrue(() -> before.counts().inFlight() == 3, "the other two pushed ahead");
+            broker.close();
+            broker = new RunningBroker(data, RunningBroker.ENGINE, o -> o, List.of(Endpoint.parse(uri)));
+            TaskQueue after = broker.store().taskQueue("jobs");
+            awaitTrue(() -> after.counts().ready() == 2, "the two never taken are ready again, long before their"
+                    + " 60 s leases end");
+            assertThat(after.counts().inFlight()).as("the taken one stays with the client").isEqualTo(1);
+            jobs.ack(taken.token());
+            assertThat(after.dequeue(10, LEASE, Duration.ZERO, null)).hasSize(2)
+                    .extracting(LeasedTask::attempt).containsOnly(1);
+        } finally {
+            broker.close();
+        }
+    }
+
+    @Test
     void aConsumerGivingBackItsPrefetchClosesTheIdleStreamOfItsQueueAtOnce() throws Exception {
         try (RunningBroker broker = new RunningBroker(dir)) {
             TaskQueue local = broker.store().createTaskQueue("jobs");

@@ -18,6 +18,7 @@ import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.internal.task.SharedGroupHandle;
 import io.mikyu.engine.internal.format.BatchEncoder;
 import io.mikyu.engine.internal.format.BatchValidator;
+import io.mikyu.engine.spi.AsyncWrites;
 import io.mikyu.engine.spi.EncodedBatch;
 import io.mikyu.engine.spi.EncodedBatchHandler;
 import io.mikyu.engine.internal.format.RecordSink;
@@ -37,13 +38,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The {@link LogQueue} callers hold: encodes appends on the caller's thread and hands them to the writer, and
  * routes reads, groups and maintenance to the queue's storage.
  */
-final class LogQueueHandle implements LogQueue, TxParticipant {
+final class LogQueueHandle implements LogQueue, TxParticipant, AsyncWrites {
 
     private final SegmentedLog log;
     private final OffsetStore offsets;
@@ -119,6 +121,29 @@ final class LogQueueHandle implements LogQueue, TxParticipant {
                 StagingBuffer.stage(batch)));
         meters.appendLatency(System.nanoTime() - start);
         return offset;
+    }
+
+    @Override
+    public boolean tryAppendEncodedAsync(EncodedBatch encoded, Durability durability, Executor continuation,
+                                         AsyncWrites.Completion done) {
+        long start = System.nanoTime();
+        byte[] batch = encoded.bytes();
+        BatchValidator.validate(batch, limits.maxRecordBytes(), limits.maxBatchBytes());
+        // Not staged: the staging buffer is the calling thread's, and this thread goes on before the write is done.
+        writer.appendAsync(new AppendRequest(log, batch, durability == Durability.SYNC, null,
+                new AppendRequest.Callback() {
+                    @Override
+                    public void completed(long first) {
+                        meters.appendLatency(System.nanoTime() - start);
+                        AppendRequest.handOn(continuation, () -> done.completed(first));
+                    }
+
+                    @Override
+                    public void failed(RuntimeException cause) {
+                        AppendRequest.handOn(continuation, () -> done.failed(cause));
+                    }
+                }));
+        return true;
     }
 
     @Override

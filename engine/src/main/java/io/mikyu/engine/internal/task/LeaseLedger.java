@@ -511,6 +511,19 @@ final class LeaseLedger {
         return deadLettered;
     }
 
+    /** Whether an enqueue now would wait for consumers (see {@link #awaitRoom}), as a thread that took none sees it. */
+    boolean wouldPace() {
+        return crowded && System.nanoTime() - lastTakeNanos <= CONSUMERS_IDLE_NANOS;
+    }
+
+    /** As {@link #write}, without waiting: {@code callback} hears the outcome on the writer thread. */
+    void writeAsync(List<Entry> entries, byte type, Durability durability, AppendRequest.Callback callback) {
+        checkOpen();
+        byte[] batch = BatchEncoder.encode(entries, System.currentTimeMillis(), engine.maxRecordBytes(),
+                engine.maxBatchBytes(), type);
+        writer.appendAsync(new AppendRequest(stateLog, batch, durability == Durability.SYNC, null, callback));
+    }
+
     /** Writes items of a work log (task records) or state records; returns the first offset. */
     long write(List<Entry> entries, byte type, Durability durability) {
         checkOpen();

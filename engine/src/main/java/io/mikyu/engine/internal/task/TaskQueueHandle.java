@@ -1,6 +1,7 @@
 package io.mikyu.engine.internal.task;
 
 import io.mikyu.engine.Durability;
+import io.mikyu.engine.spi.AsyncWrites;
 import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.LeasedTask;
@@ -27,13 +28,14 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The {@link TaskQueue} callers hold. The queue's log holds both its task records (id = offset) and the state
  * records of their leases; {@link LeaseLedger} does the leasing, this class enqueues and waits.
  */
-public final class TaskQueueHandle extends LedgerHandle implements TaskQueue {
+public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, AsyncWrites {
 
     private final SegmentedLog log;
     private final EngineConfig engine;
@@ -93,6 +95,47 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue {
         }
         ledger.awaitRoom(tasks.size());
         long first = ledger.write(entries, BatchDescriptor.TYPE_TASK, durability);
+        joined(tasks, first, now);
+        return first;
+    }
+
+    @Override
+    public boolean tryEnqueueAsync(List<Task> tasks, Durability durability, Executor continuation,
+                                   AsyncWrites.Completion done) {
+        if (tasks.isEmpty() || ledger.wouldPace()) {
+            return false;
+        }
+        long now = System.currentTimeMillis();
+        List<Entry> entries = new ArrayList<>(tasks.size());
+        for (Task t : tasks) {
+            entries.add(new Entry(TaskRecordDescriptor.meta(t.priority(), t.deliverAt(), t.expiresAt()), t.headers(),
+                    t.payload(), now));
+        }
+        ledger.writeAsync(entries, BatchDescriptor.TYPE_TASK, durability, new AppendRequest.Callback() {
+            @Override
+            public void completed(long first) {
+                // The tasks join the queue on the caller's executor: the writer thread never waits for its lock.
+                AppendRequest.handOn(continuation, () -> {
+                    try {
+                        joined(tasks, first, now);
+                    } catch (RuntimeException e) {
+                        done.failed(e);
+                        return;
+                    }
+                    done.completed(first);
+                });
+            }
+
+            @Override
+            public void failed(RuntimeException cause) {
+                AppendRequest.handOn(continuation, () -> done.failed(cause));
+            }
+        });
+        return true;
+    }
+
+    /** Written tasks from {@code first} on join the queue (enqueueBatch after its write). */
+    private void joined(List<Task> tasks, long first, long now) {
         ledger.withLock(() -> {
             long id = first;
             for (Task t : tasks) {
@@ -105,7 +148,6 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue {
             ledger.noteReady();
             ledger.changed.signalAll();
         });
-        return first;
     }
 
     @Override

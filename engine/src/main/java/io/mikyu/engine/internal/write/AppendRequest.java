@@ -24,6 +24,15 @@ public final class AppendRequest {
     /** A direct copy of {@code batch} the writer can hand to the kernel as is, or {@code null}. */
     private final ByteBuffer staged;
     private final Thread waiter;
+    /** For an asynchronous request: told the outcome on the writer thread instead of a waiter being unparked. */
+    private final Callback callback;
+
+    /** The outcome of an asynchronous request, on the writer thread: must only hand the work on, never block. */
+    public interface Callback {
+        void completed(long baseOffset);
+
+        void failed(RuntimeException cause);
+    }
 
     private volatile int state = PENDING;
     private long baseOffset;
@@ -43,6 +52,17 @@ public final class AppendRequest {
         this.sync = sync;
         this.staged = staged;
         this.waiter = Thread.currentThread();
+        this.callback = null;
+    }
+
+    /** An asynchronous request: nobody waits; {@code callback} hears the outcome on the writer thread. */
+    public AppendRequest(WriteTarget target, byte[] batch, boolean sync, ByteBuffer staged, Callback callback) {
+        this.target = target;
+        this.batch = batch;
+        this.sync = sync;
+        this.staged = staged;
+        this.waiter = null;
+        this.callback = java.util.Objects.requireNonNull(callback, "callback");
     }
 
     /** The producer's direct copy of the batch, or {@code null}. */
@@ -69,7 +89,11 @@ public final class AppendRequest {
         }
         this.baseOffset = assignedBaseOffset;
         this.state = DONE;
-        LockSupport.unpark(waiter);
+        if (callback != null) {
+            tell(() -> callback.completed(assignedBaseOffset));
+        } else {
+            LockSupport.unpark(waiter);
+        }
     }
 
     public void fail(RuntimeException cause) {
@@ -78,7 +102,32 @@ public final class AppendRequest {
         }
         this.failure = cause;
         this.state = FAILED;
-        LockSupport.unpark(waiter);
+        if (callback != null) {
+            tell(() -> callback.failed(cause));
+        } else {
+            LockSupport.unpark(waiter);
+        }
+    }
+
+    /**
+     * For callbacks: runs {@code action} on {@code executor}, or on this thread if the executor takes no more work
+     * (it is shutting down).
+     */
+    public static void handOn(java.util.concurrent.Executor executor, Runnable action) {
+        try {
+            executor.execute(action);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            action.run();
+        }
+    }
+
+    /** A callback that throws must not keep the writer from completing the rest of its cycle. */
+    private static void tell(Runnable call) {
+        try {
+            call.run();
+        } catch (Throwable t) {
+            org.slf4j.LoggerFactory.getLogger(AppendRequest.class).error("an append's completion callback failed", t);
+        }
     }
 
     /** Producer: waits for the writer; returns the base offset or throws what the write failed with. */

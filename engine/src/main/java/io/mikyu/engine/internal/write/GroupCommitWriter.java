@@ -91,6 +91,14 @@ public final class GroupCommitWriter implements AutoCloseable {
         return request.await();
     }
 
+    /** Submits an asynchronous request (see {@link AppendRequest.Callback}); does not wait. */
+    public void appendAsync(AppendRequest request) {
+        if (!running) {
+            throw new StoreClosedException("the store is closed");
+        }
+        submit(request);
+    }
+
     /**
      * Submits all requests back to back (they usually land in one group commit), then waits for all of them.
      * Throws the first failure after every request finished.
