@@ -57,6 +57,9 @@ final class Requests {
         boolean start(Executor continuation, AsyncWrites.Completion done);
     }
 
+    /** Encoded appends up to this size start on the event loop (see APPEND_ENCODED). */
+    static final int ASYNC_APPEND_MAX_BYTES = 16 << 10;
+
     record Request(EngineCall call, boolean waits, AsyncCall async) {
         Request(EngineCall call, boolean waits) {
             this(call, waits, null);
@@ -188,7 +191,9 @@ final class Requests {
                 Durability durability = Values.readDurability(in);
                 EncodedBatch batch = EncodedBatch.wrap(Fields.readRequiredBytes(in, "batch"));
                 yield new Request(r -> r.body().writeLong(m.log(queue).appendEncoded(batch, durability)), false,
-                        (loop, done) -> m.log(queue) instanceof AsyncWrites a
+                        // Small appends are latency-bound: skip the worker. Large ones are throughput-bound: checking
+                        // and staging them on the workers, in parallel, beats one event loop doing it for all.
+                        (loop, done) -> batch.size() <= ASYNC_APPEND_MAX_BYTES && m.log(queue) instanceof AsyncWrites a
                                 && a.tryAppendEncodedAsync(batch, durability, loop, done));
             }
             case READ_ONE -> {
