@@ -132,13 +132,12 @@ final class LeaseLedger {
      * the backlog the consumers work through stays in memory.
      */
     void awaitRoom(int incoming) {
-        long now = System.nanoTime();
-        if (!crowded || now - lastTakeNanos > CONSUMERS_IDLE_NANOS) {
+        if (!wouldPace()) {
             return;
         }
         // A worker that takes tasks and enqueues follow-ups (or retries) would wait for its own takes.
         long mine = lastTakeHere.get()[0];
-        if (mine != 0 && now - mine <= CONSUMERS_IDLE_NANOS) {
+        if (mine != 0 && System.nanoTime() - mine <= CONSUMERS_IDLE_NANOS) {
             return;
         }
         lock.lock();
@@ -518,18 +517,19 @@ final class LeaseLedger {
 
     /** As {@link #write}, without waiting: {@code callback} hears the outcome on the writer thread. */
     void writeAsync(List<Entry> entries, byte type, Durability durability, AppendRequest.Callback callback) {
-        checkOpen();
-        byte[] batch = BatchEncoder.encode(entries, System.currentTimeMillis(), engine.maxRecordBytes(),
-                engine.maxBatchBytes(), type);
-        writer.appendAsync(new AppendRequest(stateLog, batch, durability == Durability.SYNC, null, callback));
+        writer.appendAsync(new AppendRequest(stateLog, encode(entries, type), durability == Durability.SYNC, null,
+                callback));
     }
 
     /** Writes items of a work log (task records) or state records; returns the first offset. */
     long write(List<Entry> entries, byte type, Durability durability) {
+        return writer.append(new AppendRequest(stateLog, encode(entries, type), durability == Durability.SYNC));
+    }
+
+    private byte[] encode(List<Entry> entries, byte type) {
         checkOpen();
-        byte[] batch = BatchEncoder.encode(entries, System.currentTimeMillis(), engine.maxRecordBytes(),
+        return BatchEncoder.encode(entries, System.currentTimeMillis(), engine.maxRecordBytes(),
                 engine.maxBatchBytes(), type);
-        return writer.append(new AppendRequest(stateLog, batch, durability == Durability.SYNC));
     }
 
     void writeState(List<Entry> records) {

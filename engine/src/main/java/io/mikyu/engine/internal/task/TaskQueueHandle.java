@@ -88,11 +88,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     @Override
     public long enqueueBatch(List<Task> tasks, Durability durability) {
         long now = System.currentTimeMillis();
-        List<Entry> entries = new ArrayList<>(tasks.size());
-        for (Task t : tasks) {
-            entries.add(new Entry(TaskRecordDescriptor.meta(t.priority(), t.deliverAt(), t.expiresAt()), t.headers(),
-                    t.payload(), now));
-        }
+        List<Entry> entries = taskEntries(tasks, now);
         ledger.awaitRoom(tasks.size());
         long first = ledger.write(entries, BatchDescriptor.TYPE_TASK, durability);
         joined(tasks, first, now);
@@ -106,11 +102,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
             return false;
         }
         long now = System.currentTimeMillis();
-        List<Entry> entries = new ArrayList<>(tasks.size());
-        for (Task t : tasks) {
-            entries.add(new Entry(TaskRecordDescriptor.meta(t.priority(), t.deliverAt(), t.expiresAt()), t.headers(),
-                    t.payload(), now));
-        }
+        List<Entry> entries = taskEntries(tasks, now);
         ledger.writeAsync(entries, BatchDescriptor.TYPE_TASK, durability, new AppendRequest.Callback() {
             @Override
             public void completed(long first) {
@@ -320,7 +312,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     @Override
     public void validate(List<TxOp> ops) {
         ledger.checkOpen();
-        List<Entry> entries = taskEntries(ops, 0);
+        List<Entry> entries = enqueueEntries(ops, 0);
         if (!entries.isEmpty()) {
             BatchEncoder.encode(entries, 0, engine.maxRecordBytes(), engine.maxBatchBytes()); // size limits
         }
@@ -338,7 +330,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
             }
         }
         if (!tasks.isEmpty()) {
-            byte[] batch = BatchEncoder.encode(taskEntries(ops, now), now, engine.maxRecordBytes(),
+            byte[] batch = BatchEncoder.encode(enqueueEntries(ops, now), now, engine.maxRecordBytes(),
                     engine.maxBatchBytes(), BatchDescriptor.TYPE_TASK, txId);
             AppendRequest request = new AppendRequest(log, batch, true);
             out.add(new TxWrite(request, () -> enqueued(tasks, BatchDescriptor.baseOffset(batch), now)));
@@ -362,14 +354,22 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
         });
     }
 
-    private static List<Entry> taskEntries(List<TxOp> ops, long now) {
-        List<Entry> entries = new ArrayList<>();
+    private static List<Entry> enqueueEntries(List<TxOp> ops, long now) {
+        List<Task> tasks = new ArrayList<>();
         for (TxOp op : ops) {
             if (op instanceof TxOp.Enqueue e) {
-                Task t = e.task();
-                entries.add(new Entry(TaskRecordDescriptor.meta(t.priority(), t.deliverAt(), t.expiresAt()),
-                        t.headers(), t.payload(), now));
+                tasks.add(e.task());
             }
+        }
+        return taskEntries(tasks, now);
+    }
+
+    /** The task records of {@code tasks}: metadata in the key, enqueued at {@code now}. */
+    private static List<Entry> taskEntries(List<Task> tasks, long now) {
+        List<Entry> entries = new ArrayList<>(tasks.size());
+        for (Task t : tasks) {
+            entries.add(new Entry(TaskRecordDescriptor.meta(t.priority(), t.deliverAt(), t.expiresAt()), t.headers(),
+                    t.payload(), now));
         }
         return entries;
     }
