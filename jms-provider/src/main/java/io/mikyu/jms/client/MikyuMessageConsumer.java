@@ -82,7 +82,8 @@ public final class MikyuMessageConsumer implements QueueReceiver, TopicSubscribe
                 return h;
             }
         }
-        session.flushAcks(); // before waiting for more, finish what was delivered
+        // Automatic acks are not written before each fetch: a consumer taking one message per fetch would wait
+        // for one ack write (over the network: a round trip) per message. They go in batches (see ackSoon).
         int max = batch;
         List<Inbound> fetched;
         try {

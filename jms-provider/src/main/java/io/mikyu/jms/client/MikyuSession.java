@@ -822,9 +822,9 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
     }
 
     /**
-     * AUTO/DUPS_OK: the message counts as acknowledged; the engine ack is written with others — when the consumer
-     * next fetches, when {@value #ACK_BATCH} are waiting, within {@value #ACK_DELAY_MILLIS} ms (the connection's
-     * timer), and before anything that must see it (recover, close, unsubscribe). One engine write per batch
+     * AUTO/DUPS_OK: the message counts as acknowledged; the engine ack is written with others — when
+     * {@value #ACK_BATCH} are waiting, within {@value #ACK_DELAY_MILLIS} ms (the connection's timer), and before
+     * anything that must see it (recover, close, unsubscribe). One engine write per batch
      * instead of per message: with a single write per message a consumer runs at the writer's cycle rate. The
      * message stays leased (and renewed) until then, so nobody else receives it; only a crash in between can
      * deliver it again, flagged redelivered.

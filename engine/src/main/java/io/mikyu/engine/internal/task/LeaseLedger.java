@@ -59,6 +59,8 @@ final class LeaseLedger {
     private final LongSupplier stateStamp;
     private volatile long acked;
     private volatile long deadLettered;
+    /** Dequeuers waiting on {@link #changed} with a filter (guarded by the lock); see {@link #signalReady}. */
+    int filteredWaiters;
 
     // Producer pacing (EngineConfig#paceProducersAbove): counters guarded by the lock, flags read without it.
     private final Condition roomFreed = lock.newCondition();
@@ -170,6 +172,30 @@ final class LeaseLedger {
             return pacedWaits;
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Under the lock, after {@code count} tasks joined: wakes that many waiting consumers rather than all of them,
+     * so four consumers idling on a queue do not all race for each single task (on two cores every needless
+     * wake-up costs tens of microseconds). A consumer that takes and leaves ready tasks behind wakes the next one
+     * ({@link #passOn}). Everyone wakes when a waiter has a filter (a signal could go to one the new tasks do not
+     * match) or when a task is not ready yet (every waiter's timed wait must be planned again).
+     */
+    void signalReady(int count, boolean allReady) {
+        if (!allReady || filteredWaiters > 0) {
+            changed.signalAll();
+            return;
+        }
+        for (int i = 0; i < count && lock.hasWaiters(changed); i++) {
+            changed.signal();
+        }
+    }
+
+    /** Under the lock, after a consumer took: if tasks are still ready, the next waiting consumer gets them. */
+    void passOn() {
+        if (state.hasReady() && lock.hasWaiters(changed)) {
+            changed.signal();
         }
     }
 

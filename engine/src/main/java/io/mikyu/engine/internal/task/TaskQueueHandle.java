@@ -126,6 +126,16 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
         return true;
     }
 
+    /** Whether every task of {@code tasks} is due at {@code now} (none delayed). */
+    private static boolean allReady(List<Task> tasks, long now) {
+        for (Task t : tasks) {
+            if (t.deliverAt() > now) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Written tasks from {@code first} on join the queue (enqueueBatch after its write). */
     private void joined(List<Task> tasks, long first, long now) {
         ledger.withLock(() -> {
@@ -138,7 +148,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                 }
             }
             ledger.noteReady();
-            ledger.changed.signalAll();
+            ledger.signalReady(tasks.size(), allReady(tasks, now));
         });
     }
 
@@ -157,7 +167,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                 }
             }
             ledger.noteReady();
-            ledger.changed.signalAll();
+            ledger.signalReady(tasks.size(), allReady(tasks, now));
         });
         return first[0];
     }
@@ -181,6 +191,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                 ledger.promote(now);
                 taken = ledger.take(max, filter, now, now + lease.toMillis());
                 if (!taken.entries().isEmpty()) {
+                    ledger.passOn();
                     break;
                 }
                 long remaining = deadline - System.nanoTime();
@@ -188,7 +199,16 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                     return List.of();
                 }
                 long untilChange = TimeUnit.MILLISECONDS.toNanos(ledger.state.millisUntilNextChange(now));
-                ledger.changed.awaitNanos(Math.min(remaining, Math.max(untilChange, 1_000_000L)));
+                if (filter != null) {
+                    ledger.filteredWaiters++;
+                }
+                try {
+                    ledger.changed.awaitNanos(Math.min(remaining, Math.max(untilChange, 1_000_000L)));
+                } finally {
+                    if (filter != null) {
+                        ledger.filteredWaiters--;
+                    }
+                }
             }
         } finally {
             ledger.lock.unlock();
@@ -350,7 +370,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                 ledger.state.enqueued(id++, new TaskRecordDescriptor.Meta(t.priority(), t.deliverAt(),
                         t.expiresAt()), now, t.headers(), now);
             }
-            ledger.changed.signalAll();
+            ledger.signalReady(tasks.size(), allReady(tasks, now));
         });
     }
 
