@@ -1,10 +1,12 @@
 package io.mikyu.engine.task;
 
+import io.mikyu.engine.Headers;
 import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskCounts;
+import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.TaskQueue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -185,6 +187,85 @@ class LongPollAndConcurrencyTest {
                 ids.add(t.id());
             }
             assertThat(ids).doesNotHaveDuplicates().hasSize(4);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void tasksEnqueuedOneByOneReachEveryWaitingConsumer() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try (Mikyu store = Mikyu.open(data)) {
+            TaskQueue q = store.createTaskQueue("jobs", fast());
+            List<Future<LeasedTask>> waiting = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                waiting.add(pool.submit(() -> q.dequeue(Duration.ofSeconds(30))));
+            }
+            Thread.sleep(200);
+            long start = System.nanoTime();
+            for (int i = 0; i < 4; i++) {
+                q.enqueue(Task.of("t" + i));
+            }
+            List<Long> ids = new ArrayList<>();
+            for (Future<LeasedTask> f : waiting) {
+                ids.add(f.get(10, TimeUnit.SECONDS).id());
+            }
+            // a lost wake-up would leave a consumer asleep for its whole 30 s wait
+            assertThat(millisSince(start)).isLessThan(5_000);
+            assertThat(ids).doesNotHaveDuplicates().hasSize(4);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aTaskWakesTheWaitingConsumerWhoseFilterItMatchesWhileOthersWait() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        try (Mikyu store = Mikyu.open(data)) {
+            TaskQueue q = store.createTaskQueue("jobs", fast());
+            TaskFilter eu = new TaskTesting.HeaderEquals("region", "eu");
+            TaskFilter us = new TaskTesting.HeaderEquals("region", "us");
+            Future<List<LeasedTask>> euWaiter = pool.submit(() -> q.dequeue(1, LONG_LEASE, Duration.ofSeconds(30), eu));
+            Thread.sleep(100);
+            Future<List<LeasedTask>> usWaiter = pool.submit(() -> q.dequeue(1, LONG_LEASE, Duration.ofSeconds(30), us));
+            Thread.sleep(200);
+            long start = System.nanoTime();
+            q.enqueue(Task.of("for us").withHeaders(Headers.of("region", "us")));
+            assertThat(usWaiter.get(10, TimeUnit.SECONDS)).singleElement()
+                    .satisfies(t -> assertThat(t.headers().getString("region")).isEqualTo("us"));
+            assertThat(euWaiter.isDone()).isFalse();
+            // an unfiltered consumer waiting beside a filtered one: a task only it can take still reaches it
+            Future<List<LeasedTask>> anyWaiter = pool.submit(() -> q.dequeue(1, LONG_LEASE, Duration.ofSeconds(30), null));
+            Thread.sleep(200);
+            q.enqueue(Task.of("for anyone").withHeaders(Headers.of("region", "ch")));
+            assertThat(anyWaiter.get(10, TimeUnit.SECONDS)).hasSize(1);
+            q.enqueue(Task.of("for eu").withHeaders(Headers.of("region", "eu")));
+            assertThat(euWaiter.get(10, TimeUnit.SECONDS)).singleElement()
+                    .satisfies(t -> assertThat(t.headers().getString("region")).isEqualTo("eu"));
+            // a lost wake-up would leave a consumer asleep for its whole 30 s wait
+            assertThat(millisSince(start)).isLessThan(5_000);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void delayedTasksReachEveryWaitingConsumerWhenDue() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        try (Mikyu store = Mikyu.open(data)) {
+            TaskQueue q = store.createTaskQueue("jobs", fast());
+            List<Future<LeasedTask>> waiting = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                waiting.add(pool.submit(() -> q.dequeue(Duration.ofSeconds(30))));
+            }
+            Thread.sleep(200);
+            long start = System.nanoTime();
+            q.enqueueBatch(List.of(Task.of("a").withDelay(Duration.ofMillis(300)),
+                    Task.of("b").withDelay(Duration.ofMillis(300)), Task.of("c").withDelay(Duration.ofMillis(300))));
+            for (Future<LeasedTask> f : waiting) {
+                assertThat(f.get(10, TimeUnit.SECONDS)).isNotNull();
+            }
+            assertThat(millisSince(start)).isBetween(250L, 5_000L);
         } finally {
             pool.shutdownNow();
         }
