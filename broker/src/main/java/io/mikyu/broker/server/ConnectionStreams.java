@@ -5,6 +5,7 @@ import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.SharedGroup;
 import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.TaskQueue;
+import io.mikyu.engine.spi.AsyncDequeue;
 import io.mikyu.protocol.StreamDescriptor;
 import io.mikyu.protocol.Values;
 import io.netty.buffer.ByteBuf;
@@ -13,7 +14,9 @@ import io.netty.channel.Channel;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
 
 /** The consumer streams of one connection, by the ids the client chose. */
 final class ConnectionStreams {
@@ -60,6 +63,36 @@ final class ConnectionStreams {
             @Override
             public long extend(LeaseToken token, Duration l) {
                 return queue.extend(token, l);
+            }
+
+            @Override
+            public boolean takesAsync() {
+                return queue instanceof AsyncDequeue;
+            }
+
+            @Override
+            public AsyncDequeue.Start tryTake(int max, Duration l, Executor continuation,
+                                              Consumer<List<LeasedTask>> taken, Consumer<RuntimeException> failed,
+                                              Runnable whenReady) {
+                return ((AsyncDequeue) queue).tryDequeueAsync(max, l, filter, continuation,
+                        new AsyncDequeue.Completion() {
+                            @Override
+                            public void completed(List<LeasedTask> tasks) {
+                                taken.accept(tasks);
+                            }
+
+                            @Override
+                            public void failed(RuntimeException failure) {
+                                failed.accept(failure);
+                            }
+                        }, whenReady);
+            }
+
+            @Override
+            public void cancelWhenReady(Runnable whenReady) {
+                if (queue instanceof AsyncDequeue a) {
+                    a.cancelWhenReady(whenReady);
+                }
             }
         }, lease, credit, creditBytes);
     }

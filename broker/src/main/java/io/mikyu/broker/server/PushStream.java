@@ -4,6 +4,7 @@ import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.RecordTooLargeException;
 import io.mikyu.engine.StaleLeaseException;
 import io.mikyu.engine.StoreClosedException;
+import io.mikyu.engine.spi.AsyncDequeue;
 import io.mikyu.protocol.ErrorCode;
 import io.mikyu.protocol.Fields;
 import io.mikyu.protocol.FrameDescriptor;
@@ -17,7 +18,9 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
 
 /**
  * One consumer stream on the broker ({@link io.mikyu.protocol.StreamDescriptor}): takes leased items from a task
@@ -27,9 +30,14 @@ import java.util.concurrent.RejectedExecutionException;
  * That list is what it renews (so items waiting in the client's buffer never expire into duplicates while the
  * connection lives) and what it gives back undelivered when the stream or the connection closes.
  *
- * <p>Threads: a pump on the waiting pool runs only while there is room (credit, writability); it stops by itself
- * and is started again by a credit, the connection turning writable, or the broker's stream timer. At most one
- * pump runs per stream, so the stream's frames leave in the order of its outstanding list.
+ * <p>Threads: a stream of a task queue takes on the connection's event loop ({@link AsyncDequeue}): a take leases
+ * what is ready and its completion pushes it and takes again; when nothing is ready the queue calls the stream
+ * back once something may be. No thread waits for it, and a delivery costs no thread wake-up beyond the event
+ * loop's. If the queue has due work to apply first (redeliveries, dead letters: writes that wait), one blocking
+ * take on the waiting pool does it. Other streams (shared groups) pump on the waiting pool. Either way the stream
+ * runs only while there is room (credit, writability); it stops by itself and is started again by a credit, the
+ * connection turning writable, the queue's call, or the broker's stream timer. At most one pump or take chain
+ * runs per stream, so the stream's frames leave in the order of its outstanding list.
  */
 final class PushStream<T> {
 
@@ -60,6 +68,20 @@ final class PushStream<T> {
         void returnUndelivered(List<LeaseToken> tokens);
 
         long extend(LeaseToken token, Duration lease);
+
+        /** Whether {@link #tryTake} may start takes; if not, the stream pumps on a thread of the waiting pool. */
+        default boolean takesAsync() {
+            return false;
+        }
+
+        /** As {@link AsyncDequeue#tryDequeueAsync}: a take holding no thread, for sources that {@link #takesAsync}. */
+        default AsyncDequeue.Start tryTake(int max, Duration lease, Executor continuation, Consumer<List<T>> taken,
+                                           Consumer<RuntimeException> failed, Runnable whenReady) {
+            return AsyncDequeue.Start.DECLINED;
+        }
+
+        default void cancelWhenReady(Runnable whenReady) {
+        }
     }
 
     /** An item pushed and not reported taken. */
@@ -97,6 +119,8 @@ final class PushStream<T> {
     private long averageItemBytes;
     /** An item did not fit the byte credit: take nothing until a credit frees some (no take-and-give-back loop). */
     private boolean full;
+    /** Registered with an async source while nothing is ready: the next step runs on the event loop. */
+    private final Runnable whenReady = () -> onLoop(this::kick);
 
     PushStream(int id, String what, BrokerServer server, Channel channel, int maxFrameBytes, Source<T> source,
                Duration lease, int credit, long creditBytes, Runnable onClose) {
@@ -137,7 +161,7 @@ final class PushStream<T> {
         return (int) Math.min(Math.min(messages, MAX_BATCH), byBytes);
     }
 
-    /** Starts the pump if there is room and it is not running. Any thread. */
+    /** Starts the pump (or the take chain) if there is room and it is not running. Any thread. */
     void kick() {
         synchronized (this) {
             if (running || room() == 0) {
@@ -145,13 +169,119 @@ final class PushStream<T> {
             }
             running = true;
         }
+        if (source.takesAsync()) {
+            if (channel.eventLoop().inEventLoop()) {
+                step();
+            } else if (!onLoop(this::step)) {
+                synchronized (this) {
+                    running = false;
+                }
+            }
+            return;
+        }
+        onWaitingPool(this::pump);
+    }
+
+    private void onWaitingPool(Runnable work) {
         try {
-            server.waiters().execute(this::pump);
+            server.waiters().execute(work);
         } catch (RejectedExecutionException e) {
             // No thread free now: the stream timer tries again.
             synchronized (this) {
                 running = false;
             }
+        }
+    }
+
+    /** Runs {@code work} on the connection's event loop; false if that is shut down (the connection is gone). */
+    private boolean onLoop(Runnable work) {
+        try {
+            channel.eventLoop().execute(work);
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false;
+        }
+    }
+
+    /** On the event loop: the next take of an async source; its completion pushes and steps again. */
+    private void step() {
+        int n;
+        synchronized (this) {
+            n = room();
+            if (n == 0) {
+                running = false;
+                return;
+            }
+        }
+        AsyncDequeue.Start start;
+        try {
+            start = source.tryTake(n, lease, channel.eventLoop(), this::taken, this::failOffLoop, whenReady);
+        } catch (RuntimeException e) {
+            failOffLoop(e);
+            return;
+        }
+        switch (start) {
+            case TAKEN -> {
+                // taken() goes on
+            }
+            case WAITING -> {
+                // whenReady may already have run: its kick is queued behind this step on the same event loop
+                synchronized (this) {
+                    running = false;
+                }
+            }
+            case DECLINED -> onWaitingPool(this::takeOnce);
+        }
+    }
+
+    /** On the event loop: a take's items, leased and written. */
+    private void taken(List<T> items) {
+        try {
+            if (!items.isEmpty()) {
+                push(items, true);
+            }
+        } catch (RuntimeException e) {
+            failOffLoop(e);
+            return;
+        }
+        step();
+    }
+
+    /** On the waiting pool: one take that may do the queue's due work (writes that wait), then async again. */
+    private void takeOnce() {
+        try {
+            int n;
+            synchronized (this) {
+                n = room();
+            }
+            if (n > 0) {
+                List<T> items = source.take(n, lease, Duration.ZERO);
+                if (!items.isEmpty()) {
+                    push(items, false);
+                }
+            }
+        } catch (InterruptedException e) {
+            fail(new StoreClosedException(server.isStopping() ? "the broker is stopping" : "the stream was cancelled"));
+            return;
+        } catch (Throwable e) {
+            if (!(e instanceof RuntimeException)) {
+                LOG.error("stream {} on {} failed", id, what, e);
+            }
+            fail(e);
+            return;
+        }
+        synchronized (this) {
+            running = false;
+        }
+        kick();
+    }
+
+    /** Ends the stream from the event loop: giving items back writes and waits, so a worker does it. */
+    private void failOffLoop(Throwable e) {
+        try {
+            server.workers().execute(() -> fail(e));
+        } catch (RejectedExecutionException rejected) {
+            fail(e);
         }
     }
 
@@ -168,7 +298,7 @@ final class PushStream<T> {
                 }
                 List<T> items = source.take(n, lease, WAIT_SLICE);
                 if (!items.isEmpty()) {
-                    push(items);
+                    push(items, false);
                 }
             }
         } catch (InterruptedException e) {
@@ -181,8 +311,11 @@ final class PushStream<T> {
         }
     }
 
-    /** Writes {@code items} as DELIVERY frames, as many as the byte credit allows; gives the rest back. */
-    private void push(List<T> items) {
+    /**
+     * Writes {@code items} as DELIVERY frames, as many as the byte credit allows; gives the rest back (from a
+     * worker if {@code onLoop}: that writes and waits).
+     */
+    private void push(List<T> items, boolean onLoop) {
         long budget;
         int held;
         synchronized (this) {
@@ -262,7 +395,15 @@ final class PushStream<T> {
                 over.add(p.token);
             }
         }
-        giveBack(over);
+        if (onLoop && !over.isEmpty()) {
+            try {
+                server.workers().execute(() -> giveBack(over));
+            } catch (RejectedExecutionException e) {
+                giveBack(over);
+            }
+        } else {
+            giveBack(over);
+        }
         if (tooLarge != null) {
             throw tooLarge;
         }
@@ -315,6 +456,11 @@ final class PushStream<T> {
             }
             outstanding.clear();
             outstandingBytes = 0;
+        }
+        try {
+            source.cancelWhenReady(whenReady);
+        } catch (RuntimeException ignored) {
+            // the queue is gone, and its registrations with it
         }
         onClose.run();
         if (giveBack) {

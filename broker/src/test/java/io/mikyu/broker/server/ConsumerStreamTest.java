@@ -363,6 +363,83 @@ class ConsumerStreamTest {
         }
     }
 
+    @Test
+    void aStreamPushesADelayedTaskWhenItIsDue() throws Exception {
+        try (RunningBroker broker = new RunningBroker(dir)) {
+            TaskQueue local = broker.store().createTaskQueue("jobs");
+            TaskQueue jobs = broker.dial("?streamIdle=1m").taskQueue("jobs");
+            assertThat(jobs.dequeue(1, LEASE, Duration.ofMillis(100), null)).isEmpty(); // the stream is open, idle
+            long start = System.nanoTime();
+            local.enqueue(Task.of("later").withDelay(Duration.ofMillis(400)));
+            List<LeasedTask> got = jobs.dequeue(1, LEASE, WAIT, null);
+            long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertThat(got).hasSize(1);
+            assertThat(waited).as("not before it is due, and soon after").isBetween(380L, 3_000L);
+        }
+    }
+
+    @Test
+    void aTaskWhoseLeaseRanOutIsPushedAgainAsItsNextAttempt() throws Exception {
+        try (RunningBroker broker = new RunningBroker(dir)) {
+            TaskQueue local = broker.store().createTaskQueue("jobs");
+            TaskQueue jobs = broker.dial("?streamIdle=1m").taskQueue("jobs");
+            local.enqueue(Task.of("flaky"));
+            LeasedTask first = jobs.dequeue(1, Duration.ofMillis(300), WAIT, null).get(0);
+            assertThat(first.attempt()).isEqualTo(1);
+            // not acked: when its lease ends the broker's stream of the same consumer gets it again
+            LeasedTask again = jobs.dequeue(1, Duration.ofMillis(300), WAIT, null).get(0);
+            assertThat(again.id()).isEqualTo(first.id());
+            assertThat(again.attempt()).isEqualTo(2);
+            jobs.ack(again.token());
+            assertThat(local.counts().ready() + local.counts().inFlight()).isZero();
+        }
+    }
+
+    @Test
+    void idleStreamsHoldNoBrokerThread() throws Exception {
+        try (RunningBroker broker = new RunningBroker(dir)) {
+            Mikyu client = broker.dial("?streamIdle=1m");
+            for (int i = 0; i < 20; i++) {
+                broker.store().createTaskQueue("jobs-" + i);
+                assertThat(client.taskQueue("jobs-" + i).dequeue(1, LEASE, Duration.ofMillis(20), null)).isEmpty();
+            }
+            Thread.sleep(300);
+            long waitingInATake = Thread.getAllStackTraces().values().stream()
+                    .filter(stack -> java.util.Arrays.stream(stack)
+                            .anyMatch(f -> f.getClassName().endsWith("PushStream") || f.getMethodName().equals("dequeue")
+                                    && f.getClassName().endsWith("TaskQueueHandle")))
+                    .count();
+            assertThat(waitingInATake).as("threads waiting for 20 idle streams").isZero();
+            broker.store().taskQueue("jobs-7").enqueue(Task.of("wake"));
+            assertThat(client.taskQueue("jobs-7").dequeue(1, LEASE, WAIT, null)).hasSize(1);
+        }
+    }
+
+    @Test
+    void deletingTheQueueEndsItsWaitingStreamWithAnError() throws Exception {
+        try (RunningBroker broker = new RunningBroker(dir)) {
+            broker.store().createTaskQueue("jobs");
+            TaskQueue jobs = broker.dial("?streamIdle=1m").taskQueue("jobs");
+            assertThat(jobs.dequeue(1, LEASE, Duration.ofMillis(50), null)).isEmpty();
+            ExecutorService pool = Executors.newSingleThreadExecutor();
+            try {
+                Future<List<LeasedTask>> waiting = pool.submit(() -> jobs.dequeue(1, LEASE, Duration.ofSeconds(30), null));
+                Thread.sleep(200);
+                long start = System.nanoTime();
+                assertThat(broker.store().deleteTaskQueue("jobs")).isTrue();
+                try {
+                    List<LeasedTask> got = waiting.get(10, TimeUnit.SECONDS);
+                    assertThat(got).as("nothing from a deleted queue").isEmpty();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    assertThat(e.getCause()).isInstanceOf(io.mikyu.engine.MikyuException.class);
+                }
+                assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(5_000);
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
     private static List<Task> tasks(int n, int payloadBytes) {
         List<Task> tasks = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {

@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongFunction;
@@ -61,6 +63,8 @@ final class LeaseLedger {
     private volatile long deadLettered;
     /** Dequeuers waiting on {@link #changed} with a filter (guarded by the lock); see {@link #signalReady}. */
     int filteredWaiters;
+    /** One-shot wake-ups of consumers that wait without a thread (AsyncDequeue), guarded by the lock. */
+    private final Set<Runnable> readyListeners = new LinkedHashSet<>();
 
     // Producer pacing (EngineConfig#paceProducersAbove): counters guarded by the lock, flags read without it.
     private final Condition roomFreed = lock.newCondition();
@@ -184,18 +188,52 @@ final class LeaseLedger {
      */
     void signalReady(int count, boolean allReady) {
         if (!allReady || filteredWaiters > 0) {
-            changed.signalAll();
+            wakeAll();
             return;
         }
         for (int i = 0; i < count && lock.hasWaiters(changed); i++) {
             changed.signal();
         }
+        fireListeners();
     }
 
     /** Under the lock, after a consumer took: if tasks are still ready, the next waiting consumer gets them. */
     void passOn() {
-        if (state.hasReady() && lock.hasWaiters(changed)) {
-            changed.signal();
+        if (state.hasReady()) {
+            if (lock.hasWaiters(changed)) {
+                changed.signal();
+            }
+            fireListeners();
+        }
+    }
+
+    /** Under the lock: every waiting consumer looks again, with a thread or without. */
+    void wakeAll() {
+        changed.signalAll();
+        fireListeners();
+    }
+
+    /** Under the lock: {@code whenReady} runs once at the next change (see AsyncDequeue). */
+    void listen(Runnable whenReady) {
+        readyListeners.add(whenReady);
+    }
+
+    void unlisten(Runnable whenReady) {
+        withLock(() -> readyListeners.remove(whenReady));
+    }
+
+    private void fireListeners() {
+        if (readyListeners.isEmpty()) {
+            return;
+        }
+        Runnable[] due = readyListeners.toArray(new Runnable[0]);
+        readyListeners.clear();
+        for (Runnable r : due) {
+            try {
+                r.run();
+            } catch (RuntimeException e) {
+                LOG.warn("a ready listener of '{}' failed", name, e);
+            }
         }
     }
 
@@ -276,7 +314,7 @@ final class LeaseLedger {
         withLock(() -> {
             if (state.holder(token) == held[0]) {
                 state.giveBack(held[0], visibleAt, reason, System.currentTimeMillis());
-                changed.signalAll();
+                wakeAll();
             }
         });
     }
@@ -315,7 +353,7 @@ final class LeaseLedger {
                     state.giveBack(e, now, "returned undelivered", now);
                 }
             }
-            changed.signalAll();
+            wakeAll();
         });
     }
 
@@ -337,7 +375,7 @@ final class LeaseLedger {
         }
         withLock(() -> {
             state.extend(state.holder(token), until);
-            changed.signalAll(); // a shorter lease may free the task sooner than waiters planned for
+            wakeAll(); // a shorter lease may free the task sooner than waiters planned for
         });
         return until;
     }
@@ -360,7 +398,7 @@ final class LeaseLedger {
             long now = System.currentTimeMillis();
             if (state.millisUntilNextChange(now) == 0) {
                 promote(now);
-                changed.signalAll();
+                wakeAll();
             }
         } finally {
             lock.unlock();
@@ -494,7 +532,7 @@ final class LeaseLedger {
                     state.giveBack(e, now + delay, s.reason(), now);
                 }
             }
-            changed.signalAll();
+            wakeAll();
         });
         deadLetter(leaving);
     }
@@ -524,7 +562,7 @@ final class LeaseLedger {
                 }
             }
             promote(now);
-            changed.signalAll();
+            wakeAll();
         });
     }
 

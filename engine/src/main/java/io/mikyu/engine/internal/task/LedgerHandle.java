@@ -52,7 +52,7 @@ abstract class LedgerHandle implements TxParticipant {
 
     /** Wakes waiting consumers (on close or delete: they then see the queue closed). */
     public void wakeAll() {
-        ledger.withLock(ledger.changed::signalAll);
+        ledger.withLock(ledger::wakeAll);
     }
 
     @Override

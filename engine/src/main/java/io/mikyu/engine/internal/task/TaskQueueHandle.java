@@ -1,6 +1,7 @@
 package io.mikyu.engine.internal.task;
 
 import io.mikyu.engine.Durability;
+import io.mikyu.engine.spi.AsyncDequeue;
 import io.mikyu.engine.spi.AsyncWrites;
 import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.Entry;
@@ -35,7 +36,7 @@ import java.util.concurrent.TimeUnit;
  * The {@link TaskQueue} callers hold. The queue's log holds both its task records (id = offset) and the state
  * records of their leases; {@link LeaseLedger} does the leasing, this class enqueues and waits.
  */
-public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, AsyncWrites {
+public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, AsyncWrites, AsyncDequeue {
 
     private final SegmentedLog log;
     private final EngineConfig engine;
@@ -217,6 +218,78 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
         return withPayloads(taken.handedOut());
     }
 
+    @Override
+    public Start tryDequeueAsync(int max, Duration lease, TaskFilter filter, Executor continuation,
+                                 AsyncDequeue.Completion done, Runnable whenReady) {
+        if (max <= 0) {
+            throw new IllegalArgumentException("max must be positive: " + max);
+        }
+        if (lease == null || lease.isNegative() || lease.isZero()) {
+            throw new IllegalArgumentException("lease must be positive: " + lease);
+        }
+        long now = System.currentTimeMillis();
+        LeaseLedger.Taken taken;
+        ledger.lock.lock();
+        try {
+            ledger.checkOpen();
+            if (ledger.state.millisUntilNextChange(now) == 0) {
+                // Due work first (it may dead-letter, which writes and waits): that is the blocking call's job.
+                return Start.DECLINED;
+            }
+            taken = ledger.take(max, filter, now, now + lease.toMillis());
+            if (taken.entries().isEmpty()) {
+                ledger.listen(whenReady);
+                return Start.WAITING;
+            }
+            ledger.passOn();
+        } finally {
+            ledger.lock.unlock();
+        }
+        Runnable deliver = () -> {
+            List<LeasedTask> tasks;
+            try {
+                tasks = withPayloads(taken.handedOut());
+            } catch (RuntimeException e) {
+                done.failed(e); // the leases are written: they run out, as for a blocking dequeue failing here
+                return;
+            }
+            done.completed(tasks);
+        };
+        if (taken.records().isEmpty()) {
+            AppendRequest.handOn(continuation, deliver); // all in memory (transient): nothing to write
+            return Start.TAKEN;
+        }
+        ledger.writeAsync(taken.records(), BatchDescriptor.TYPE_TASK_STATE, ledger.config.durability(),
+                new AppendRequest.Callback() {
+                    @Override
+                    public void completed(long first) {
+                        AppendRequest.handOn(continuation, deliver);
+                    }
+
+                    @Override
+                    public void failed(RuntimeException cause) {
+                        AppendRequest.handOn(continuation, () -> {
+                            unlease(taken);
+                            done.failed(cause);
+                        });
+                    }
+                });
+        return Start.TAKEN;
+    }
+
+    /** Leases that could not be handed out end now: their tasks are ready again (no attempt lost or counted). */
+    private void unlease(LeaseLedger.Taken taken) {
+        ledger.withLock(() -> {
+            ledger.state.unlease(taken.entries(), System.currentTimeMillis());
+            ledger.wakeAll();
+        });
+    }
+
+    @Override
+    public void cancelWhenReady(Runnable whenReady) {
+        ledger.unlisten(whenReady);
+    }
+
     /**
      * Fills in the payloads that were not kept in memory. Tasks leased together are usually neighbours in the
      * log, so each run of consecutive ids is read with one call: reading them one by one would decode their
@@ -312,7 +385,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
             ledger.state.dropIdleFilters(now);
             lowest[0] = ledger.state.lowestLiveId();
             if (ledger.state.hasReady()) {
-                ledger.changed.signalAll();
+                ledger.wakeAll();
             }
         });
         try {
