@@ -93,6 +93,32 @@ class RemoteJmsTest {
     }
 
     @Test
+    void automaticAcksReachTheBrokerInBatchesAndSoonEvenWhileTheConsumerWaitsForMore() throws Exception {
+        try (RunningBroker broker = broker()) {
+            try (Connection c = new MikyuConnectionFactory(broker.uri()).createConnection()) {
+                c.start();
+                Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                Queue q = s.createQueue("acked");
+                MessageProducer p = s.createProducer(q);
+                for (int i = 0; i < 5; i++) {
+                    p.send(s.createTextMessage("m" + i));
+                }
+                MessageConsumer consumer = s.createConsumer(q);
+                for (int i = 0; i < 5; i++) {
+                    assertThat(text(consumer.receive(5_000))).isEqualTo("m" + i);
+                }
+                long start = System.nanoTime();
+                // The consumer now waits for a sixth message; the five it received are acknowledged meanwhile.
+                assertThat(consumer.receive(1_500)).isNull();
+                long waited = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                assertThat(waited).isGreaterThanOrEqualTo(1_400);
+                var counts = broker.store().taskQueue("acked").counts();
+                assertThat(counts.inFlight() + counts.ready()).as("all five acked on the broker").isZero();
+            }
+        }
+    }
+
+    @Test
     void nonPersistentQueueMessagesOverABrokerArriveInOrderWithoutWaitingForEachSend() throws Exception {
         try (RunningBroker broker = broker()) {
             ConnectionFactory cf = new MikyuConnectionFactory(broker.uri());
