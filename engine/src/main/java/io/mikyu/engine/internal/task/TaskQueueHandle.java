@@ -259,6 +259,17 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
             AppendRequest.handOn(continuation, deliver); // all in memory (transient): nothing to write
             return Start.TAKEN;
         }
+        try {
+            writeLeases(taken, continuation, deliver, done);
+        } catch (RuntimeException e) {
+            unlease(taken); // not started (the queue is closing): nothing was written
+            throw e;
+        }
+        return Start.TAKEN;
+    }
+
+    private void writeLeases(LeaseLedger.Taken taken, Executor continuation, Runnable deliver,
+                             AsyncDequeue.Completion done) {
         ledger.writeAsync(taken.records(), BatchDescriptor.TYPE_TASK_STATE, ledger.config.durability(),
                 new AppendRequest.Callback() {
                     @Override
@@ -274,7 +285,6 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                         });
                     }
                 });
-        return Start.TAKEN;
     }
 
     /** Leases that could not be handed out end now: their tasks are ready again (no attempt lost or counted). */
