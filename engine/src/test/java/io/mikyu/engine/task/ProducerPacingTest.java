@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -64,6 +65,7 @@ class ProducerPacingTest {
                 q.enqueueBatch(batch(BATCH)); // twice the limit before anyone consumes: not paced
             }
             AtomicBoolean producing = new AtomicBoolean(true);
+            CountDownLatch consuming = new CountDownLatch(1);
             Future<Integer> consumer = pool.submit(() -> {
                 int taken = 0;
                 while (producing.get() || q.counts().ready() > 0) {
@@ -72,9 +74,12 @@ class ProducerPacingTest {
                     tasks.forEach(t -> tokens.add(t.token()));
                     q.ack(tokens);
                     taken += tasks.size();
+                    consuming.countDown();
                 }
                 return taken;
             });
+            // Pacing holds producers to consumers that are taking: not to one whose thread has not started yet.
+            assertThat(consuming.await(30, TimeUnit.SECONDS)).isTrue();
             int enqueued = 2 * LIMIT;
             int deepest = 0;
             for (int i = 0; i < 400; i++) {
