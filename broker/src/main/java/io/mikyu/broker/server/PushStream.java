@@ -161,6 +161,15 @@ final class PushStream<T> {
         return (int) Math.min(Math.min(messages, MAX_BATCH), byBytes);
     }
 
+    /** The room for the next take; 0 when there is none, and then the pump (or take chain) has stopped. */
+    private synchronized int roomOrStop() {
+        int n = room();
+        if (n == 0) {
+            running = false;
+        }
+        return n;
+    }
+
     /** Starts the pump (or the take chain) if there is room and it is not running. Any thread. */
     void kick() {
         synchronized (this) {
@@ -205,13 +214,9 @@ final class PushStream<T> {
 
     /** On the event loop: the next take of an async source; its completion pushes and steps again. */
     private void step() {
-        int n;
-        synchronized (this) {
-            n = room();
-            if (n == 0) {
-                running = false;
-                return;
-            }
+        int n = roomOrStop();
+        if (n == 0) {
+            return;
         }
         AsyncDequeue.Start start;
         try {
@@ -288,13 +293,9 @@ final class PushStream<T> {
     private void pump() {
         try {
             while (true) {
-                int n;
-                synchronized (this) {
-                    n = room();
-                    if (n == 0) {
-                        running = false;
-                        return;
-                    }
+                int n = roomOrStop();
+                if (n == 0) {
+                    return;
                 }
                 List<T> items = source.take(n, lease, WAIT_SLICE);
                 if (!items.isEmpty()) {
