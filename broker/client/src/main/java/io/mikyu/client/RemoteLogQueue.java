@@ -41,12 +41,15 @@ final class RemoteLogQueue implements LogQueue {
     private final Connection connection;
     private final String name;
     private final LogQueueConfig config;
+    /** What a damaged batch in an answer is reported as coming from. */
+    private final String answerSource;
 
     RemoteLogQueue(RemoteMikyu store, Connection connection, String name, LogQueueConfig config) {
         this.store = store;
         this.connection = connection;
         this.name = name;
         this.config = config;
+        this.answerSource = "answer of " + connection.endpoint() + " for " + name;
     }
 
     RemoteMikyu store() {
@@ -183,18 +186,6 @@ final class RemoteLogQueue implements LogQueue {
         return out;
     }
 
-    /** What a damaged batch in an answer is reported as coming from (made once). */
-    private String answerSource() {
-        String s = answerSource;
-        if (s == null) {
-            s = "answer of " + connection.endpoint() + " for " + name;
-            answerSource = s;
-        }
-        return s;
-    }
-
-    private String answerSource;
-
     /**
      * {@code queue:string from:i64 maxBytes:i64 wait:millis} → {@code list<item>}, an item being a stored batch
      * ({@code 0:u8 batch:bytes}, checked and then read in place from the answer) or a record of a batch too large
@@ -220,7 +211,7 @@ final class RemoteLogQueue implements LogQueue {
                 ByteBuffer batch = b.nioBuffer(b.readerIndex(), length);
                 b.skipBytes(length);
                 if (shown[0] < max) {
-                    next[0] = EncodedBatch.forEachRecord(batch, next[0], max - shown[0], counting, answerSource());
+                    next[0] = EncodedBatch.forEachRecord(batch, next[0], max - shown[0], counting, answerSource);
                 }
             } else if (kind == ITEM_RECORD) {
                 Record r = Values.readRecord(b);

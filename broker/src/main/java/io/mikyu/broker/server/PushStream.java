@@ -188,7 +188,7 @@ final class PushStream<T> {
             }
             return;
         }
-        onWaitingPool(this::pump);
+        onWaitingPool(() -> pump(false));
     }
 
     private void onWaitingPool(Runnable work) {
@@ -235,7 +235,7 @@ final class PushStream<T> {
                     running = false;
                 }
             }
-            case DECLINED -> onWaitingPool(this::takeOnce);
+            case DECLINED -> onWaitingPool(() -> pump(true));
         }
     }
 
@@ -252,19 +252,31 @@ final class PushStream<T> {
         step();
     }
 
-    /** On the waiting pool: one take that may do the queue's due work (writes that wait), then async again. */
-    private void takeOnce() {
+    /** Ends the stream from the event loop: giving items back writes and waits, so a worker does it. */
+    private void failOffLoop(Throwable e) {
         try {
-            int n;
-            synchronized (this) {
-                n = room();
-            }
-            if (n > 0) {
-                List<T> items = source.take(n, lease, Duration.ZERO);
+            server.workers().execute(() -> fail(e));
+        } catch (RejectedExecutionException rejected) {
+            fail(e);
+        }
+    }
+
+    /**
+     * On the waiting pool: takes while there is room, each take waiting up to {@link #WAIT_SLICE}; {@code once}: one
+     * take without waiting (the queue's due work, which writes and waits), and then the event loop again.
+     */
+    private void pump(boolean once) {
+        try {
+            do {
+                int n = roomOrStop();
+                if (n == 0) {
+                    return;
+                }
+                List<T> items = source.take(n, lease, once ? Duration.ZERO : WAIT_SLICE);
                 if (!items.isEmpty()) {
                     push(items, false);
                 }
-            }
+            } while (!once);
         } catch (InterruptedException e) {
             fail(new StoreClosedException(server.isStopping() ? "the broker is stopping" : "the stream was cancelled"));
             return;
@@ -279,37 +291,6 @@ final class PushStream<T> {
             running = false;
         }
         kick();
-    }
-
-    /** Ends the stream from the event loop: giving items back writes and waits, so a worker does it. */
-    private void failOffLoop(Throwable e) {
-        try {
-            server.workers().execute(() -> fail(e));
-        } catch (RejectedExecutionException rejected) {
-            fail(e);
-        }
-    }
-
-    private void pump() {
-        try {
-            while (true) {
-                int n = roomOrStop();
-                if (n == 0) {
-                    return;
-                }
-                List<T> items = source.take(n, lease, WAIT_SLICE);
-                if (!items.isEmpty()) {
-                    push(items, false);
-                }
-            }
-        } catch (InterruptedException e) {
-            fail(new StoreClosedException(server.isStopping() ? "the broker is stopping" : "the stream was cancelled"));
-        } catch (Throwable e) {
-            if (!(e instanceof RuntimeException)) {
-                LOG.error("stream {} on {} failed", id, what, e);
-            }
-            fail(e);
-        }
     }
 
     /**

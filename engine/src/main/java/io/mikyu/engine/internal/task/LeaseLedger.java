@@ -28,8 +28,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Executor;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 
@@ -62,7 +64,7 @@ final class LeaseLedger {
     private volatile long acked;
     private volatile long deadLettered;
     /** Dequeuers waiting on {@link #changed} with a filter (guarded by the lock); see {@link #signalReady}. */
-    int filteredWaiters;
+    private int filteredWaiters;
     /** One-shot wake-ups of consumers that wait without a thread (AsyncDequeue), guarded by the lock. */
     private final Set<Runnable> readyListeners = new LinkedHashSet<>();
 
@@ -103,10 +105,28 @@ final class LeaseLedger {
     record Taken(List<TaskEntry> entries, List<Entry> records, List<LeasedTask> handedOut) {
     }
 
-    /** Under the lock: leases up to {@code max} ready items. Empty if none is ready. */
+    /** The arguments every take checks: {@code max} items under a lease of {@code lease}. */
+    static void checkTake(int max, Duration lease) {
+        if (max <= 0) {
+            throw new IllegalArgumentException("max must be positive: " + max);
+        }
+        checkLease(lease);
+    }
+
+    static void checkLease(Duration lease) {
+        if (lease == null || lease.isNegative() || lease.isZero()) {
+            throw new IllegalArgumentException("lease must be positive: " + lease);
+        }
+    }
+
+    /**
+     * Under the lock: leases up to {@code max} ready items. Empty if none is ready. Items left ready go to the next
+     * waiting consumer ({@link #passOn}).
+     */
     Taken take(int max, TaskFilter filter, long now, long leaseUntil) {
         List<TaskEntry> taken = state.lease(max, filter, now, leaseUntil);
         if (!taken.isEmpty()) {
+            passOn();
             lastTakeNanos = System.nanoTime();
             lastTakeHere.get()[0] = lastTakeNanos;
             takenTotal += taken.size();
@@ -198,12 +218,29 @@ final class LeaseLedger {
     }
 
     /** Under the lock, after a consumer took: if tasks are still ready, the next waiting consumer gets them. */
-    void passOn() {
+    private void passOn() {
         if (state.hasReady()) {
             if (lock.hasWaiters(changed)) {
                 changed.signal();
             }
             fireListeners();
+        }
+    }
+
+    /**
+     * Under the lock: waits up to {@code nanos} for a change; {@code filtered}: the caller takes with a filter, so
+     * a new task may not be for it (see {@link #signalReady}).
+     */
+    void awaitChange(long nanos, boolean filtered) throws InterruptedException {
+        if (filtered) {
+            filteredWaiters++;
+        }
+        try {
+            changed.awaitNanos(nanos);
+        } finally {
+            if (filtered) {
+                filteredWaiters--;
+            }
         }
     }
 
@@ -249,9 +286,49 @@ final class LeaseLedger {
         try {
             writeState(taken.records());
         } catch (RuntimeException failure) {
-            withLock(() -> state.unlease(taken.entries(), System.currentTimeMillis()));
+            unlease(taken);
             throw failure;
         }
+    }
+
+    /**
+     * As {@link #record} without waiting: {@code written} runs on {@code continuation} once the lease records are
+     * written (at once if every item is in memory only); if they cannot be, the leases are undone and {@code failed}
+     * hears why, on {@code continuation} too, or from this call if the write could not even start.
+     */
+    void recordAsync(Taken taken, Executor continuation, Runnable written, Consumer<RuntimeException> failed) {
+        if (taken.records().isEmpty()) {
+            AppendRequest.handOn(continuation, written);
+            return;
+        }
+        AppendRequest.Callback callback = new AppendRequest.Callback() {
+            @Override
+            public void completed(long first) {
+                AppendRequest.handOn(continuation, written);
+            }
+
+            @Override
+            public void failed(RuntimeException cause) {
+                AppendRequest.handOn(continuation, () -> {
+                    unlease(taken);
+                    failed.accept(cause);
+                });
+            }
+        };
+        try {
+            writeAsync(taken.records(), BatchDescriptor.TYPE_TASK_STATE, config.durability(), callback);
+        } catch (RuntimeException e) {
+            unlease(taken); // not started (the queue is closing): nothing was written
+            throw e;
+        }
+    }
+
+    /** Leases whose records could not be written end now: their items are ready again, no attempt counted. */
+    private void unlease(Taken taken) {
+        withLock(() -> {
+            state.unlease(taken.entries(), System.currentTimeMillis());
+            wakeAll();
+        });
     }
 
     /** {@code durability} null: the queue's own. */
@@ -358,9 +435,7 @@ final class LeaseLedger {
     }
 
     long extend(LeaseToken token, Duration lease) {
-        if (lease == null || lease.isNegative() || lease.isZero()) {
-            throw new IllegalArgumentException("lease must be positive: " + lease);
-        }
+        checkLease(lease);
         long until = System.currentTimeMillis() + lease.toMillis();
         int[] attempts = new int[1];
         boolean[] inMemory = new boolean[1];

@@ -109,12 +109,7 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
 
     @Override
     public List<Delivery> fetch(int max, Duration lease, Duration wait) throws InterruptedException {
-        if (max <= 0) {
-            throw new IllegalArgumentException("max must be positive: " + max);
-        }
-        if (lease == null || lease.isNegative() || lease.isZero()) {
-            throw new IllegalArgumentException("lease must be positive: " + lease);
-        }
+        LeaseLedger.checkTake(max, lease);
         long deadline = System.nanoTime() + (wait == null ? 0 : wait.toNanos());
         LeaseLedger.Taken taken;
         while (true) {

@@ -176,12 +176,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     @Override
     public List<LeasedTask> dequeue(int max, Duration lease, Duration wait, TaskFilter filter)
             throws InterruptedException {
-        if (max <= 0) {
-            throw new IllegalArgumentException("max must be positive: " + max);
-        }
-        if (lease == null || lease.isNegative() || lease.isZero()) {
-            throw new IllegalArgumentException("lease must be positive: " + lease);
-        }
+        LeaseLedger.checkTake(max, lease);
         long deadline = System.nanoTime() + (wait == null ? 0 : wait.toNanos());
         LeaseLedger.Taken taken;
         ledger.lock.lockInterruptibly();
@@ -192,7 +187,6 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                 ledger.promote(now);
                 taken = ledger.take(max, filter, now, now + lease.toMillis());
                 if (!taken.entries().isEmpty()) {
-                    ledger.passOn();
                     break;
                 }
                 long remaining = deadline - System.nanoTime();
@@ -200,16 +194,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                     return List.of();
                 }
                 long untilChange = TimeUnit.MILLISECONDS.toNanos(ledger.state.millisUntilNextChange(now));
-                if (filter != null) {
-                    ledger.filteredWaiters++;
-                }
-                try {
-                    ledger.changed.awaitNanos(Math.min(remaining, Math.max(untilChange, 1_000_000L)));
-                } finally {
-                    if (filter != null) {
-                        ledger.filteredWaiters--;
-                    }
-                }
+                ledger.awaitChange(Math.min(remaining, Math.max(untilChange, 1_000_000L)), filter != null);
             }
         } finally {
             ledger.lock.unlock();
@@ -221,12 +206,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     @Override
     public Start tryDequeueAsync(int max, Duration lease, TaskFilter filter, Executor continuation,
                                  AsyncDequeue.Completion done, Runnable whenReady) {
-        if (max <= 0) {
-            throw new IllegalArgumentException("max must be positive: " + max);
-        }
-        if (lease == null || lease.isNegative() || lease.isZero()) {
-            throw new IllegalArgumentException("lease must be positive: " + lease);
-        }
+        LeaseLedger.checkTake(max, lease);
         long now = System.currentTimeMillis();
         LeaseLedger.Taken taken;
         ledger.lock.lock();
@@ -241,11 +221,10 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                 ledger.listen(whenReady);
                 return Start.WAITING;
             }
-            ledger.passOn();
         } finally {
             ledger.lock.unlock();
         }
-        Runnable deliver = () -> {
+        ledger.recordAsync(taken, continuation, () -> {
             List<LeasedTask> tasks;
             try {
                 tasks = withPayloads(taken.handedOut());
@@ -254,45 +233,8 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                 return;
             }
             done.completed(tasks);
-        };
-        if (taken.records().isEmpty()) {
-            AppendRequest.handOn(continuation, deliver); // all in memory (transient): nothing to write
-            return Start.TAKEN;
-        }
-        try {
-            writeLeases(taken, continuation, deliver, done);
-        } catch (RuntimeException e) {
-            unlease(taken); // not started (the queue is closing): nothing was written
-            throw e;
-        }
+        }, done::failed);
         return Start.TAKEN;
-    }
-
-    private void writeLeases(LeaseLedger.Taken taken, Executor continuation, Runnable deliver,
-                             AsyncDequeue.Completion done) {
-        ledger.writeAsync(taken.records(), BatchDescriptor.TYPE_TASK_STATE, ledger.config.durability(),
-                new AppendRequest.Callback() {
-                    @Override
-                    public void completed(long first) {
-                        AppendRequest.handOn(continuation, deliver);
-                    }
-
-                    @Override
-                    public void failed(RuntimeException cause) {
-                        AppendRequest.handOn(continuation, () -> {
-                            unlease(taken);
-                            done.failed(cause);
-                        });
-                    }
-                });
-    }
-
-    /** Leases that could not be handed out end now: their tasks are ready again (no attempt lost or counted). */
-    private void unlease(LeaseLedger.Taken taken) {
-        ledger.withLock(() -> {
-            ledger.state.unlease(taken.entries(), System.currentTimeMillis());
-            ledger.wakeAll();
-        });
     }
 
     @Override
