@@ -92,7 +92,8 @@ final class BenchRunCommand implements Callable<Integer> {
     Integer consumers;
 
     @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "0s", converter = Units.DurationConverter.class,
-            description = "Produce into throw-away queues this long first, such as 10s (default: none).")
+            description = "Run the workload (producers and consumers) on throw-away queues this long first, so the"
+                    + " JIT has settled, such as 10s (default: none).")
     Duration warmup;
 
     @Option(names = "--data-dir", paramLabel = "DIR",

@@ -2,6 +2,8 @@ package io.mikyu.cli;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -111,6 +113,22 @@ class BenchCommandsTest {
         assertThat(second.out()).contains("\"verified\":true", "\"queues\":2", "\"consumers\":3");
         assertThat(new Cli(store).run("list", "--type", "task").outLines())
                 .containsExactly("bench-0", "bench-0/dlq", "bench-1", "bench-1/dlq");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"log", "task"})
+    void aWarmUpRunsProducersAndConsumersOnQueuesItDeletesAndCountsNothingOfItsOwn(String kind) {
+        Path store = dir.resolve("store");
+        Cli.Run run = Cli.runExactly(null, "bench", "run", "--kind", kind, "--bytes", "1MiB", "--workers", "2",
+                "--warmup", "1s", "--data-dir", store.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err()).contains("bench: warming up for 1 s");
+        String json = run.outLines().get(run.outLines().size() - 1).substring("BENCH_RESULT ".length());
+        assertThat(number(json, "produced_msgs")).isEqualTo(1024);
+        assertThat(number(json, "consumed_msgs")).isEqualTo(1024);
+        assertThat(json).contains("\"verified\":true", "\"warmup_s\":1");
+        assertThat(new Cli(store).run("list", "--type", kind).outLines()).noneMatch(l -> l.contains("warmup"));
     }
 
     @Test

@@ -45,6 +45,8 @@ public abstract class Bench<Q, E> {
     private final AtomicReference<String> verificationError = new AtomicReference<>();
     volatile boolean producersDone;
     private volatile boolean stopping;
+    /** Set when the warm-up's producers are done: its consumers stop where they are. */
+    private volatile boolean warmUpOver;
 
     /** {@code progress} gets a line a second on long runs (standard error, for the CLI). */
     Bench(Mikyu store, BenchSettings settings, PrintWriter progress) {
@@ -74,8 +76,15 @@ public abstract class Bench<Q, E> {
     /** Writes {@code batch} with the settings' durability, in one call. */
     abstract void write(Q queue, List<E> batch);
 
-    /** The consumers of queue {@code queueIndex}, which must receive {@code expected} messages from this run. */
+    /**
+     * The consumers of queue {@code queueIndex}, which must receive {@code expected} messages from this run; with
+     * {@link #WARM_UP}, they consume until the warm-up ends and check only what a message of an unbounded run can
+     * be checked for.
+     */
     abstract List<Worker> consumers(int queueIndex, Q queue, long expected, CountDownLatch startGate);
+
+    /** What {@link #consumers} expect during the warm-up: everything the producers write until it ends. */
+    static final long WARM_UP = Long.MAX_VALUE;
 
     /** Asks a running bench to stop soon; {@link #run()} then throws {@link CancellationException}. */
     public void stop() {
@@ -153,7 +162,11 @@ public abstract class Bench<Q, E> {
         }
     }
 
-    /** Writes for the warm-up time to separate queues, which are deleted afterwards, so the JIT has settled. */
+    /**
+     * Runs the workload for the warm-up time on separate queues, which are deleted afterwards, so the JIT has
+     * settled on both sides of the measured path: the consumers' code too (over a network that is the decoding of
+     * answers, as much code as the producers' side).
+     */
     private void warmUp() throws InterruptedException {
         progress.println("bench: warming up for " + settings.warmup().toSeconds() + " s");
         progress.flush();
@@ -171,12 +184,29 @@ public abstract class Bench<Q, E> {
             producers.add(new Producer(w, queues.get(w % queues.size()), Long.MAX_VALUE, deadline, go));
             start(producers.get(w), "bench-warmup-" + w);
         }
+        List<Worker> consumers = new ArrayList<>();
+        for (int q = 0; q < queues.size(); q++) {
+            consumers.addAll(consumers(q, queues.get(q), WARM_UP, go));
+        }
+        for (int i = 0; i < consumers.size(); i++) {
+            start(consumers.get(i), "bench-warmup-consumer-" + i);
+        }
         for (Producer p : producers) {
             p.thread.join();
         }
+        warmUpOver = true;
+        for (Worker c : consumers) {
+            c.thread.join();
+        }
+        warmUpOver = false;
         rethrowFailure();
+        String problem = verificationError.get();
+        if (problem != null) {
+            throw new IllegalStateException("bench warm-up delivered wrongly: " + problem);
+        }
         names.forEach(this::deleteQueue);
         produced.reset();
+        consumed.reset();
     }
 
     private Thread start(Worker worker, String name) {
@@ -232,7 +262,7 @@ public abstract class Bench<Q, E> {
         abstract void work() throws InterruptedException;
 
         boolean aborted() {
-            return stopping || failure.get() != null || verificationError.get() != null;
+            return stopping || warmUpOver || failure.get() != null || verificationError.get() != null;
         }
     }
 
