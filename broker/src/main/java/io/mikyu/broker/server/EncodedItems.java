@@ -24,7 +24,7 @@ final class EncodedItems implements EncodedBatchHandler {
 
     @Override
     public void onBatch(ByteBuffer batch) {
-        items.add(b -> {
+        items.add(1 + 4 + batch.remaining(), b -> {
             b.writeByte(BATCH);
             b.writeInt(batch.remaining());
             b.writeBytes(batch.duplicate());

@@ -34,6 +34,16 @@ final class Reply {
         return FrameDescriptor.writeHeader(alloc.buffer(), FrameDescriptor.RESULT, 0, requestId);
     }
 
+    private ByteBuf newFrame(int capacity) {
+        return FrameDescriptor.writeHeader(alloc.buffer(capacity), FrameDescriptor.RESULT, 0, requestId);
+    }
+
+    /**
+     * The size of the frames a list of items of known size is answered in (or the item's, if larger): large enough
+     * that a frame's header and count cost nothing, small enough to come from the buffer pool's own chunks.
+     */
+    static final int ITEMS_FRAME_BYTES = 256 << 10;
+
     /**
      * The most bytes of records one read or poll answers with: a request for more (a whole log behind) gets this
      * much and asks again from where it ended, so an answer never holds more than a bounded slice of the log in
@@ -96,6 +106,33 @@ final class Reply {
         }
 
         /**
+         * Writes one item of a known {@code size} with {@code writer}, which must write exactly that much. The
+         * frame is never grown by copying what it holds: an item that does not fit the room left starts the next
+         * frame, of {@link #ITEMS_FRAME_BYTES} or the item's size (a large read answers in frames of that size).
+         */
+        void add(int size, Consumer<ByteBuf> writer) {
+            if (frame.writableBytes() < size) {
+                int room = Math.max(size, Math.min(maxFrameBytes, ITEMS_FRAME_BYTES) - FrameDescriptor.HEADER_BYTES - 4);
+                if (count > 0) {
+                    nextFrame(room);
+                } else {
+                    frame.capacity(frame.writerIndex() + room); // no item yet: little to copy
+                }
+            }
+            int mark = frame.writerIndex();
+            writer.accept(frame);
+            if (frame.writerIndex() - mark != size) {
+                throw new IllegalStateException("an item declared " + size + " bytes and wrote "
+                        + (frame.writerIndex() - mark));
+            }
+            if (frame.writerIndex() > maxFrameBytes) {
+                throw new RecordTooLargeException("an item of " + size + " bytes does not fit the connection's"
+                        + " frame limit of " + maxFrameBytes + " bytes");
+            }
+            count++;
+        }
+
+        /**
          * Writes one item with {@code writer} (which may be called a second time, into a new frame, if the item
          * did not fit the current one); returns its size in bytes.
          */
@@ -105,13 +142,7 @@ final class Reply {
             int size = frame.writerIndex() - mark;
             if (frame.writerIndex() > maxFrameBytes && count > 0) {
                 frame.writerIndex(mark);
-                frame.setInt(countAt, count);
-                frame.setByte(FrameDescriptor.FLAGS_OFFSET, FrameDescriptor.FLAG_MORE);
-                frame = newFrame();
-                frames.add(frame);
-                countAt = frame.writerIndex();
-                frame.writeInt(0);
-                count = 0;
+                nextFrame(0);
                 writer.accept(frame);
             }
             if (frame.writerIndex() > maxFrameBytes) {
@@ -124,6 +155,17 @@ final class Reply {
 
         void end() {
             frame.setInt(countAt, count);
+        }
+
+        /** Closes the current frame (more follow) and starts the next, with {@code room} bytes for items. */
+        private void nextFrame(int room) {
+            frame.setInt(countAt, count);
+            frame.setByte(FrameDescriptor.FLAGS_OFFSET, FrameDescriptor.FLAG_MORE);
+            frame = newFrame(FrameDescriptor.HEADER_BYTES + 4 + room);
+            frames.add(frame);
+            countAt = frame.writerIndex();
+            frame.writeInt(0);
+            count = 0;
         }
     }
 

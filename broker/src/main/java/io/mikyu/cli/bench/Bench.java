@@ -171,7 +171,7 @@ public abstract class Bench<Q, E> {
         progress.println("bench: warming up for " + settings.warmup().toSeconds() + " s");
         progress.flush();
         long deadline = System.nanoTime() + settings.warmup().toNanos();
-        CountDownLatch go = new CountDownLatch(0);
+        CountDownLatch go = new CountDownLatch(1);
         List<String> names = new ArrayList<>();
         List<Q> queues = new ArrayList<>();
         for (int q = 0; q < settings.queues(); q++) {
@@ -179,11 +179,7 @@ public abstract class Bench<Q, E> {
             deleteQueue(names.get(q));
             queues.add(prepareQueue(names.get(q)));
         }
-        List<Producer> producers = new ArrayList<>();
-        for (int w = 0; w < settings.workers(); w++) {
-            producers.add(new Producer(w, queues.get(w % queues.size()), Long.MAX_VALUE, deadline, go));
-            start(producers.get(w), "bench-warmup-" + w);
-        }
+        // Consumers first: a log consumer starts at the end its queue has when it is made.
         List<Worker> consumers = new ArrayList<>();
         for (int q = 0; q < queues.size(); q++) {
             consumers.addAll(consumers(q, queues.get(q), WARM_UP, go));
@@ -191,6 +187,12 @@ public abstract class Bench<Q, E> {
         for (int i = 0; i < consumers.size(); i++) {
             start(consumers.get(i), "bench-warmup-consumer-" + i);
         }
+        List<Producer> producers = new ArrayList<>();
+        for (int w = 0; w < settings.workers(); w++) {
+            producers.add(new Producer(w, queues.get(w % queues.size()), Long.MAX_VALUE, deadline, go));
+            start(producers.get(w), "bench-warmup-" + w);
+        }
+        go.countDown();
         for (Producer p : producers) {
             p.thread.join();
         }

@@ -1,5 +1,6 @@
 package io.mikyu.broker.server;
 
+import io.mikyu.engine.Durability;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.LogQueue;
@@ -17,6 +18,7 @@ import io.mikyu.transport.Transport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -104,6 +106,59 @@ class RemoteClientTest {
                 assertThat(events.poll(202, 10, Duration.ofMillis(50), r -> offsets.add(r.offset())))
                         .as("nothing new: where it started").isEqualTo(202);
             }
+        }
+    }
+
+    @Test
+    void largeBatchesFromManyThreadsAreWrittenFromTheirFramesIntactInOrderAndReleaseThem() throws Exception {
+        io.netty.buffer.PooledByteBufAllocatorMetric pool = io.netty.buffer.PooledByteBufAllocator.DEFAULT.metric();
+        long batches = 8 * 64;
+        try (RunningBroker broker = new RunningBroker(dir)) {
+            Mikyu client = broker.dial();
+            LogQueue events = client.createLog("events");
+            long directBefore = pool.usedDirectMemory();
+            ExecutorService threads = Executors.newFixedThreadPool(8);
+            try {
+                List<Future<?>> done = new ArrayList<>();
+                for (int t = 0; t < 8; t++) {
+                    int thread = t;
+                    done.add(threads.submit(() -> {
+                        for (int i = 0; i < batches / 8; i++) {
+                            int batch = i;
+                            // 64 records of 1 KiB: the size a throughput-minded producer sends
+                            events.appendBatch(java.util.stream.IntStream.range(0, 64).mapToObj(r -> Entry.keyed(
+                                    thread + ":" + batch + ":" + r, "x".repeat(1024))).toList(),
+                                    i % 16 == 0 ? Durability.SYNC : Durability.ASYNC);
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> f : done) {
+                    f.get(60, TimeUnit.SECONDS);
+                }
+            } finally {
+                threads.shutdown();
+            }
+            assertThat(events.endOffset()).isEqualTo(batches * 64);
+            assertThat(pool.usedDirectMemory() - directBefore)
+                    .as("frames of %,d bytes of batches are not held after their appends", batches * 64 * 1024)
+                    .isLessThan(16L << 20);
+        }
+        try (Mikyu reopened = Mikyu.open(dir, RunningBroker.ENGINE)) {
+            long[] next = new long[8];
+            int[] record = new int[8];
+            for (Record r : reopened.log("events").read(0, (int) (batches * 64), Long.MAX_VALUE)) {
+                String[] key = new String(r.key(), StandardCharsets.US_ASCII).split(":");
+                int thread = Integer.parseInt(key[0]);
+                assertThat(Long.parseLong(key[1]) * 64 + Integer.parseInt(key[2])).as("thread %d's order", thread)
+                        .isEqualTo(next[thread] * 64 + record[thread]);
+                assertThat(r.payload()).hasSize(1024);
+                if (++record[thread] == 64) {
+                    record[thread] = 0;
+                    next[thread]++;
+                }
+            }
+            assertThat(next).containsOnly(batches / 8);
         }
     }
 

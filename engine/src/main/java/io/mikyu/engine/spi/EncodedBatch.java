@@ -30,19 +30,58 @@ public final class EncodedBatch {
     private static final int NO_LIMIT = Integer.MAX_VALUE - 64;
 
     private final byte[] bytes;
+    private final ByteBuffer direct;
 
-    private EncodedBatch(byte[] bytes) {
+    private EncodedBatch(byte[] bytes, ByteBuffer direct) {
         this.bytes = bytes;
+        this.direct = direct;
     }
 
     /** Encodes {@code entries}; those without a timestamp get the current time. */
     public static EncodedBatch encode(List<Entry> entries) {
-        return new EncodedBatch(BatchEncoder.encode(entries, System.currentTimeMillis(), NO_LIMIT, NO_LIMIT));
+        return new EncodedBatch(BatchEncoder.encode(entries, System.currentTimeMillis(), NO_LIMIT, NO_LIMIT), null);
+    }
+
+    /** The size {@link #encodeInto} writes for {@code entries}. */
+    public static int encodedSize(List<Entry> entries) {
+        return BatchEncoder.encodedSize(entries, NO_LIMIT, NO_LIMIT);
+    }
+
+    /**
+     * Encodes {@code entries} into {@code target} from its position, which it advances by
+     * {@link #encodedSize}: for a transport that writes the batch straight into its frame. Those without a
+     * timestamp get the current time.
+     */
+    public static void encodeInto(List<Entry> entries, ByteBuffer target) {
+        BatchEncoder.encodeInto(target, entries, System.currentTimeMillis());
     }
 
     /** Wraps bytes received from elsewhere; they are checked, in full, when appended. */
     public static EncodedBatch wrap(byte[] bytes) {
-        return new EncodedBatch(Objects.requireNonNull(bytes, "bytes"));
+        return new EncodedBatch(Objects.requireNonNull(bytes, "bytes"), null);
+    }
+
+    /**
+     * As {@link #wrap(byte[])}, with a direct buffer holding the same bytes (from its position to its limit), such
+     * as the received frame they were copied from: the writer hands that to the kernel instead of copying
+     * {@code bytes} into direct memory itself. The caller keeps it alive and unchanged until the append completes.
+     */
+    public static EncodedBatch wrap(byte[] bytes, ByteBuffer sameBytesDirect) {
+        Objects.requireNonNull(bytes, "bytes");
+        Objects.requireNonNull(sameBytesDirect, "sameBytesDirect");
+        if (!sameBytesDirect.isDirect() || sameBytesDirect.remaining() != bytes.length) {
+            throw new IllegalArgumentException("not a direct buffer of the batch's " + bytes.length + " bytes: "
+                    + sameBytesDirect);
+        }
+        return new EncodedBatch(bytes, sameBytesDirect.slice().order(ByteOrder.LITTLE_ENDIAN));
+    }
+
+    /**
+     * The direct copy given to {@link #wrap(byte[], ByteBuffer)}, from index 0 and little-endian, or {@code null}.
+     * The append writes the assigned offset into it as into {@link #bytes()}.
+     */
+    public ByteBuffer directCopy() {
+        return direct;
     }
 
     /** The encoded bytes (not a copy). */

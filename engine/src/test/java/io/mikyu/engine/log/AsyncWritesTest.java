@@ -9,11 +9,14 @@ import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.Record;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskQueue;
+import io.mikyu.engine.internal.format.BatchDescriptor;
 import io.mikyu.engine.spi.AsyncWrites;
 import io.mikyu.engine.spi.EncodedBatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -79,6 +82,50 @@ class AsyncWritesTest {
                     .containsExactlyElementsOf(IntStream.range(0, 200)
                             .boxed().flatMap(i -> java.util.stream.Stream.of("a-" + i, "b-" + i)).toList());
         }
+    }
+
+    @Test
+    void aBatchWithADirectCopyIsWrittenFromThatCopyWhichGetsItsAssignedOffset() throws Exception {
+        ExecutorService continuation = Executors.newSingleThreadExecutor();
+        List<CompletableFuture<Long>> done = new ArrayList<>();
+        List<ByteBuffer> copies = new ArrayList<>();
+        try (Mikyu store = Mikyu.open(data)) {
+            LogQueue q = store.createLog("events");
+            q.append(Entry.of("before"));
+            for (int i = 0; i < 50; i++) {
+                byte[] bytes = EncodedBatch.encode(List.of(Entry.of("a-" + i), Entry.of("b-" + i))).bytes();
+                // Within a larger buffer, as a received frame holds it: the copy is the part from position to limit.
+                ByteBuffer frame = ByteBuffer.allocateDirect(bytes.length + 16);
+                frame.position(7);
+                frame.put(bytes).flip().position(7);
+                copies.add(frame.duplicate());
+                assertThat(((AsyncWrites) q).tryAppendEncodedAsync(EncodedBatch.wrap(bytes, frame),
+                        i % 5 == 0 ? Durability.SYNC : Durability.ASYNC, continuation, completing(future(done))))
+                        .isTrue();
+            }
+            for (int i = 0; i < 50; i++) {
+                long first = done.get(i).get(10, TimeUnit.SECONDS);
+                assertThat(first).isEqualTo(1 + 2L * i);
+                assertThat(copies.get(i).order(ByteOrder.LITTLE_ENDIAN).getLong(7 + BatchDescriptor.BASE_OFFSET_OFFSET))
+                        .as("offset written into the copy the writer wrote").isEqualTo(first);
+            }
+        } finally {
+            continuation.shutdown();
+        }
+        try (Mikyu store = Mikyu.open(data)) {
+            assertThat(store.log("events").read(1, 1000)).extracting(Record::payloadAsString)
+                    .containsExactlyElementsOf(IntStream.range(0, 50)
+                            .boxed().flatMap(i -> java.util.stream.Stream.of("a-" + i, "b-" + i)).toList());
+        }
+    }
+
+    @Test
+    void aDirectCopyMustBeDirectAndHoldExactlyTheBatch() {
+        byte[] bytes = EncodedBatch.encode(List.of(Entry.of("x"))).bytes();
+        assertThatThrownBy(() -> EncodedBatch.wrap(bytes, ByteBuffer.wrap(bytes)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a direct buffer");
+        assertThatThrownBy(() -> EncodedBatch.wrap(bytes, ByteBuffer.allocateDirect(bytes.length + 1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(bytes.length + " bytes");
     }
 
     @Test

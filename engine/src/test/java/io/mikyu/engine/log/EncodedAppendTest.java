@@ -58,6 +58,23 @@ class EncodedAppendTest {
     }
 
     @Test
+    void encodingIntoABufferWritesTheSameBytesAsEncodingIntoAnArray() {
+        List<Entry> timed = ENTRIES.stream().map(e -> e.withTimestamp(1_700_000_000_123L)).toList();
+        byte[] expected = EncodedBatch.encode(timed).bytes();
+        assertThat(EncodedBatch.encodedSize(timed)).isEqualTo(expected.length);
+        for (ByteBuffer target : List.of(ByteBuffer.allocate(expected.length + 9), ByteBuffer.allocateDirect(expected.length + 9))) {
+            target.position(5);
+            EncodedBatch.encodeInto(timed, target);
+            assertThat(target.position()).isEqualTo(5 + expected.length);
+            byte[] written = new byte[expected.length];
+            target.get(5, written);
+            assertThat(written).isEqualTo(expected);
+        }
+        assertThatThrownBy(() -> EncodedBatch.encodeInto(timed, ByteBuffer.allocate(expected.length - 1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("takes " + expected.length);
+    }
+
+    @Test
     void aBatchWithAWrongChecksumIsRefusedAndNothingIsAppended() {
         byte[] bytes = EncodedBatch.encode(ENTRIES).bytes();
         bytes[bytes.length - 1] ^= 1;

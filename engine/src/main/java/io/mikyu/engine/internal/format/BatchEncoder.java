@@ -43,6 +43,17 @@ public final class BatchEncoder {
      */
     public static byte[] encode(List<Entry> entries, long nowMillis, int maxRecordBytes, int maxBatchBytes,
                                 byte type, long producerId) {
+        byte[] bytes = new byte[encodedSize(entries, maxRecordBytes, maxBatchBytes)];
+        write(ByteBuffer.wrap(bytes), entries, nowMillis, type, producerId);
+        return bytes;
+    }
+
+    /**
+     * The encoded size of {@code entries} as one batch.
+     *
+     * @throws RecordTooLargeException if one record exceeds {@code maxRecordBytes} or the batch {@code maxBatchBytes}
+     */
+    public static int encodedSize(List<Entry> entries, int maxRecordBytes, int maxBatchBytes) {
         if (entries.isEmpty()) {
             throw new IllegalArgumentException("a batch needs at least one entry");
         }
@@ -59,8 +70,27 @@ public final class BatchEncoder {
             throw new RecordTooLargeException("batch of " + entries.size() + " records is " + total
                     + " bytes encoded, over the maximum batch size of " + maxBatchBytes + " bytes");
         }
-        byte[] bytes = new byte[(int) total];
-        ByteBuffer buf = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        return (int) total;
+    }
+
+    /**
+     * Encodes {@code entries} (a data batch with consecutive offsets) into {@code target} from its position, which
+     * it advances by {@link #encodedSize}; entries without a timestamp get {@code nowMillis}.
+     */
+    public static void encodeInto(ByteBuffer target, List<Entry> entries, long nowMillis) {
+        int size = encodedSize(entries, Integer.MAX_VALUE - 64, Integer.MAX_VALUE - 64);
+        if (target.remaining() < size) {
+            throw new IllegalArgumentException("the batch takes " + size + " bytes, the buffer has "
+                    + target.remaining());
+        }
+        int start = target.position();
+        write(target.slice(start, size), entries, nowMillis, BatchDescriptor.TYPE_DATA, 0L);
+        target.position(start + size);
+    }
+
+    /** Writes the batch into {@code batch}, a buffer of exactly its size. */
+    private static void write(ByteBuffer batch, List<Entry> entries, long nowMillis, byte type, long producerId) {
+        ByteBuffer buf = batch.order(ByteOrder.LITTLE_ENDIAN);
         buf.position(BatchDescriptor.HEADER_LENGTH);
         long maxTimestamp = Long.MIN_VALUE;
         for (int i = 0; i < entries.size(); i++) {
@@ -69,8 +99,7 @@ public final class BatchEncoder {
             maxTimestamp = Math.max(maxTimestamp, ts);
             writeRecord(buf, i, ts, e.key(), e.payload(), e.headers());
         }
-        writeHeader(bytes, buf, entries.size() - 1, maxTimestamp, entries.size(), type, producerId);
-        return bytes;
+        writeHeader(buf, entries.size() - 1, maxTimestamp, entries.size(), type, producerId);
     }
 
     /**
@@ -94,7 +123,7 @@ public final class BatchEncoder {
             maxTimestamp = Math.max(maxTimestamp, timestamps[i]);
             writeRecord(buf, Math.toIntExact(offsets[i] - baseOffset), timestamps[i], keys[i], values[i], headers[i]);
         }
-        writeHeader(bytes, buf, Math.toIntExact(offsets[count - 1] - baseOffset), maxTimestamp, count,
+        writeHeader(buf, Math.toIntExact(offsets[count - 1] - baseOffset), maxTimestamp, count,
                 BatchDescriptor.TYPE_DATA, 0L);
         BatchDescriptor.putBaseOffset(bytes, baseOffset);
         return bytes;
@@ -146,7 +175,8 @@ public final class BatchEncoder {
         buf.putInt(start, buf.position() - start - 4);
     }
 
-    private static void writeHeader(byte[] bytes, ByteBuffer buf, int lastOffsetDelta, long maxTimestamp, int count,
+    /** Fills in the header of the batch {@code buf} holds from index 0 to its position. */
+    private static void writeHeader(ByteBuffer buf, int lastOffsetDelta, long maxTimestamp, int count,
                                     byte type, long producerId) {
         int end = buf.position();
         buf.putInt(BatchDescriptor.LENGTH_OFFSET, end - BatchDescriptor.LOG_OVERHEAD);
@@ -158,7 +188,7 @@ public final class BatchEncoder {
         buf.putLong(BatchDescriptor.PRODUCER_ID_OFFSET, producerId);
         buf.putInt(BatchDescriptor.RECORD_COUNT_OFFSET, count);
         CRC32C crc = new CRC32C();
-        crc.update(bytes, BatchDescriptor.CRC_START, end - BatchDescriptor.CRC_START);
+        crc.update(buf.slice(BatchDescriptor.CRC_START, end - BatchDescriptor.CRC_START));
         buf.putInt(BatchDescriptor.CRC_OFFSET, (int) crc.getValue());
     }
 

@@ -36,6 +36,7 @@ import io.mikyu.engine.internal.write.StagingBuffer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -117,8 +118,9 @@ final class LogQueueHandle implements LogQueue, TxParticipant, AsyncWrites {
         long start = System.nanoTime();
         byte[] batch = encoded.bytes();
         BatchValidator.validate(batch, limits.maxRecordBytes(), limits.maxBatchBytes());
+        ByteBuffer direct = encoded.directCopy();
         long offset = writer.append(new AppendRequest(log, batch, durability == Durability.SYNC,
-                StagingBuffer.stage(batch)));
+                direct != null ? direct : StagingBuffer.stage(batch)));
         meters.appendLatency(System.nanoTime() - start);
         return offset;
     }
@@ -129,8 +131,9 @@ final class LogQueueHandle implements LogQueue, TxParticipant, AsyncWrites {
         long start = System.nanoTime();
         byte[] batch = encoded.bytes();
         BatchValidator.validate(batch, limits.maxRecordBytes(), limits.maxBatchBytes());
-        // Not staged: the staging buffer is the calling thread's, and this thread goes on before the write is done.
-        writer.appendAsync(new AppendRequest(log, batch, durability == Durability.SYNC, null,
+        // Not staged here (the staging buffer is the calling thread's, and this thread goes on before the write is
+        // done), but the transport's own direct copy, if it has one, is written as it is.
+        writer.appendAsync(new AppendRequest(log, batch, durability == Durability.SYNC, encoded.directCopy(),
                 new AppendRequest.Callback() {
                     @Override
                     public void completed(long first) {
