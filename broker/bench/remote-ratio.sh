@@ -2,14 +2,15 @@
 # Measures a daemon over the network against the embedded engine: the same bench config, embedded and remote
 # (a `mikyu daemon` started first as its own process, on loopback), alternating, and the ratio of the medians.
 #   usage: broker/bench/remote-ratio.sh [DIR]     (DIR defaults to ./target/bench; needs ~2 GiB free)
-#   REPS (3), BYTES (1GiB), WORKERS (8), BATCH (64), SIZE (1KiB), DURABILITY (async), PORT (7431), WARMUP (5s)
+#   REPS (5), BYTES (1GiB), WORKERS (8), BATCH (64), SIZE (1KiB), DURABILITY (async), PORT (7431), WARMUP (10s)
+#   DIR on a tmpfs (such as /dev/shm/mikyu-bench) takes the disk out: both sides then measure CPU per byte.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 dir="${1:-$root/target/bench}"
 mikyu="$root/bin/mikyu"
-reps="${REPS:-3}"; bytes="${BYTES:-1GiB}"; port="${PORT:-7431}"
+reps="${REPS:-5}"; bytes="${BYTES:-1GiB}"; port="${PORT:-7431}"
 config=(--workers "${WORKERS:-8}" --durability "${DURABILITY:-async}" --message-size "${SIZE:-1KiB}"
-        --batch "${BATCH:-64}" --queues 1 --bytes "$bytes" --warmup "${WARMUP:-5s}")
+        --batch "${BATCH:-64}" --queues 1 --bytes "$bytes" --warmup "${WARMUP:-10s}")
 mkdir -p "$dir"
 opts="-Xms1g -Xmx1g -XX:+AlwaysPreTouch -XX:+UseParallelGC"
 json() { sed -n "s/^$1 //p" | tail -1; }
