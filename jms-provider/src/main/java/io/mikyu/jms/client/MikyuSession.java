@@ -4,24 +4,17 @@ import io.mikyu.engine.security.Permission;
 import io.mikyu.engine.Durability;
 import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.LogQueue;
-import io.mikyu.engine.OffsetReset;
-import io.mikyu.engine.SharedGroup;
-import io.mikyu.engine.SharedGroupConfig;
 import io.mikyu.engine.StaleLeaseException;
-import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.Transaction;
 import io.mikyu.jms.Destinations;
 import io.mikyu.jms.MikyuDestination;
 import io.mikyu.jms.MikyuQueue;
-import io.mikyu.jms.MikyuTemporaryQueue;
-import io.mikyu.jms.MikyuTemporaryTopic;
 import io.mikyu.jms.MikyuTopic;
 import io.mikyu.jms.TemporaryDestinations;
 import io.mikyu.jms.delivery.Inbound;
 import io.mikyu.jms.delivery.LogCursorSource;
 import io.mikyu.jms.delivery.MessageSource;
-import io.mikyu.jms.delivery.SharedGroupSource;
 import io.mikyu.jms.delivery.TaskQueueSource;
 import io.mikyu.jms.message.EncodedMessage;
 import io.mikyu.jms.message.MessageCodec;
@@ -92,6 +85,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
     private static final long SLICE_MILLIS = 100;
 
     final MikyuConnection connection;
+    private final Subscriptions subscriptions;
     private final int mode;
     final MessageCodec codec = new MessageCodec(Destinations.CODEC);
     private final List<MikyuMessageConsumer> consumers = new CopyOnWriteArrayList<>();
@@ -131,6 +125,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
 
     MikyuSession(MikyuConnection connection, int mode, Domain domain) {
         this.connection = connection;
+        this.subscriptions = new Subscriptions(connection);
         this.mode = mode;
         this.domain = domain;
         JmsMetrics.GLOBAL.sessions.incrementAndGet();
@@ -412,7 +407,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
                 source = new TaskQueueSource(queueForConsumer(d.name()), selector.isMatchAll() ? null : selector);
             } else {
                 LogQueue log = connection.logQueue(d.name());
-                source = new LogCursorSource(log, topicFilter(selector, noLocal),
+                source = new LogCursorSource(log, subscriptions.topicFilter(selector, noLocal),
                         connection.options.maxAttemptsOf(d.name()));
             }
         } catch (RuntimeException e) {
@@ -432,14 +427,6 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
         consumers.add(c);
         JmsMetrics.GLOBAL.consumers.incrementAndGet();
         return c;
-    }
-
-    /** A topic consumer's filter: its selector and, for noLocal, not this connection's messages (text, too). */
-    private TaskFilter topicFilter(Selector selector, boolean noLocal) {
-        if (!noLocal) {
-            return selector.isMatchAll() ? null : selector;
-        }
-        return new NoLocalFilter(connection.id, selector);
     }
 
     @Override
@@ -474,33 +461,10 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
         topicDomainOnly("createDurableSubscriber");
         checkOpen();
         MikyuDestination d = topicOf(topic);
-        checkSubscriptionName(name);
+        Subscriptions.checkName(name);
         Selector selector = Selector.compile(messageSelector);
-        String clientId = connection.clientIdForUse();
-        if (clientId == null) {
-            throw new IllegalStateException("an unshared durable subscription needs a client ID: set one on the "
-                    + "connection (or in the connection URL) first");
-        }
-        String group = SubscriptionNames.durable(clientId, name);
-        ProviderRegistry registry = connection.registry;
-        synchronized (registry) {
-            if (findGroup(SubscriptionNames.sharedDurable(clientId, name)) != null) {
-                throw new JMSException("'" + name + "' is a shared durable subscription of client '" + clientId
-                        + "'; an unshared one cannot have the same name");
-            }
-            if (!registry.activate(group)) {
-                throw new IllegalStateException("durable subscription '" + name + "' of client '" + clientId
-                        + "' already has an active consumer");
-            }
-            try {
-                SharedGroup g = subscriptionGroup(d, group, selector, noLocal, true);
-                return addConsumer(d, selector, noLocal, new SharedGroupSource(g, () -> registry.deactivate(group)),
-                        group);
-            } catch (JMSException | RuntimeException e) {
-                registry.deactivate(group);
-                throw e;
-            }
-        }
+        return subscriptions.durable(d, name, selector, noLocal,
+                (source, group) -> addConsumer(d, selector, noLocal, source, group));
     }
 
     @Override
@@ -541,90 +505,10 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
         topicDomainOnly("createSharedConsumer");
         checkOpen();
         MikyuDestination d = topicOf(topic);
-        checkSubscriptionName(name);
+        Subscriptions.checkName(name);
         Selector selector = Selector.compile(messageSelector);
-        String clientId = connection.clientIdForUse();
-        String group = durable ? SubscriptionNames.sharedDurable(clientId, name)
-                : SubscriptionNames.shared(clientId, name);
-        ProviderRegistry registry = connection.registry;
-        synchronized (registry) {
-            if (durable && clientId != null && (registry.isActive(SubscriptionNames.durable(clientId, name))
-                    || findGroup(SubscriptionNames.durable(clientId, name)) != null)) {
-                throw new JMSException("'" + name + "' is an unshared durable subscription of client '" + clientId
-                        + "'; a shared one cannot have the same name");
-            }
-            // Joined before the group is opened: a consumer elsewhere that leaves meanwhile sees this one and
-            // keeps the subscription.
-            registry.join(group);
-            SharedGroup g;
-            try {
-                g = subscriptionGroup(d, group, selector, false, registry.users(group) == 1);
-            } catch (JMSException | RuntimeException e) {
-                registry.leave(group);
-                throw e;
-            }
-            Runnable onClose = () -> {
-                synchronized (registry) {
-                    if (registry.leave(group) && !durable) {
-                        deleteGroupQuietly(d.name(), group);
-                    }
-                }
-            };
-            return addConsumer(d, selector, false, new SharedGroupSource(g, onClose), group);
-        }
-    }
-
-    /**
-     * The shared group of a subscription, created at the topic's end if new. A subscription's topic, selector and
-     * noLocal are part of what it is: if they changed, the old subscription is deleted and a new one made (when
-     * {@code mayReplace}; else {@link JMSException}, as when a shared subscription in use is asked to change).
-     */
-    private SharedGroup subscriptionGroup(MikyuDestination topic, String group, Selector selector, boolean noLocal,
-                                          boolean mayReplace) throws JMSException {
-        Map<String, String> attrs = Map.of("jms.topic", topic.name(), "jms.selector", selector.source(),
-                "jms.noLocal", Boolean.toString(noLocal));
-        try {
-            String existingTopic = findGroup(group);
-            if (existingTopic != null) {
-                SharedGroup existing = connection.logQueue(existingTopic).sharedGroup(group, groupConfig(attrs));
-                if (!existingTopic.equals(topic.name()) || !attrs.equals(existing.config().attributes())) {
-                    if (!mayReplace) {
-                        throw new JMSException("shared subscription " + group + " is in use with another topic or "
-                                + "selector");
-                    }
-                    connection.logQueue(existingTopic).deleteGroup(group);
-                }
-            }
-            return connection.logQueue(topic.name()).sharedGroup(group, groupConfig(attrs),
-                    topicFilter(selector, noLocal), OffsetReset.latest());
-        } catch (RuntimeException e) {
-            throw JmsErrors.of(e);
-        }
-    }
-
-    private SharedGroupConfig groupConfig(Map<String, String> attrs) {
-        SharedGroupConfig dflt = SharedGroupConfig.defaults();
-        return dflt.withAttributes(attrs).withRedelivery(dflt.redelivery()
-                .withMaxAttempts(connection.options.maxAttemptsOf(attrs.get("jms.topic")))
-                .withDefaultLease(connection.options.lease()));
-    }
-
-    /** The topic (log queue) that has a group of this name, or null. */
-    private String findGroup(String group) {
-        for (String log : connection.engine.list(io.mikyu.engine.QueueKind.LOG)) {
-            if (connection.logQueue(log).groups().contains(group)) {
-                return log;
-            }
-        }
-        return null;
-    }
-
-    private void deleteGroupQuietly(String topic, String group) {
-        try {
-            connection.logQueue(topic).deleteGroup(group);
-        } catch (RuntimeException e) {
-            LOG.debug("deleting subscription {} of {} failed", group, topic, e);
-        }
+        return subscriptions.shared(d, name, selector, durable,
+                (source, group) -> addConsumer(d, selector, false, source, group));
     }
 
     private MikyuDestination topicOf(Topic topic) throws JMSException {
@@ -637,41 +521,13 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
         return d;
     }
 
-    private static void checkSubscriptionName(String name) throws JMSException {
-        if (name == null || name.isEmpty()) {
-            throw new jakarta.jms.InvalidDestinationException("a subscription name must not be null or empty");
-        }
-    }
-
     @Override
     public void unsubscribe(String name) throws JMSException {
         topicDomainOnly("unsubscribe");
         checkOpen();
-        checkSubscriptionName(name);
-        String clientId = connection.clientIdForUse();
-        List<String> candidates = new ArrayList<>();
-        if (clientId != null) {
-            candidates.add(SubscriptionNames.durable(clientId, name));
-        }
-        candidates.add(SubscriptionNames.sharedDurable(clientId, name));
+        Subscriptions.checkName(name);
         flushAcks();
-        ProviderRegistry registry = connection.registry;
-        synchronized (registry) {
-            for (String group : candidates) {
-                String topic = findGroup(group);
-                if (topic == null) {
-                    continue;
-                }
-                if (registry.isActive(group) || hasUnackedFrom(group)) {
-                    throw new IllegalStateException("durable subscription '" + name + "' has an active consumer "
-                            + "or unacknowledged messages in a transaction");
-                }
-                connection.logQueue(topic).deleteGroup(group);
-                return;
-            }
-        }
-        throw new InvalidDestinationException("there is no durable subscription '" + name + "'"
-                + (clientId == null ? "" : " of client '" + clientId + "'"));
+        subscriptions.unsubscribe(name, this::hasUnackedFrom);
     }
 
     private boolean hasUnackedFrom(String group) {
