@@ -251,6 +251,9 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
         }
         try {
             if (request.waits()) {
+                if (request.inline() != null && channel.isWritable() && answeredInline(id, request.inline())) {
+                    return;
+                }
                 Future<?> f = server.waiters().submit(() -> {
                     try {
                         run(id, request);
@@ -361,6 +364,30 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
             sendError(id, e);
             return;
         }
+        send(reply);
+    }
+
+    /** On the event loop: answers a long poll at once if there is something to answer; {@code false} if not. */
+    private boolean answeredInline(int id, Requests.InlineCall inline) {
+        Reply reply = new Reply(channel.alloc(), id, maxFrameBytes);
+        try {
+            if (!inline.answer(reply)) {
+                reply.release();
+                return false;
+            }
+        } catch (Throwable e) {
+            reply.release();
+            if (!(e instanceof RuntimeException)) {
+                LOG.error("request {} of client '{}' failed", id, clientName, e);
+            }
+            sendError(id, e);
+            return true;
+        }
+        send(reply);
+        return true;
+    }
+
+    private void send(Reply reply) {
         List<ByteBuf> frames = reply.frames();
         for (int i = 0; i < frames.size() - 1; i++) {
             channel.write(frames.get(i));

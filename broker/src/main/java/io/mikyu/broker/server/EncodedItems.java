@@ -17,13 +17,20 @@ final class EncodedItems implements EncodedBatchHandler {
     static final int RECORD = 1;
 
     private final Reply.Items items;
+    private int count;
 
     EncodedItems(Reply.Items items) {
         this.items = items;
     }
 
+    /** Items written so far. */
+    int count() {
+        return count;
+    }
+
     @Override
     public void onBatch(ByteBuffer batch) {
+        count++;
         items.add(1 + 4 + batch.remaining(), b -> {
             b.writeByte(BATCH);
             b.writeInt(batch.remaining());
@@ -34,6 +41,7 @@ final class EncodedItems implements EncodedBatchHandler {
     @Override
     public void onRecord(RecordView record) {
         io.mikyu.engine.Record copy = record.toRecord();
+        count++;
         items.add(b -> {
             b.writeByte(RECORD);
             Values.writeRecord(b, copy);

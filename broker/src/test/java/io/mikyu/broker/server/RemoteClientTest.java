@@ -163,6 +163,49 @@ class RemoteClientTest {
     }
 
     @Test
+    void aTailingReadersPollWithSomethingToAnswerNeedsNoWaitingThread() throws Exception {
+        // One waiting call at a time: a poll that has to wait takes the broker's only waiting thread.
+        try (RunningBroker broker = new RunningBroker(dir, RunningBroker.ENGINE, o -> new BrokerOptions(o.endpoints(),
+                o.maxFrameBytes(), o.heartbeat(), o.workerThreads(), 1, o.shutdownGrace(), o.serverName(), o.realm(),
+                o.tls(), o.meterRegistry()))) {
+            Mikyu client = broker.dial();
+            LogQueue quiet = client.createLog("quiet");
+            LogQueue events = client.createLog("events");
+            events.appendBatch(List.of(Entry.of("a"), Entry.of("b"), Entry.of("c")));
+            CompletableFuture<List<Record>> waiting = CompletableFuture.supplyAsync(() -> {
+                while (true) {
+                    try {
+                        return quiet.poll(0, 10, Duration.ofSeconds(20));
+                    } catch (MikyuException e) {
+                        // a probe below held the waiting thread: ask again
+                    } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+            });
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            boolean busy = false;
+            while (!busy && System.nanoTime() < deadline) {
+                try {
+                    quiet.poll(0, 10, Duration.ofMillis(50));
+                } catch (MikyuException e) {
+                    busy = e.getMessage().contains("busy");
+                }
+            }
+            assertThat(busy).as("a second waiting poll is refused while the first waits").isTrue();
+
+            assertThat(events.poll(1, 10, Duration.ofSeconds(5))).extracting(Record::payloadAsString)
+                    .containsExactly("b", "c");
+            List<String> seen = new ArrayList<>();
+            assertThat(events.poll(0, 10, Duration.ofSeconds(5), r -> seen.add(r.toRecord().payloadAsString()))).isEqualTo(3);
+            assertThat(seen).containsExactly("a", "b", "c");
+
+            quiet.append(Entry.of("now"));
+            assertThat(waiting.get(10, TimeUnit.SECONDS)).extracting(Record::payloadAsString).containsExactly("now");
+        }
+    }
+
+    @Test
     void manyThreadsShareOneConnectionWithCallsInFlightTogether() throws Exception {
         try (RunningBroker broker = new RunningBroker(dir)) {
             Mikyu client = broker.dial();
