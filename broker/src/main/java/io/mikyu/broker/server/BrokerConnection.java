@@ -251,7 +251,8 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
         }
         try {
             if (request.waits()) {
-                if (request.inline() != null && channel.isWritable() && answeredInline(id, request.inline())) {
+                // On the event loop: a long poll with something to answer at once needs no waiting thread.
+                if (request.inline() != null && channel.isWritable() && answer(id, request.inline())) {
                     return;
                 }
                 Future<?> f = server.waiters().submit(() -> {
@@ -348,33 +349,28 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
     }
 
     private void answer(int id, Requests.Request request) {
+        answer(id, reply -> {
+            request.call().run(reply);
+            return true;
+        });
+    }
+
+    /**
+     * Runs {@code call} into a reply and sends it, or its failure as an ERROR; {@code false} (nothing sent) if the
+     * call had nothing to answer yet.
+     */
+    private boolean answer(int id, Requests.InlineCall call) {
         Reply reply = new Reply(channel.alloc(), id, maxFrameBytes);
         try {
-            request.call().run(reply);
+            if (!call.answer(reply)) {
+                reply.release();
+                return false;
+            }
         } catch (InterruptedException e) {
             reply.release();
             sendError(id, new StoreClosedException(server.isStopping() ? "the broker is stopping"
                     : "the request was cancelled"));
-            return;
-        } catch (Throwable e) {
-            reply.release();
-            if (!(e instanceof RuntimeException)) {
-                LOG.error("request {} of client '{}' failed", id, clientName, e);
-            }
-            sendError(id, e);
-            return;
-        }
-        send(reply);
-    }
-
-    /** On the event loop: answers a long poll at once if there is something to answer; {@code false} if not. */
-    private boolean answeredInline(int id, Requests.InlineCall inline) {
-        Reply reply = new Reply(channel.alloc(), id, maxFrameBytes);
-        try {
-            if (!inline.answer(reply)) {
-                reply.release();
-                return false;
-            }
+            return true;
         } catch (Throwable e) {
             reply.release();
             if (!(e instanceof RuntimeException)) {

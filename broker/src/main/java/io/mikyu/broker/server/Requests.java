@@ -284,8 +284,9 @@ final class Requests {
                 Request poll = waiting(wait, r -> pollEncoded(r, m.log(queue), from, maxBytes, wait));
                 yield !poll.waits() ? poll : new Request(poll.call(), true, null, r -> {
                     LogQueue log = m.log(queue);
+                    long end = log.endOffset();
                     // Copying a few MiB out of the cache is quick; reading a segment far behind is not for the loop.
-                    return from >= log.endOffset() - INLINE_POLL_MAX_BEHIND && from < log.endOffset()
+                    return from < end && from >= end - INLINE_POLL_MAX_BEHIND
                             && pollEncoded(r, log, from, maxBytes, Duration.ZERO) > 0;
                 });
             }

@@ -49,8 +49,8 @@ public final class EncodedBatch {
 
     /**
      * Encodes {@code entries} into {@code target} from its position, which it advances by
-     * {@link #encodedSize}: for a transport that writes the batch straight into its frame. Those without a
-     * timestamp get the current time.
+     * {@link #encodedSize}: for a transport that writes the batch straight into its frame, sized with
+     * {@link #encodedSize} first. Those without a timestamp get the current time.
      */
     public static void encodeInto(List<Entry> entries, ByteBuffer target) {
         BatchEncoder.encodeInto(target, entries, System.currentTimeMillis());

@@ -75,20 +75,29 @@ public final class BatchEncoder {
 
     /**
      * Encodes {@code entries} (a data batch with consecutive offsets) into {@code target} from its position, which
-     * it advances by {@link #encodedSize}; entries without a timestamp get {@code nowMillis}.
+     * it advances by {@link #encodedSize}; entries without a timestamp get {@code nowMillis}. One pass over the
+     * entries: a caller sizes its buffer with {@link #encodedSize} first, and the size is not worked out again.
      */
     public static void encodeInto(ByteBuffer target, List<Entry> entries, long nowMillis) {
-        int size = encodedSize(entries, Integer.MAX_VALUE - 64, Integer.MAX_VALUE - 64);
-        if (target.remaining() < size) {
-            throw new IllegalArgumentException("the batch takes " + size + " bytes, the buffer has "
-                    + target.remaining());
+        if (entries.isEmpty()) {
+            throw new IllegalArgumentException("a batch needs at least one entry");
         }
         int start = target.position();
-        write(target.slice(start, size), entries, nowMillis, BatchDescriptor.TYPE_DATA, 0L);
-        target.position(start + size);
+        ByteBuffer batch = target.slice();
+        try {
+            if (batch.remaining() < BatchDescriptor.HEADER_LENGTH) {
+                throw new java.nio.BufferOverflowException();
+            }
+            write(batch, entries, nowMillis, BatchDescriptor.TYPE_DATA, 0L);
+        } catch (java.nio.BufferOverflowException | IndexOutOfBoundsException e) {
+            // Only now is the size worth working out: for the message.
+            throw new IllegalArgumentException("the batch takes " + encodedSize(entries, Integer.MAX_VALUE - 64,
+                    Integer.MAX_VALUE - 64) + " bytes, the buffer has " + target.remaining(), e);
+        }
+        target.position(start + batch.position());
     }
 
-    /** Writes the batch into {@code batch}, a buffer of exactly its size. */
+    /** Writes the batch into {@code batch} from index 0, leaving its position at the batch's end. */
     private static void write(ByteBuffer batch, List<Entry> entries, long nowMillis, byte type, long producerId) {
         ByteBuffer buf = batch.order(ByteOrder.LITTLE_ENDIAN);
         buf.position(BatchDescriptor.HEADER_LENGTH);
