@@ -105,6 +105,10 @@ final class MikyuXAResource implements XAResource {
                         throw XaErrors.of(XAException.XAER_NOTA, "no transaction " + XidFormat.toText(id)
                                 + " in progress to join");
                     }
+                    if (suspended.contains(b)) {
+                        throw XaErrors.of(XAException.XAER_PROTO, "this session suspended transaction " + b
+                                + ": resume it with TMRESUME");
+                    }
                     b.join(this);
                     current = b;
                 }
