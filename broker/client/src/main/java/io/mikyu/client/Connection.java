@@ -1,6 +1,7 @@
 package io.mikyu.client;
 
 import io.mikyu.engine.MikyuException;
+import io.mikyu.engine.NoAnswerException;
 import io.mikyu.engine.RecordTooLargeException;
 import io.mikyu.engine.StoreClosedException;
 import io.mikyu.protocol.ClientHello;
@@ -317,7 +318,7 @@ final class Connection implements AutoCloseable {
         } catch (TimeoutException e) {
             calls.remove(id);
             call.abandon();
-            throw new MikyuException("no answer to " + op + " from " + endpoint + " within " + timeout + " ms");
+            throw new NoAnswerException("no answer to " + op + " from " + endpoint + " within " + timeout + " ms");
         } catch (InterruptedException e) {
             calls.remove(id);
             call.abandon();
