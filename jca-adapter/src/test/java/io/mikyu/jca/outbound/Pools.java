@@ -42,12 +42,12 @@ final class Pools implements AutoCloseable {
         }
     }
 
-    /** Everything a plain consumer gets from {@code queue} within {@code millis} per message. */
+    /** What a plain consumer gets from {@code queue}: waiting up to {@code millis} for the first, 150 ms then. */
     List<Message> drain(String queue, long millis) throws Exception {
         List<Message> out = new ArrayList<>();
         try (Session s = plain.createSession()) {
             MessageConsumer c = s.createConsumer(s.createQueue(queue));
-            for (Message m = c.receive(millis); m != null; m = c.receive(millis)) {
+            for (Message m = c.receive(millis); m != null; m = c.receive(150)) {
                 out.add(m);
             }
         }
