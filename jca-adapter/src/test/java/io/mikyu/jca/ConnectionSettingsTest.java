@@ -49,7 +49,8 @@ class ConnectionSettingsTest {
         pool.setMaxAttempts(2);
         pool.setClientID("billing");
         ConnectionSettings s = pool.settings();
-        assertThat(s.url()).isEqualTo("tcp://broker:7420?maxAttempts=2&tls.ca=%2Fetc%2Fmikyu%2Fca.pem&clientID=billing");
+        assertThat(s.url())
+                .isEqualTo("tcp://broker:7420?maxAttempts=2&tls.ca=%2Fetc%2Fmikyu%2Fca.pem&clientID=billing");
         assertThat(s.options().dialOptions()).containsEntry("tls.ca", "/etc/mikyu/ca.pem");
         assertThat(s.user()).isEqualTo("app");
         assertThat(s.password()).isEqualTo("secret");

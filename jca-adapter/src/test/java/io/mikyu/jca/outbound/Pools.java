@@ -15,7 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A pool of a connection definition on an embedded store, as a server would set it up, for the outbound tests. */
-final class Pools implements AutoCloseable {
+final class Pools {
 
     final String url;
     final MikyuManagedConnectionFactory mcf = new MikyuManagedConnectionFactory();
@@ -66,8 +66,7 @@ final class Pools implements AutoCloseable {
         return (MikyuManagedConnection) cm.connections().iterator().next();
     }
 
-    @Override
-    public void close() throws Exception {
+    void close() throws Exception {
         cm.close();
         plain.close();
     }
