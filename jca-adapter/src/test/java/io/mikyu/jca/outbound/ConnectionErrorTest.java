@@ -43,7 +43,7 @@ class ConnectionErrorTest {
 
         assertThat(pool.cm.eventTypes()).containsExactly(ConnectionEvent.CONNECTION_ERROR_OCCURRED);
         assertThat(pool.cm.events.get(0).getException()).hasMessageContaining("lost the connection");
-        assertThat((Iterable<?>) pool.mcf.getInvalidConnections(Set.of(mc))).containsExactly(mc);
+        assertThat(new java.util.ArrayList<Object>(pool.mcf.getInvalidConnections(Set.of(mc)))).containsExactly(mc);
         assertThat(pool.cm.destroyed()).isEqualTo(1);
         assertThatThrownBy(() -> handle.createSession().createProducer(null))
                 .isInstanceOf(jakarta.jms.IllegalStateException.class);
