@@ -167,11 +167,14 @@ public final class XaBench {
         long measured = 0;
         long committed = 0;
         Histogram latency = new Histogram(3_600_000_000L, 3);
+        Phases phases = new Phases();
         for (Worker w : workers) {
             measured += w.measured;
             committed += w.committed;
             latency.add(w.latency);
+            phases.addAll(w.phases);
         }
+        Map<String, Double> breakdown = phases.perTransaction(measured);
         double seconds = (t1 - t0) / 1e9;
         double tps = measured / seconds;
 
@@ -246,6 +249,7 @@ public final class XaBench {
         result.put("messages", messages);
         result.put("duplicates", duplicates);
         result.put("verified", verified);
+        breakdown.forEach((k, v) -> result.put("us_" + k, v));
 
         System.out.printf(Locale.ROOT, "%n== XA bench: %s, %d threads, %d B persistent messages ==%n",
                 opts.provider + describeDetails(provider.details()), opts.threads, opts.size);
@@ -258,6 +262,14 @@ public final class XaBench {
         System.out.printf(Locale.ROOT, "verification %s: %,d committed, %,d failed, %,d rows, %s messages%n",
                 verified ? "OK" : "FAILED", committed, failed.get(), rowCount,
                 messages < 0 ? "no" : String.format(Locale.ROOT, "%,d", messages));
+        StringBuilder where = new StringBuilder();
+        breakdown.forEach((k, v) -> {
+            if (v >= 0.05) {
+                where.append(where.length() == 0 ? "" : "  ").append(k).append(' ')
+                        .append(String.format(Locale.ROOT, "%,.0f", v));
+            }
+        });
+        System.out.println("per tx (us)  " + where + "  (mean, per thread; tmLog = commit less the resources' calls)");
         for (String p : problems) {
             System.out.println("  MISMATCH: " + p);
         }
@@ -323,6 +335,7 @@ public final class XaBench {
         final CountDownLatch ready;
         final CountDownLatch go;
         final Histogram latency = new Histogram(3_600_000_000L, 3);
+        final Phases phases = new Phases();
         volatile Throwable setupFailure;
         long committed;
         long measured;
@@ -357,8 +370,13 @@ public final class XaBench {
                 } else {
                     jmsRes = provider.extraResource();
                 }
+                if (jmsRes != null) {
+                    jmsRes = new TimedXAResource(jmsRes, phases, Phases.START_JMS, Phases.END_JMS,
+                            Phases.PREPARE_JMS, Phases.COMMIT_JMS);
+                }
                 sql = h2.getXAConnection();
-                XAResource sqlRes = sql.getXAResource();
+                XAResource sqlRes = new TimedXAResource(sql.getXAResource(), phases, Phases.START_SQL,
+                        Phases.END_SQL, Phases.PREPARE_SQL, Phases.COMMIT_SQL);
                 java.sql.Connection c = sql.getConnection();
                 PreparedStatement insert =
                         c.prepareStatement("INSERT INTO bench_tx (id, worker, note) VALUES (?, ?, ?)");
@@ -402,6 +420,8 @@ public final class XaBench {
                 try {
                     tm.begin();
                     Transaction tx = tm.getTransaction();
+                    long t = System.nanoTime();
+                    phases.add(Phases.BEGIN, t - start);
                     tx.enlistResource(sqlRes);
                     if (jmsRes != null) {
                         tx.enlistResource(jmsRes);
@@ -409,19 +429,26 @@ public final class XaBench {
                     insert.setLong(1, seq);
                     insert.setInt(2, id);
                     insert.setString(3, note);
+                    long t2 = System.nanoTime();
                     insert.executeUpdate();
+                    long t3 = System.nanoTime();
+                    phases.add(Phases.INSERT, t3 - t2);
                     if (producer != null) {
                         BytesMessage m = session.createBytesMessage();
                         m.writeBytes(payload);
                         m.setLongProperty(SEQ, seq);
                         producer.send(m);
+                        phases.add(Phases.SEND, System.nanoTime() - t3);
                     }
                     tx.delistResource(sqlRes, XAResource.TMSUCCESS);
                     if (jmsRes != null) {
                         tx.delistResource(jmsRes, XAResource.TMSUCCESS);
                     }
+                    long t4 = System.nanoTime();
                     tm.commit();
+                    phases.add(Phases.TM_COMMIT, System.nanoTime() - t4);
                 } catch (Exception e) {
+                    phases.endTransaction(false);
                     fail(e);
                     try {
                         if (tm.getTransaction() != null) {
@@ -434,7 +461,9 @@ public final class XaBench {
                 }
                 long end = System.nanoTime();
                 committed++;
-                if (startPhase == MEASURE && phase == MEASURE) {
+                boolean inWindow = startPhase == MEASURE && phase == MEASURE;
+                phases.endTransaction(inWindow);
+                if (inWindow) {
                     measured++;
                     latency.recordValue(Math.min(end - start, latency.getHighestTrackableValue()));
                 }
