@@ -157,6 +157,16 @@ public final class RemoteMikyu implements Mikyu {
     }
 
     @Override
+    public List<io.mikyu.engine.PreparedTransaction> inDoubtTransactions() {
+        throw new UnsupportedOperationException("not yet served by the broker");
+    }
+
+    @Override
+    public String storeId() {
+        throw new UnsupportedOperationException("not yet served by the broker");
+    }
+
+    @Override
     public void commitPrepared(byte[] xid) {
         connection.call(Op.COMMIT_PREPARED, b -> Fields.writeBytes(b, java.util.Objects.requireNonNull(xid, "xid")),
                 b -> null);

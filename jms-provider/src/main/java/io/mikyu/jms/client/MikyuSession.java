@@ -77,7 +77,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * engine acks and nacks of the leases its consumers took (DESIGN-NOTES §4); a transacted session commits its sends
  * and acks as one engine transaction.
  */
-public final class MikyuSession implements Session, QueueSession, TopicSession {
+public class MikyuSession implements Session, QueueSession, TopicSession {
 
     private static final Logger LOG = LoggerFactory.getLogger(MikyuSession.class);
     /** The header a topic message carries with its producer's connection id, for noLocal subscribers. */
@@ -93,10 +93,10 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
     private final List<MikyuQueueBrowser> browsers = new CopyOnWriteArrayList<>();
     /** Every message under a lease this session holds (buffered or delivered), for renewal. */
     private final Set<Held> leased = ConcurrentHashMap.newKeySet();
-    /** Delivered and not yet acknowledged (CLIENT_ACKNOWLEDGE, transacted), in delivery order. */
+    /** Delivered and not yet acknowledged (CLIENT_ACKNOWLEDGE), in delivery order. */
     private final List<Held> unacked = new ArrayList<>();
-    /** Sends of the current transaction. */
-    private final List<PendingSend> sends = new ArrayList<>();
+    /** A transacted session's current transaction; null for the other modes. */
+    private final TransactionWork work;
     /** AUTO/DUPS_OK messages delivered whose engine ack is not written yet (see {@link #ackSoon}). */
     private final List<Held> pendingAcks = new ArrayList<>();
     private long pendingSince;
@@ -115,9 +115,6 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
     private static final int PIPELINED_MAX_BYTES = 256 * 1024;
     private MessageListener distinguishedListener;
 
-    record PendingSend(MikyuDestination destination, EncodedMessage message) {
-    }
-
     /** A QueueSession or TopicSession refuses the other domain's methods, as the JMS javadoc requires. */
     enum Domain { ANY, QUEUE, TOPIC }
 
@@ -128,7 +125,31 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
         this.subscriptions = new Subscriptions(connection);
         this.mode = mode;
         this.domain = domain;
+        this.work = mode == SESSION_TRANSACTED ? new TransactionWork() : null;
         JmsMetrics.GLOBAL.sessions.incrementAndGet();
+    }
+
+    /**
+     * The transaction this session's sends and receives belong to now, or null when they take effect at once: a
+     * transacted session's own, or (in {@link MikyuXASession}) the XA branch the session is associated with.
+     */
+    TransactionWork currentWork() {
+        return work;
+    }
+
+    /** A message was consumed inside {@code w} (an XA branch bounds its lease by the branch's deadline). */
+    void consumedIn(TransactionWork w, Held h) {
+        w.consumed(h);
+    }
+
+    /** Whether messages are acknowledged when {@code receive} or {@code onMessage} returns. */
+    private boolean autoAck() {
+        return (mode == AUTO_ACKNOWLEDGE || mode == DUPS_OK_ACKNOWLEDGE) && currentWork() == null;
+    }
+
+    /** Whether recover() is refused and commit/rollback belong to this session (or to an XA transaction). */
+    boolean transactedSession() {
+        return mode == SESSION_TRANSACTED;
     }
 
     // ============================================================================================ messages
@@ -290,10 +311,9 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
      */
     void send(MikyuDestination d, EncodedMessage m, boolean persistent, boolean direct) throws JMSException {
         checkOpen();
-        if (mode == SESSION_TRANSACTED) {
-            synchronized (sends) {
-                sends.add(new PendingSend(d, m));
-            }
+        TransactionWork w = currentWork();
+        if (w != null) {
+            w.send(d, m);
             return;
         }
         if (!persistent && d.isQueue() && !connection.options.isRemote()) {
@@ -531,6 +551,10 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
     }
 
     private boolean hasUnackedFrom(String group) {
+        TransactionWork w = currentWork();
+        if (w != null && w.consumedFrom(group)) {
+            return true;
+        }
         synchronized (unacked) {
             for (Held h : unacked) {
                 if (group.equals(h.consumer.subscription())) {
@@ -627,8 +651,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
                     if (m == null) {
                         continue;
                     }
-                    if (accept != null && !accept.test(m)
-                            && (mode == AUTO_ACKNOWLEDGE || mode == DUPS_OK_ACKNOWLEDGE)) {
+                    if (accept != null && !accept.test(m) && autoAck()) {
                         c.putBack(h);
                         return m;
                     }
@@ -668,7 +691,10 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
 
     /** After a message was handed to the application (receive returned, or onMessage returned normally). */
     private void delivered(Held h) {
-        if (mode == AUTO_ACKNOWLEDGE || mode == DUPS_OK_ACKNOWLEDGE) {
+        TransactionWork w = currentWork();
+        if (w != null) {
+            consumedIn(w, h);
+        } else if (autoAck()) {
             ackSoon(h);
         } else {
             synchronized (unacked) {
@@ -727,7 +753,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
     }
 
     /** Acks (or nacks, for immediate redelivery) one held message. */
-    private void settle(Held h, boolean ack, String reason) {
+    void settle(Held h, boolean ack, String reason) {
         leased.remove(h);
         try {
             if (ack) {
@@ -806,7 +832,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
             if (m == null) {
                 return;
             }
-            boolean auto = mode == AUTO_ACKNOWLEDGE || mode == DUPS_OK_ACKNOWLEDGE;
+            boolean auto = autoAck();
             if (auto) {
                 inListener = h; // acked when onMessage returns, unless it recovers the session first
             } else {
@@ -917,7 +943,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
     @Override
     public void recover() throws JMSException {
         checkOpen();
-        if (mode == SESSION_TRANSACTED) {
+        if (transactedSession()) {
             throw new IllegalStateException("recover() is not for a transacted session; use rollback()");
         }
         redeliverAll();
@@ -937,7 +963,10 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
                 unacked.clear();
             }
             for (Held h : all) {
-                settle(h, false, mode == SESSION_TRANSACTED ? "rolled back" : "recovered");
+                settle(h, false, "recovered");
+            }
+            if (work != null) {
+                work.take().rollback("rolled back");
             }
             if (inListener != null && deliveryLock.isHeldByCurrentThread()) {
                 settle(inListener, false, "recovered");
@@ -973,115 +1002,14 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
         if (CallbackThread.inCompletionCallbackOf(this)) {
             throw new IllegalStateException("a CompletionListener must not commit its own session");
         }
-        List<PendingSend> toSend;
-        synchronized (sends) {
-            toSend = new ArrayList<>(sends);
-            sends.clear();
-        }
-        List<Held> toAck;
-        synchronized (unacked) {
-            toAck = new ArrayList<>(unacked);
-            unacked.clear();
-        }
-        if (toSend.isEmpty() && toAck.isEmpty()) {
-            return;
-        }
-        if (commitInOneWrite(toSend, toAck)) {
-            return;
-        }
-        List<Held> afterCommit = new ArrayList<>();
-        try (Transaction tx = connection.engine.beginTransaction()) {
-            for (PendingSend s : toSend) {
-                if (s.destination().isQueue()) {
-                    connection.taskQueue(s.destination().name());
-                    tx.enqueue(s.destination().name(), s.message().toTask());
-                } else {
-                    connection.logQueue(s.destination().name());
-                    tx.append(s.destination().name(), s.message().toEntry());
-                }
-            }
-            for (Held h : toAck) {
-                if (!h.source.ackIn(tx, h.token())) {
-                    afterCommit.add(h);
-                }
-            }
-            tx.commit();
-            JmsMetrics.GLOBAL.sent(toSend.size());
-        } catch (RuntimeException e) {
-            for (Held h : toAck) {
-                settle(h, false, "the transaction failed");
-            }
-            throw JmsErrors.with(new TransactionRolledBackException("the transaction was rolled back: "
-                    + e.getMessage()), e);
-        }
-        for (Held h : toAck) {
-            leased.remove(h);
-        }
-        ackAll(afterCommit);
-    }
-
-    /**
-     * The common transactions need no transaction record: sends to one destination and nothing consumed are one
-     * batch append (a batch is written whole or, torn by a crash, cut whole), and acks from one source and nothing
-     * sent are one batch of ack records. Both are as durable as PERSISTENT sends. Returns false for anything else,
-     * which takes an engine {@link Transaction}.
-     */
-    private boolean commitInOneWrite(List<PendingSend> toSend, List<Held> toAck) throws JMSException {
-        Durability durability = connection.options.persistentDurability();
-        if (toAck.isEmpty()) {
-            MikyuDestination d = toSend.get(0).destination();
-            for (PendingSend p : toSend) {
-                if (!p.destination().equals(d)) {
-                    return false;
-                }
-            }
-            try {
-                if (d.isQueue()) {
-                    List<io.mikyu.engine.Task> tasks = new ArrayList<>(toSend.size());
-                    for (PendingSend p : toSend) {
-                        tasks.add(p.message().toTask());
-                    }
-                    connection.taskQueue(d.name()).enqueueBatch(tasks, durability);
-                } else {
-                    List<io.mikyu.engine.Entry> entries = new ArrayList<>(toSend.size());
-                    for (PendingSend p : toSend) {
-                        entries.add(p.message().toEntry());
-                    }
-                    connection.logQueue(d.name()).appendBatch(entries, durability);
-                }
-            } catch (RuntimeException e) {
-                throw JmsErrors.with(new TransactionRolledBackException("the transaction was rolled back: "
-                        + e.getMessage()), e);
-            }
-            JmsMetrics.GLOBAL.sent(toSend.size());
-            return true;
-        }
-        if (!toSend.isEmpty()) {
-            return false;
-        }
-        MessageSource source = toAck.get(0).source;
-        for (Held h : toAck) {
-            if (h.source != source) {
-                return false;
-            }
-        }
-        List<LeaseToken> tokens = new ArrayList<>(toAck.size());
-        for (Held h : toAck) {
-            tokens.add(h.token());
-        }
+        TransactionWork.Taken taken = work.take();
         try {
-            source.ack(tokens, durability);
+            taken.commit(connection);
         } catch (RuntimeException e) {
-            for (Held h : toAck) {
-                settle(h, false, "the transaction failed");
-            }
+            taken.rollback("the transaction failed");
             throw JmsErrors.with(new TransactionRolledBackException("the transaction was rolled back: "
                     + e.getMessage()), e);
         }
-        for (Held h : toAck) {
-            leased.remove(h);
-        }
-        return true;
     }
 
     @Override
@@ -1092,9 +1020,6 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
         }
         if (CallbackThread.inCompletionCallbackOf(this)) {
             throw new IllegalStateException("a CompletionListener must not roll back its own session");
-        }
-        synchronized (sends) {
-            sends.clear();
         }
         redeliverAll();
     }
@@ -1171,9 +1096,10 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
             for (MikyuQueueBrowser b : browsers) {
                 b.markClosed();
             }
-            synchronized (sends) {
-                sends.clear();
+            if (work != null) {
+                work.take().rollback("its session closed uncommitted");
             }
+            closing();
             List<Held> all;
             synchronized (unacked) {
                 all = new ArrayList<>(unacked);
@@ -1187,6 +1113,10 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
         }
         connection.sessionClosed(this);
         JmsMetrics.GLOBAL.sessions.decrementAndGet();
+    }
+
+    /** Under the delivery lock while closing, before what the session holds is given back. */
+    void closing() {
     }
 
     boolean isClosed() {
