@@ -1,5 +1,6 @@
 package io.mikyu.bench.xa;
 
+import io.mikyu.jms.MikyuXAConnectionFactory;
 import jakarta.jms.XAConnectionFactory;
 import org.apache.activemq.artemis.api.core.QueueConfiguration;
 import org.apache.activemq.artemis.api.core.RoutingType;
@@ -107,11 +108,10 @@ abstract class Provider implements AutoCloseable {
         private final XAConnectionFactory factory;
         private final String url;
 
-        Mikyu(Path dir, String options) throws Exception {
+        Mikyu(Path dir, String options) throws java.io.IOException {
             Files.createDirectories(dir);
             url = "vm://" + dir.toAbsolutePath() + (options.isEmpty() ? "" : "?" + options);
-            factory = (XAConnectionFactory) Class.forName("io.mikyu.jms.MikyuXAConnectionFactory")
-                    .getConstructor(String.class).newInstance(url);
+            factory = new MikyuXAConnectionFactory(url);
         }
 
         @Override
