@@ -155,11 +155,19 @@ public final class XaBench {
         }
         go.countDown();
         Thread.sleep(opts.warmupSeconds * 1000L);
+        StackSampler sampler = null;
+        if (opts.stacks != null) {
+            sampler = new StackSampler(workers.stream().map(w -> w.thread).toList(), 10);
+            sampler.start();
+        }
         long t0 = System.nanoTime();
         phase = MEASURE;
         Thread.sleep(opts.durationSeconds * 1000L);
         phase = STOP;
         long t1 = System.nanoTime();
+        if (sampler != null) {
+            sampler.stopAndWrite(opts.stacks);
+        }
         for (Worker w : workers) {
             w.thread.join();
         }
@@ -514,7 +522,9 @@ public final class XaBench {
         static final String USAGE = """
                 usage: XaBench --provider artemis|mikyu|noop|none [--threads 4] [--duration 20] [--warmup 5]
                                [--size 1024] [--dir BASE] [--keep] [--artemis-journal auto|ASYNCIO|NIO]
-                               [--mikyu-options durability=sync]""";
+                               [--mikyu-options durability=sync] [--stacks FILE]
+                --stacks FILE: sample the workers' stacks every 10 ms of the measured window into FILE
+                (collapsed stacks, the flame-graph input format)""";
 
         String provider;
         int threads = 4;
@@ -525,6 +535,7 @@ public final class XaBench {
         boolean keep;
         String artemisJournal = "auto";
         String mikyuOptions = "durability=sync";
+        Path stacks;
 
         static Options parse(String[] args) {
             Options o = new Options();
@@ -547,6 +558,7 @@ public final class XaBench {
                     case "--dir" -> o.dir = Path.of(v);
                     case "--artemis-journal" -> o.artemisJournal = v;
                     case "--mikyu-options" -> o.mikyuOptions = v;
+                    case "--stacks" -> o.stacks = Path.of(v);
                     default -> throw new IllegalArgumentException("unknown option " + a);
                 }
             }
