@@ -6,6 +6,7 @@
 # Environment: REPS (3), DURATION seconds measured (20), WARMUP seconds (5), THREADS (4), SIZE bytes (1024),
 #   PROVIDERS ("mikyu artemis"; noop and none are the floor runs without JMS), DATA_DIR (the JVM's temp dir),
 #   JAVA_OPTS ("-Xms1g -Xmx1g"), BUILD (1; 0 uses the jar already built), EXTRA_ARGS (passed to every run).
+# Each run line ends with the 1-minute load average before and after it: on a busy machine the runs mean little.
 # Exits non-zero as soon as a run fails its verification or any transaction fails.
 set -euo pipefail
 
@@ -54,6 +55,7 @@ for ((rep = 1; rep <= REPS; rep++)); do
     for p in "${providers[@]}"; do
         sync
         log="$logs/run-$rep-$p.log"
+        load_before="$(cut -d' ' -f1 /proc/loadavg)"
         set +e
         # shellcheck disable=SC2086
         java $JAVA_OPTS -Djava.library.path="$here/target/native/lib/linux-x86_64" \
@@ -61,6 +63,7 @@ for ((rep = 1; rep <= REPS; rep++)); do
             --duration "$DURATION" --warmup "$WARMUP" --size "$SIZE" "${dir_args[@]}" $EXTRA_ARGS > "$log" 2>&1
         status=$?
         set -e
+        load_after="$(cut -d' ' -f1 /proc/loadavg)"
         result="$(sed -n 's/^XABENCH_RESULT //p' "$log" | tail -1)"
         if [[ $status != 0 || -z "$result" ]]; then
             echo "run $rep $p FAILED (exit $status), its output ($log):" >&2
@@ -72,9 +75,9 @@ for ((rep = 1; rep <= REPS; rep++)); do
         p99[$p]+="$(field p99us "$result") "
         extra=""
         [[ "$p" == artemis ]] && extra=" journal $(field journal "$result")"
-        printf '  run %d  %-8s %10.1f tx/s   p50 %8.0f us   p99 %8.0f us   %s committed, verified%s\n' "$rep" "$p" \
-            "$(field tps "$result")" "$(field p50us "$result")" "$(field p99us "$result")" \
-            "$(field committedTx "$result")" "$extra"
+        printf '  run %d  %-8s %10.1f tx/s   p50 %8.0f us   p99 %8.0f us   %s committed, verified%s   (load %s -> %s)\n' \
+            "$rep" "$p" "$(field tps "$result")" "$(field p50us "$result")" "$(field p99us "$result")" \
+            "$(field committedTx "$result")" "$extra" "$load_before" "$load_after"
         grep '^per tx' "$log" | sed 's/^/        /'
     done
 done
