@@ -4,6 +4,7 @@ import io.mikyu.engine.EngineStats;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.Mikyu;
+import io.mikyu.engine.PreparedTransaction;
 import io.mikyu.engine.QueueKind;
 import io.mikyu.engine.RecoveryReport;
 import io.mikyu.engine.TaskQueue;
@@ -156,14 +157,28 @@ public final class RemoteMikyu implements Mikyu {
         return connection.callList(Op.PREPARED_TRANSACTIONS, b -> { }, b -> Fields.readRequiredBytes(b, "xid"), 4);
     }
 
+    /** Only the branches the connection's user may decide, on a broker with users. */
     @Override
-    public List<io.mikyu.engine.PreparedTransaction> inDoubtTransactions() {
-        throw new UnsupportedOperationException("not yet served by the broker");
+    public List<PreparedTransaction> inDoubtTransactions() {
+        if (!connection.xa()) {
+            throw tooOld("list in-doubt transactions");
+        }
+        return connection.callList(Op.IN_DOUBT_TRANSACTIONS, b -> { }, Values::readPreparedTransaction, 20);
     }
 
+    /** Told by the broker in the handshake: no request. */
     @Override
     public String storeId() {
-        throw new UnsupportedOperationException("not yet served by the broker");
+        String id = connection.storeId();
+        if (id == null) {
+            throw tooOld("tell its store id");
+        }
+        return id;
+    }
+
+    private UnsupportedOperationException tooOld(String what) {
+        return new UnsupportedOperationException("the broker at " + location() + " is too old to " + what
+                + " (it lacks protocol feature XA)");
     }
 
     @Override

@@ -2,11 +2,9 @@ package io.mikyu.jms.client;
 
 import io.mikyu.engine.security.Permission;
 import io.mikyu.engine.Durability;
-import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.StaleLeaseException;
 import io.mikyu.engine.TaskQueue;
-import io.mikyu.engine.Transaction;
 import io.mikyu.jms.Destinations;
 import io.mikyu.jms.MikyuDestination;
 import io.mikyu.jms.MikyuQueue;
@@ -60,9 +58,7 @@ import org.slf4j.LoggerFactory;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -93,15 +89,11 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
     private final List<MikyuQueueBrowser> browsers = new CopyOnWriteArrayList<>();
     /** Every message under a lease this session holds (buffered or delivered), for renewal. */
     private final Set<Held> leased = ConcurrentHashMap.newKeySet();
-    /** Delivered and not yet acknowledged (CLIENT_ACKNOWLEDGE), in delivery order. */
-    private final List<Held> unacked = new ArrayList<>();
+    /** Automatic acks waiting for their batch, CLIENT_ACKNOWLEDGE messages waiting for acknowledge(). */
+    private final Acknowledgements acks = new Acknowledgements(this::released);
     /** A transacted session's current transaction; null for the other modes. */
     private final TransactionWork work;
-    /** AUTO/DUPS_OK messages delivered whose engine ack is not written yet (see {@link #ackSoon}). */
-    private final List<Held> pendingAcks = new ArrayList<>();
-    private long pendingSince;
-    static final int ACK_BATCH = 64;
-    static final long ACK_DELAY_MILLIS = 50;
+    static final long ACK_DELAY_MILLIS = Acknowledgements.DELAY_MILLIS;
     /** Held while a message is being delivered, so stop() and close() can wait for delivery to pause. */
     private final ReentrantLock deliveryLock = new ReentrantLock();
     private final Object wakeup = new Object();
@@ -555,14 +547,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
         if (w != null && w.consumedFrom(group)) {
             return true;
         }
-        synchronized (unacked) {
-            for (Held h : unacked) {
-                if (group.equals(h.consumer.subscription())) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        return acks.unackedFrom(group);
     }
 
     @Override
@@ -695,61 +680,20 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
         if (w != null) {
             consumedIn(w, h);
         } else if (autoAck()) {
-            ackSoon(h);
+            acks.ackSoon(h);
         } else {
-            synchronized (unacked) {
-                unacked.add(h);
-            }
-        }
-    }
-
-    /**
-     * AUTO/DUPS_OK: the message counts as acknowledged; the engine ack is written with others — when
-     * {@value #ACK_BATCH} are waiting, within {@value #ACK_DELAY_MILLIS} ms (the connection's timer), and before
-     * anything that must see it (recover, close, unsubscribe). One engine write per batch
-     * instead of per message: with a single write per message a consumer runs at the writer's cycle rate. The
-     * message stays leased (and renewed) until then, so nobody else receives it; only a crash in between can
-     * deliver it again, flagged redelivered.
-     */
-    private void ackSoon(Held h) {
-        boolean full;
-        synchronized (pendingAcks) {
-            if (pendingAcks.isEmpty()) {
-                pendingSince = System.nanoTime();
-            }
-            pendingAcks.add(h);
-            full = pendingAcks.size() >= ACK_BATCH;
-        }
-        if (full) {
-            flushAcks();
+            acks.delivered(h);
         }
     }
 
     /** Writes the waiting automatic acks. */
     void flushAcks() {
-        List<Held> batch;
-        synchronized (pendingAcks) {
-            if (pendingAcks.isEmpty()) {
-                return;
-            }
-            batch = new ArrayList<>(pendingAcks);
-            pendingAcks.clear();
-        }
-        ackAll(batch);
+        acks.flush();
     }
 
     /** The connection's timer: acks that waited long enough are written. */
     void flushAcksIfDue() {
-        synchronized (pendingAcks) {
-            if (pendingAcks.isEmpty() || System.nanoTime() - pendingSince < ACK_DELAY_MILLIS * 1_000_000L) {
-                return;
-            }
-        }
-        try {
-            flushAcks();
-        } catch (RuntimeException e) {
-            LOG.warn("writing automatic acknowledgements failed; the messages will be delivered again", e);
-        }
+        acks.flushIfDue();
     }
 
     /** Acks (or nacks, for immediate redelivery) one held message. */
@@ -853,7 +797,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
                 if (threw) {
                     settle(h, false, "the message listener threw");
                 } else {
-                    ackSoon(h);
+                    acks.ackSoon(h);
                 }
             }
         } finally {
@@ -906,37 +850,10 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
         if (mode != CLIENT_ACKNOWLEDGE) {
             return;
         }
-        List<Held> all;
-        synchronized (unacked) {
-            all = new ArrayList<>(unacked);
-            unacked.clear();
-        }
         try {
-            ackAll(all);
+            acks.acknowledgeAll();
         } catch (RuntimeException e) {
             throw JmsErrors.of(e);
-        }
-    }
-
-    private void ackAll(List<Held> all) {
-        Map<MessageSource, List<LeaseToken>> bySource = new IdentityHashMap<>();
-        for (Held h : all) {
-            leased.remove(h);
-            bySource.computeIfAbsent(h.source, k -> new ArrayList<>()).add(h.token());
-        }
-        for (Map.Entry<MessageSource, List<LeaseToken>> e : bySource.entrySet()) {
-            try {
-                e.getKey().ack(e.getValue());
-            } catch (StaleLeaseException stale) {
-                // One stale token refuses the whole batch: ack the rest one by one.
-                for (LeaseToken t : e.getValue()) {
-                    try {
-                        e.getKey().ack(List.of(t));
-                    } catch (StaleLeaseException ignored) {
-                        LOG.warn("an acknowledged message's lease had ended; it was or will be delivered again");
-                    }
-                }
-            }
         }
     }
 
@@ -957,12 +874,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
             for (MikyuMessageConsumer c : consumers) {
                 c.returnBuffered();
             }
-            List<Held> all;
-            synchronized (unacked) {
-                all = new ArrayList<>(unacked);
-                unacked.clear();
-            }
-            for (Held h : all) {
+            for (Held h : acks.takeUnacked()) {
                 settle(h, false, "recovered");
             }
             if (work != null) {
@@ -1100,12 +1012,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
                 work.take().rollback("its session closed uncommitted");
             }
             closing();
-            List<Held> all;
-            synchronized (unacked) {
-                all = new ArrayList<>(unacked);
-                unacked.clear();
-            }
-            for (Held h : all) {
+            for (Held h : acks.takeUnacked()) {
                 settle(h, false, "its session closed unacknowledged");
             }
         } finally {

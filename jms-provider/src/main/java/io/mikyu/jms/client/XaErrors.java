@@ -1,5 +1,6 @@
 package io.mikyu.jms.client;
 
+import io.mikyu.engine.NoAnswerException;
 import io.mikyu.engine.StoreClosedException;
 
 import javax.transaction.xa.XAException;
@@ -27,8 +28,7 @@ final class XaErrors {
      * time. The caller must then say {@code XAER_RMFAIL}, never that the branch was rolled back.
      */
     static boolean outcomeUnknown(RuntimeException e) {
-        return e instanceof StoreClosedException
-                || (e.getMessage() != null && e.getMessage().startsWith("no answer to "));
+        return e instanceof StoreClosedException || e instanceof NoAnswerException;
     }
 
     static String name(int code) {
