@@ -121,7 +121,7 @@ abstract class Provider implements AutoCloseable {
 
         @Override
         Map<String, Object> details() {
-            return Map.of("url", url.substring(url.indexOf('?') + 1));
+            return Map.of("options", url.indexOf('?') < 0 ? "" : url.substring(url.indexOf('?') + 1));
         }
     }
 

@@ -103,7 +103,9 @@ public final class XaBench {
             return run(runDir);
         } finally {
             if (!opts.keep) {
-                deleteTree(runDir);
+                deleteTree(opts.dir != null ? runDir : base);
+            } else {
+                System.out.println("run directory kept: " + runDir);
             }
         }
     }
@@ -122,6 +124,8 @@ public final class XaBench {
         try {
             status = measure(tm, h2, provider, result);
         } finally {
+            // stops Narayana's status manager, whose exit hook would write into the object store after it is gone
+            com.arjuna.ats.arjuna.coordinator.TxControl.disable(true);
             provider.close();
             try (java.sql.Connection c = h2.getConnection(); Statement s = c.createStatement()) {
                 s.execute("SHUTDOWN");
