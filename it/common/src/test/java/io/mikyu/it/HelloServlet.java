@@ -1,4 +1,4 @@
-package io.mikyu.it.wildfly;
+package io.mikyu.it;
 
 import jakarta.ejb.EJB;
 import jakarta.servlet.annotation.WebServlet;

@@ -1,4 +1,4 @@
-package io.mikyu.it.wildfly;
+package io.mikyu.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
