@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mikyu.it.app.Receipts;
 import io.mikyu.it.app.ReceiverMdb;
+import io.mikyu.it.app.RecordingListener;
 import io.mikyu.it.app.SendServlet;
 import java.io.IOException;
 import java.net.URI;
@@ -43,7 +44,7 @@ class TransactedSendIT extends ServerDeployments {
     @Deployment(name = "app", order = 2, testable = false)
     static WebArchive app() {
         return ShrinkWrap.create(WebArchive.class, "e2e.war")
-                .addClasses(Names.class, SendServlet.class, ReceiverMdb.class, Receipts.class);
+                .addClasses(Names.class, SendServlet.class, RecordingListener.class, ReceiverMdb.class, Receipts.class);
     }
 
     @Test
