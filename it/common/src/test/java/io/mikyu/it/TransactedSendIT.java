@@ -12,6 +12,7 @@ import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -37,9 +38,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @RunAsClient
 class TransactedSendIT extends ServerDeployments {
 
-    private static final Duration RECEIPT_TIMEOUT = Duration.ofSeconds(30);
+    /** How long a send, and a receipt, may take (-Dit.timeout.seconds): long enough for a loaded CI machine. */
+    private static final Duration SEND_TIMEOUT = Duration.ofSeconds(Long.getLong("it.timeout.seconds", 60));
+    private static final Duration RECEIPT_TIMEOUT = SEND_TIMEOUT;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /** Plain HTTP/1.1, without the JDK client's attempt to upgrade each new connection to HTTP/2. */
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
 
     @Deployment(name = "app", order = 2, testable = false)
     static WebArchive app() {
@@ -69,10 +74,15 @@ class TransactedSendIT extends ServerDeployments {
     }
 
     private String send(URL base, String body, String outcome) throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(
-                        URI.create(base + "send?body=" + body + "&outcome=" + outcome))
-                .POST(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(30)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response;
+        try {
+            response = http.send(HttpRequest.newBuilder(URI.create(base + "send?body=" + body + "&outcome=" + outcome))
+                    .POST(HttpRequest.BodyPublishers.noBody()).timeout(SEND_TIMEOUT).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (HttpTimeoutException e) {
+            throw new AssertionError("send of " + body + " (" + outcome + ") has no answer in " + SEND_TIMEOUT + "; "
+                    + ServerThreads.dump("send of " + body + " (" + outcome + ") unanswered"), e);
+        }
         assertThat(response.statusCode()).as("send: %s", response.body()).isEqualTo(200);
         return response.body();
     }
@@ -94,6 +104,7 @@ class TransactedSendIT extends ServerDeployments {
             }
             Thread.sleep(100);
         } while (System.nanoTime() < deadline);
-        throw new AssertionError(body + " not received in " + RECEIPT_TIMEOUT + "; received: " + received);
+        throw new AssertionError(body + " not received in " + RECEIPT_TIMEOUT + "; received: " + received + "; "
+                + ServerThreads.dump(body + " not received"));
     }
 }
