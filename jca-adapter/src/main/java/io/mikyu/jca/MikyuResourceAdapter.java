@@ -59,7 +59,15 @@ public class MikyuResourceAdapter extends ProviderProperties implements Resource
 
     @Override
     public void endpointActivation(MessageEndpointFactory factory, ActivationSpec spec) throws ResourceException {
+        associate(spec);
         requireStarted().activate(bootstrap, factory, spec);
+    }
+
+    /** The server associates a spec with its adapter first; one it did not is this adapter's all the same. */
+    private void associate(ActivationSpec spec) throws ResourceException {
+        if (spec != null && spec.getResourceAdapter() == null) {
+            spec.setResourceAdapter(this);
+        }
     }
 
     @Override
@@ -73,6 +81,11 @@ public class MikyuResourceAdapter extends ProviderProperties implements Resource
     public XAResource[] getXAResources(ActivationSpec[] specs) throws ResourceException {
         if (recovery == null) {
             return new XAResource[0];
+        }
+        if (specs != null) {
+            for (ActivationSpec spec : specs) {
+                associate(spec);
+            }
         }
         return recovery.resources(specs);
     }

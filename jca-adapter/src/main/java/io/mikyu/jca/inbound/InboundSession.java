@@ -169,7 +169,8 @@ final class InboundSession implements Work, WorkContextProvider {
         try {
             ((MessageListener) endpoint).onMessage(message);
         } catch (RuntimeException e) {
-            LOG.warn("{}: the endpoint threw; the message will be delivered again: {}", name, e.toString());
+            LOG.warn("{}: the endpoint threw; the message will be delivered again (dead-lettered after "
+                    + "maxAttempts): {}", name, e.toString());
             if (transacted) {
                 rollbackOnly();
             } else {
