@@ -5,6 +5,8 @@ public final class Names {
 
     public static final String CONNECTION_FACTORY = "jms/mikyu/it/ConnectionFactory";
     public static final String QUEUE = "jms/mikyu/it/Queue";
+    public static final String TCP_CONNECTION_FACTORY = "jms/mikyu/it/tcp/ConnectionFactory";
+    public static final String TCP_QUEUE = "jms/mikyu/it/tcp/Queue";
 
     private Names() {
     }

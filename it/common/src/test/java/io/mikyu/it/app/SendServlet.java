@@ -14,9 +14,10 @@ import jakarta.transaction.UserTransaction;
 import java.io.IOException;
 
 /**
- * {@code POST /send?body=B&outcome=commit|rollback}: sends B to the test queue through the server's pooled
- * connection factory inside a JTA transaction, then commits or rolls back. {@code GET /received}: what the
- * message-driven bean has received, one body a line.
+ * {@code POST /send?target=vm|tcp&body=B&outcome=commit|rollback}: sends B to the target's queue through the
+ * target's pooled connection factory ({@code vm}: an engine inside the server, {@code tcp}: a daemon) inside a JTA
+ * transaction, then commits or rolls back. {@code GET /received}: what this application's message-driven bean has
+ * received, one body a line.
  */
 @WebServlet({"/send", "/received"})
 public class SendServlet extends HttpServlet {
@@ -29,6 +30,12 @@ public class SendServlet extends HttpServlet {
     @Resource(lookup = Names.QUEUE)
     private Queue queue;
 
+    @Resource(lookup = Names.TCP_CONNECTION_FACTORY)
+    private ConnectionFactory tcpConnectionFactory;
+
+    @Resource(lookup = Names.TCP_QUEUE)
+    private Queue tcpQueue;
+
     @Resource
     private UserTransaction transaction;
 
@@ -40,10 +47,11 @@ public class SendServlet extends HttpServlet {
             throws IOException {
         String body = request.getParameter("body");
         boolean commit = !"rollback".equals(request.getParameter("outcome"));
+        boolean tcp = "tcp".equals(request.getParameter("target"));
         try {
             transaction.begin();
-            try (JMSContext context = connectionFactory.createContext()) {
-                context.createProducer().send(queue, body);
+            try (JMSContext context = (tcp ? tcpConnectionFactory : connectionFactory).createContext()) {
+                context.createProducer().send(tcp ? tcpQueue : queue, body);
             } catch (RuntimeException e) {
                 transaction.setRollbackOnly();
                 throw e;
