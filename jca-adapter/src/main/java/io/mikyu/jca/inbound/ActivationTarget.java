@@ -41,9 +41,20 @@ record ActivationTarget(ConnectionSettings settings, Destination destination, bo
         String type = spec.declaredType();
         Destination destination;
         boolean topic;
-        if (!MikyuActivationSpec.isBlank(spec.getDestination())) {
-            topic = MikyuActivationSpec.TOPIC.equals(type);
+        if (MikyuActivationSpec.isBlank(spec.getDestinationLookup())) {
+            // a name, or the text form of a destination ("queue://orders"): Open Liberty resolves a lookup itself
+            // and passes the administered object's toString() as destination
             String name = spec.getDestination().trim();
+            topic = MikyuActivationSpec.TOPIC.equals(type);
+            if (name.startsWith("queue://") || name.startsWith("topic://")) {
+                boolean named = name.startsWith("topic://");
+                if (type != null && named != topic) {
+                    throw new InvalidPropertyException("destination '" + name + "' is a " + (named ? "topic" : "queue")
+                            + ", but destinationType says " + type);
+                }
+                topic = named;
+                name = name.substring("queue://".length());
+            }
             destination = topic ? new MikyuTopic(name) : new MikyuQueue(name);
         } else {
             Object found = lookup(spec.getDestinationLookup());

@@ -72,9 +72,6 @@ public class MikyuActivationSpec implements ActivationSpec, ResourceAdapterAssoc
         if (isBlank(destination) && isBlank(destinationLookup)) {
             problems.add("no destination: set destination (the name of a mikyu queue or topic) or destinationLookup "
                     + "(the JNDI name of a jakarta.jms.Queue or Topic)");
-        } else if (!isBlank(destination) && !isBlank(destinationLookup)) {
-            problems.add("both destination ('" + destination + "') and destinationLookup ('" + destinationLookup
-                    + "') are set: set one of them");
         }
         String type = declaredType();
         if (type != null && !type.equals(QUEUE) && !type.equals(TOPIC)) {

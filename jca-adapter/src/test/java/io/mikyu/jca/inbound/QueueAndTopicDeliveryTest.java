@@ -58,6 +58,18 @@ class QueueAndTopicDeliveryTest {
     }
 
     @Test
+    void aDestinationMayBeGivenInItsTextFormAsOpenLibertyPassesIt() throws Exception {
+        TestEndpointFactory mdb = new TestEndpointFactory(false, (m, tm) -> { });
+        MikyuActivationSpec spec = Inbound.queue("ignored");
+        spec.setDestination("queue://texts");
+        spec.setDestinationType(null);
+        inbound.activate(mdb, spec);
+        inbound.send("texts", "t-1");
+        Inbound.await(Duration.ofSeconds(10), () -> mdb.deliveries.size() >= 1, "a delivery");
+        assertThat(mdb.texts()).containsExactly("t-1");
+    }
+
+    @Test
     void aSelectorChoosesTheMessages() throws Exception {
         TestEndpointFactory mdb = new TestEndpointFactory(false, (m, tm) -> { });
         MikyuActivationSpec spec = Inbound.queue("sel");
