@@ -36,13 +36,14 @@ import java.util.concurrent.ExecutionException;
         description = {"Creates, writes, reads and measures mikyu queues in a local data directory (--data-dir) or"
                 + " on a running daemon (--target).",
             "Log queues: append, read, tail, groups, commit, compact. Task queues: enqueue, dequeue, ack, nack,"
-                + " extend, peek, browse, dlq. Serve the store to remote clients: daemon. Settings: config, passwd.",
+                + " extend, peek, browse, dlq. In-doubt XA transactions: xa. Serve the store to remote clients:"
+                + " daemon. Settings: config, passwd.",
             "Without a command (or with repl): a shell that keeps one store open."},
         subcommands = {
             CreateCommand.class, AppendCommand.class, ReadCommand.class, TailCommand.class,
             GroupsCommand.class, CommitCommand.class,
             EnqueueCommand.class, DequeueCommand.class, AckCommand.class, NackCommand.class, ExtendCommand.class,
-            PeekCommand.class, BrowseCommand.class, DlqCommand.class,
+            PeekCommand.class, BrowseCommand.class, DlqCommand.class, XaCommand.class,
             ListCommand.class, DeleteCommand.class, StatsCommand.class, CompactCommand.class, BenchCommand.class,
             DaemonCommand.class, ReplCommand.class, ConfigCommand.class, PasswdCommand.class,
             CommandLine.HelpCommand.class

@@ -104,13 +104,34 @@ public interface Mikyu extends AutoCloseable {
     Transaction beginTransaction();
 
     /** Xids of transactions prepared and not yet decided, also those recovered after a restart. */
-    java.util.List<byte[]> preparedTransactions();
+    List<byte[]> preparedTransactions();
 
-    /** Phase two: applies a prepared transaction. {@link MikyuException} if no transaction is prepared as xid. */
+    /**
+     * Transactions prepared and not yet decided (in doubt), also those recovered after a restart, oldest first:
+     * their xid, owner, time of preparing and queues. Over a broker with users, only those the user may decide.
+     */
+    List<PreparedTransaction> inDoubtTransactions();
+
+    /**
+     * Phase two: applies a prepared transaction.
+     *
+     * @throws TransactionNotFoundException if no transaction is prepared as {@code xid}
+     */
     void commitPrepared(byte[] xid);
 
-    /** Phase two: discards a prepared transaction; the tasks it would have acked return to their queues. */
+    /**
+     * Phase two: discards a prepared transaction; the tasks it would have acked return to their queues.
+     *
+     * @throws TransactionNotFoundException if no transaction is prepared as {@code xid}
+     */
     void rollbackPrepared(byte[] xid);
+
+    /**
+     * The store's identity: a random UUID (its canonical text) made when the data directory was first opened and
+     * kept in it, so it stays the same across restarts and for every handle on the store, in-process or dialled
+     * through its broker. Two handles on different stores have different ids (an XA resource manager's identity).
+     */
+    String storeId();
 
     /** Engine-wide statistics (write path, caches, disk). */
     EngineStats stats();

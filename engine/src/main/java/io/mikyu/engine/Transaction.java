@@ -5,7 +5,7 @@ import java.time.Duration;
 /**
  * An atomic batch across queues and kinds: appends to log queues, enqueues to task queues, acks and nacks of
  * leased tasks and of shared-group records, and consumer-group commits either all take effect or none does, also
- * across a crash at any point. Nothing is written before {@link #commit()} or {@link #prepare(byte[])}.
+ * across a crash at any point. Nothing is written before {@link #commit()} or {@link #prepare(byte[], String)}.
  *
  * <p>Commit writes the whole batch to the store's transaction log and fsyncs it: that record is the atomic point.
  * The operations are then applied to their queues in one group commit; after a crash, recovery applies whatever
@@ -46,9 +46,20 @@ public interface Transaction extends AutoCloseable {
      * Phase one of two: durably records the operations as prepared under {@code xid} (opaque bytes, e.g. an XA
      * Xid). Their effects stay invisible, and the tasks and records they ack or nack stay leased, until
      * {@link Mikyu#commitPrepared(byte[])} or {@link Mikyu#rollbackPrepared(byte[])} decides, also after a restart
-     * ({@link Mikyu#preparedTransactions()}). The transaction object is finished afterwards.
+     * ({@link Mikyu#inDoubtTransactions()}). The transaction object is finished afterwards.
+     *
+     * <p>{@code owner}, the user preparing it ({@code null}: none), is stored with it and listed by
+     * {@link Mikyu#inDoubtTransactions()}. Over a broker the owner is the connection's authenticated user, whatever is
+     * passed here.
+     *
+     * @throws TransactionExistsException if a transaction is already prepared, and not yet decided, as {@code xid}
      */
-    void prepare(byte[] xid);
+    void prepare(byte[] xid, String owner);
+
+    /** {@link #prepare(byte[], String)} without an owner. */
+    default void prepare(byte[] xid) {
+        prepare(xid, null);
+    }
 
     /** Rolls back if neither committed, rolled back nor prepared. */
     @Override

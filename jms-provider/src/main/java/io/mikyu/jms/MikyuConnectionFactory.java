@@ -125,7 +125,7 @@ public class MikyuConnectionFactory implements ConnectionFactory, QueueConnectio
 
     @Override
     public Reference getReference() throws NamingException {
-        Reference ref = new Reference(MikyuConnectionFactory.class.getName(),
+        Reference ref = new Reference(getClass().getName(),
                 ConnectionFactoryObjectFactory.class.getName(), null);
         ref.add(new StringRefAddr(URL_ADDRESS, url));
         return ref;
@@ -133,6 +133,6 @@ public class MikyuConnectionFactory implements ConnectionFactory, QueueConnectio
 
     @Override
     public String toString() {
-        return "MikyuConnectionFactory[" + url + "]";
+        return getClass().getSimpleName() + "[" + url + "]";
     }
 }

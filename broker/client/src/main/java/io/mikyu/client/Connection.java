@@ -1,6 +1,7 @@
 package io.mikyu.client;
 
 import io.mikyu.engine.MikyuException;
+import io.mikyu.engine.NoAnswerException;
 import io.mikyu.engine.RecordTooLargeException;
 import io.mikyu.engine.StoreClosedException;
 import io.mikyu.protocol.ClientHello;
@@ -90,6 +91,8 @@ final class Connection implements AutoCloseable {
     private final ConcurrentHashMap<String, Consumer<ByteBuf>> sharedGroups = new ConcurrentHashMap<>();
     /** The features the broker agreed on in the last handshake. */
     private volatile long features;
+    /** The broker's store id from the last handshake; {@code null} if it has no feature XA. */
+    private volatile String storeId;
     /** Consumer streams: by the id DELIVERY frames carry, and by what they serve. */
     private final ConcurrentHashMap<Integer, ClientStream<?>> streamsById = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<ClientStream.Key, ClientStream<?>> streamsByKey = new ConcurrentHashMap<>();
@@ -155,6 +158,7 @@ final class Connection implements AutoCloseable {
             ServerHello answer = handshake.get(options.connectTimeout().toMillis(), TimeUnit.MILLISECONDS);
             maxFrameBytes = answer.maxFrameBytes();
             features = answer.features();
+            storeId = answer.storeId();
             established = true;
         } catch (ExecutionException e) {
             throw e.getCause() instanceof RuntimeException r ? r : new MikyuException(e.getCause().toString());
@@ -317,7 +321,7 @@ final class Connection implements AutoCloseable {
         } catch (TimeoutException e) {
             calls.remove(id);
             call.abandon();
-            throw new MikyuException("no answer to " + op + " from " + endpoint + " within " + timeout + " ms");
+            throw new NoAnswerException("no answer to " + op + " from " + endpoint + " within " + timeout + " ms");
         } catch (InterruptedException e) {
             calls.remove(id);
             call.abandon();
@@ -365,6 +369,16 @@ final class Connection implements AutoCloseable {
             }
         }
         return false;
+    }
+
+    /** The store id the broker told in the last handshake; {@code null} from a broker without feature XA. */
+    String storeId() {
+        return storeId;
+    }
+
+    /** Whether the broker agreed on feature XA (store id, in-doubt listing). */
+    boolean xa() {
+        return (features & Protocol.FEATURE_XA) != 0;
     }
 
     /** Whether log records travel in the engine's batch layout: the broker agreed. */

@@ -4,6 +4,7 @@ import io.mikyu.engine.EngineStats;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.Mikyu;
+import io.mikyu.engine.PreparedTransaction;
 import io.mikyu.engine.QueueKind;
 import io.mikyu.engine.RecoveryReport;
 import io.mikyu.engine.TaskQueue;
@@ -154,6 +155,30 @@ public final class RemoteMikyu implements Mikyu {
     @Override
     public List<byte[]> preparedTransactions() {
         return connection.callList(Op.PREPARED_TRANSACTIONS, b -> { }, b -> Fields.readRequiredBytes(b, "xid"), 4);
+    }
+
+    /** Only the branches the connection's user may decide, on a broker with users. */
+    @Override
+    public List<PreparedTransaction> inDoubtTransactions() {
+        if (!connection.xa()) {
+            throw tooOld("list in-doubt transactions");
+        }
+        return connection.callList(Op.IN_DOUBT_TRANSACTIONS, b -> { }, Values::readPreparedTransaction, 20);
+    }
+
+    /** Told by the broker in the handshake: no request. */
+    @Override
+    public String storeId() {
+        String id = connection.storeId();
+        if (id == null) {
+            throw tooOld("tell its store id");
+        }
+        return id;
+    }
+
+    private UnsupportedOperationException tooOld(String what) {
+        return new UnsupportedOperationException("the broker at " + location() + " is too old to " + what
+                + " (it lacks protocol feature XA)");
     }
 
     @Override

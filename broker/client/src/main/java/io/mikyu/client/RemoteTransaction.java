@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A transaction against a broker, collected here and sent whole by {@link #commit()} or {@link #prepare(byte[])}:
+ * A transaction against a broker, collected here and sent whole by {@link #commit()} or {@link #prepare(byte[], String)}:
  * the engine's transactions write nothing before then either, so one round trip does the same work, and a
  * client that dies mid-transaction leaves nothing open on the broker. A commit sent before the connection broke
  * either took effect as a whole or not at all.
@@ -92,8 +92,9 @@ final class RemoteTransaction implements Transaction {
         ops.clear();
     }
 
+    /** {@code owner} is not sent: the broker records the connection's authenticated user as the owner. */
     @Override
-    public void prepare(byte[] xid) {
+    public void prepare(byte[] xid, String owner) {
         Objects.requireNonNull(xid, "xid");
         finish();
         store.prepare(xid, ops);

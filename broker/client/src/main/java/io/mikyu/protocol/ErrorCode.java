@@ -13,6 +13,8 @@ import io.mikyu.engine.StaleLeaseException;
 import io.mikyu.engine.StorageFullException;
 import io.mikyu.engine.StoreClosedException;
 import io.mikyu.engine.StoreLockedException;
+import io.mikyu.engine.TransactionExistsException;
+import io.mikyu.engine.TransactionNotFoundException;
 
 import java.util.function.Function;
 
@@ -40,6 +42,10 @@ public enum ErrorCode {
     ACCESS_DENIED(13, AccessDeniedException::new),
     /** A claim conflicts with the name's holders ({@link io.mikyu.engine.ClaimedException}). */
     CLAIMED(14, io.mikyu.engine.ClaimedException::new),
+    /** No transaction is prepared under the xid (or, over a broker with users, none the user may decide). */
+    TRANSACTION_NOT_FOUND(15, TransactionNotFoundException::new),
+    /** A transaction is already prepared under the xid. */
+    TRANSACTION_EXISTS(16, TransactionExistsException::new),
     ILLEGAL_ARGUMENT(20, IllegalArgumentException::new),
     ILLEGAL_STATE(21, IllegalStateException::new),
     NULL_ARGUMENT(22, NullPointerException::new),
@@ -108,6 +114,10 @@ public enum ErrorCode {
             return ACCESS_DENIED;
         } else if (t instanceof io.mikyu.engine.ClaimedException) {
             return CLAIMED;
+        } else if (t instanceof TransactionNotFoundException) {
+            return TRANSACTION_NOT_FOUND;
+        } else if (t instanceof TransactionExistsException) {
+            return TRANSACTION_EXISTS;
         } else if (t instanceof ProtocolException || t instanceof MalformedFrameException) {
             return PROTOCOL;
         } else if (t instanceof MikyuException) {

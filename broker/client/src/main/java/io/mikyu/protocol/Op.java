@@ -28,6 +28,8 @@ public enum Op {
     PREPARED_TRANSACTIONS(0x22),
     COMMIT_PREPARED(0x23),
     ROLLBACK_PREPARED(0x24),
+    /** Feature XA. */
+    IN_DOUBT_TRANSACTIONS(0x25),
     // LogQueue
     APPEND(0x30),
     READ_ONE(0x31),

@@ -23,8 +23,13 @@ public final class Protocol {
      * the broker checks and writes as they are, and reads ({@link Op#POLL_ENCODED}), answered with stored batches.
      */
     public static final long FEATURE_ENCODED_BATCHES = 2L;
+    /**
+     * Feature bit 2: what an XA layer needs: the broker's {@link ServerHello} ends with its store's id, and it
+     * answers {@link Op#IN_DOUBT_TRANSACTIONS}.
+     */
+    public static final long FEATURE_XA = 4L;
     /** The optional features this code has; a connection uses those both sides have. */
-    public static final long FEATURES = FEATURE_STREAMS | FEATURE_ENCODED_BATCHES;
+    public static final long FEATURES = FEATURE_STREAMS | FEATURE_ENCODED_BATCHES | FEATURE_XA;
 
     /**
      * 16 MiB: twice the engine's default largest record (8 MiB), so one record always fits a frame. Larger batches

@@ -9,6 +9,7 @@ import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.OffsetReset;
+import io.mikyu.engine.PreparedTransaction;
 import io.mikyu.engine.QueueKind;
 import io.mikyu.engine.QueueStats;
 import io.mikyu.engine.Record;
@@ -20,6 +21,7 @@ import io.mikyu.engine.TaskCounts;
 import io.mikyu.engine.TaskQueueConfig;
 import io.netty.buffer.ByteBuf;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,6 +33,7 @@ import static io.mikyu.protocol.Fields.readBytes;
 import static io.mikyu.protocol.Fields.readInt;
 import static io.mikyu.protocol.Fields.readLong;
 import static io.mikyu.protocol.Fields.readMillis;
+import static io.mikyu.protocol.Fields.readRequiredBytes;
 import static io.mikyu.protocol.Fields.readRequiredMillis;
 import static io.mikyu.protocol.Fields.readRequiredString;
 import static io.mikyu.protocol.Fields.readString;
@@ -412,6 +415,21 @@ public final class Values {
             return new RecoveryReport.Event(parsed, readString(b), readLong(b), readString(b));
         });
         return new RecoveryReport(events, readLong(buf));
+    }
+
+    /** {@code preparedTransaction}: {@code xid:bytes owner:string preparedAt:i64 list<queue:string>}. */
+    public static void writePreparedTransaction(ByteBuf buf, PreparedTransaction p) {
+        writeBytes(buf, p.xid());
+        writeString(buf, p.owner());
+        buf.writeLong(p.preparedAt().toEpochMilli());
+        writeStrings(buf, p.queues());
+    }
+
+    public static PreparedTransaction readPreparedTransaction(ByteBuf buf) {
+        byte[] xid = readRequiredBytes(buf, "xid");
+        String owner = readString(buf);
+        Instant preparedAt = Instant.ofEpochMilli(readLong(buf));
+        return new PreparedTransaction(xid, owner, preparedAt, readStrings(buf));
     }
 
     // ----------------------------------------------------------------------------------------------- lists

@@ -1,5 +1,8 @@
 package io.mikyu.broker.server;
 
+import io.mikyu.engine.Mikyu;
+import io.mikyu.engine.PreparedTransaction;
+import io.mikyu.engine.TransactionNotFoundException;
 import io.mikyu.engine.security.Permission;
 import io.mikyu.engine.security.Principal;
 import io.mikyu.protocol.Fields;
@@ -7,6 +10,8 @@ import io.mikyu.protocol.Op;
 import io.mikyu.protocol.TransactionOp;
 import io.netty.buffer.ByteBuf;
 
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -24,12 +29,17 @@ import java.util.List;
  * APPLY_RETENTION; GET_OR_CREATE_* of a queue that does not exist yet</td></tr>
  * <tr><td>any of the three</td><td>GET_LOG, GET_TASK_QUEUE, GET_OR_CREATE_* of an existing queue, LOG_STATS,
  * TASK_STATS, TASK_COUNTS, GROUPS</td></tr>
+ * <tr><td>the branch's owner, or manage on every queue it names</td><td>COMMIT_PREPARED, ROLLBACK_PREPARED; and
+ * PREPARED_TRANSACTIONS, IN_DOUBT_TRANSACTIONS answer only such branches. A branch the user may not decide is
+ * answered as if it did not exist (TRANSACTION_NOT_FOUND, not ACCESS_DENIED), so nobody learns which xids other
+ * users have in doubt (see {@link #checkDecide})</td></tr>
  * <tr><td>none (any authenticated user)</td><td>LIST (answers only the queues the user has a permission on), STATS,
- * RECOVERY_REPORT, FLUSH, PREPARED_TRANSACTIONS, COMMIT_PREPARED, ROLLBACK_PREPARED (a prepared transaction's
- * operations were authorized when it was prepared; XA recovery runs as the application's user), CLAIM,
- * RELEASE_CLAIM, CLAIM_HOLDERS (names, not queues: a JMS client ID, a subscription's consumers), STREAM_CLOSE (a
- * stream is the connection's own; opening it was checked)</td></tr>
+ * RECOVERY_REPORT, FLUSH, CLAIM, RELEASE_CLAIM, CLAIM_HOLDERS (names, not queues: a JMS client ID, a subscription's
+ * consumers), STREAM_CLOSE (a stream is the connection's own; opening it was checked)</td></tr>
  * </table>
+ *
+ * A branch's owner is the user whose connection sent its TX_PREPARE (the broker ignores what the client says);
+ * its operations were authorized then.
  */
 final class Authorization {
 
@@ -45,9 +55,9 @@ final class Authorization {
             return;
         }
         switch (op) {
-            case LIST, STATS, RECOVERY_REPORT, FLUSH, PREPARED_TRANSACTIONS, COMMIT_PREPARED, ROLLBACK_PREPARED,
-                 TX_COMMIT, TX_PREPARE, CLAIM, RELEASE_CLAIM, CLAIM_HOLDERS, STREAM_CLOSE -> {
-                // store-wide, or checked per operation once decoded (transactions: checkTransaction)
+            case LIST, STATS, RECOVERY_REPORT, FLUSH, PREPARED_TRANSACTIONS, IN_DOUBT_TRANSACTIONS, COMMIT_PREPARED,
+                 ROLLBACK_PREPARED, TX_COMMIT, TX_PREPARE, CLAIM, RELEASE_CLAIM, CLAIM_HOLDERS, STREAM_CLOSE -> {
+                // store-wide, or checked once decoded (transactions: checkTransaction; branches: checkDecide)
             }
             case GET_LOG, GET_TASK_QUEUE, GET_OR_CREATE_LOG, GET_OR_CREATE_TASK_QUEUE, LOG_STATS, TASK_STATS,
                  TASK_COUNTS, GROUPS -> principal.checkAny(queue(args));
@@ -63,6 +73,52 @@ final class Authorization {
         for (TransactionOp o : ops) {
             principal.check(o.produces() ? Permission.PRODUCE : Permission.CONSUME, o.queue());
         }
+    }
+
+    /**
+     * Whether the principal may see and decide a prepared branch: it prepared it, or it may manage every queue the
+     * branch names (a branch that names none only its owner may decide).
+     */
+    static boolean mayDecide(PreparedTransaction branch, Principal principal) {
+        if (principal.unrestricted() || (branch.owner() != null && branch.owner().equals(principal.name()))) {
+            return true;
+        }
+        if (branch.queues().isEmpty()) {
+            return false;
+        }
+        for (String queue : branch.queues()) {
+            if (!principal.may(Permission.MANAGE, queue)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The branches the principal may see and decide. */
+    static List<PreparedTransaction> decidable(List<PreparedTransaction> inDoubt, Principal principal) {
+        return principal.unrestricted() ? inDoubt : inDoubt.stream().filter(b -> mayDecide(b, principal)).toList();
+    }
+
+    /**
+     * Before a COMMIT_PREPARED or ROLLBACK_PREPARED: someone else's branch fails as an unknown xid does, with the
+     * engine's own message, so the answer does not tell whether the xid exists.
+     *
+     * @throws TransactionNotFoundException unless {@code xid} is in doubt and the principal may decide it
+     */
+    static void checkDecide(byte[] xid, Mikyu store, Principal principal) {
+        java.util.Objects.requireNonNull(xid, "xid");
+        if (principal.unrestricted()) {
+            return; // the engine answers an unknown xid itself
+        }
+        for (PreparedTransaction branch : store.inDoubtTransactions()) {
+            if (Arrays.equals(branch.xid(), xid)) {
+                if (mayDecide(branch, principal)) {
+                    return;
+                }
+                break;
+            }
+        }
+        throw new TransactionNotFoundException("no transaction is prepared as xid " + HexFormat.of().formatHex(xid));
     }
 
     private static String queue(ByteBuf args) {

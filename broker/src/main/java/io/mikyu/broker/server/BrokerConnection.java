@@ -233,7 +233,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
             session.streams(new ConnectionStreams(server, ctx.channel(), maxFrameBytes));
         }
         ServerHello answer = new ServerHello(Math.min(hello.version(), Protocol.VERSION), features, maxFrameBytes,
-                heartbeat, options.serverName());
+                heartbeat, options.serverName(), session.mikyu().storeId());
         ByteBuf out = FrameDescriptor.writeHeader(ctx.alloc().buffer(), FrameDescriptor.HELLO_OK, 0,
                 FrameDescriptor.CONNECTION_ID);
         answer.write(out);

@@ -12,6 +12,7 @@ import io.mikyu.engine.spi.AsyncWrites;
 import io.mikyu.engine.spi.EncodedBatch;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.OffsetReset;
+import io.mikyu.engine.PreparedTransaction;
 import io.mikyu.engine.QueueKind;
 import io.mikyu.engine.Record;
 import io.mikyu.engine.SharedGroup;
@@ -215,22 +216,41 @@ final class Requests {
             case TX_PREPARE -> {
                 byte[] xid = Fields.readBytes(in);
                 List<TransactionOp> ops = TransactionOp.readAll(in);
-                Authorization.checkTransaction(ops, session.principal());
+                Principal who = session.principal();
+                Authorization.checkTransaction(ops, who);
                 yield now(r -> {
                     try (Transaction tx = m.beginTransaction()) {
                         ops.forEach(o -> o.addTo(tx));
-                        tx.prepare(xid);
+                        tx.prepare(xid, who.name()); // the authenticated user owns it, whatever the client says
                     }
                 });
             }
-            case PREPARED_TRANSACTIONS -> now(r -> r.list(m.preparedTransactions(), Fields::writeBytes));
+            case PREPARED_TRANSACTIONS -> {
+                Principal who = session.principal();
+                yield now(r -> r.list(who.unrestricted() ? m.preparedTransactions()
+                        : Authorization.decidable(m.inDoubtTransactions(), who).stream()
+                                .map(PreparedTransaction::xid).toList(), Fields::writeBytes));
+            }
+            case IN_DOUBT_TRANSACTIONS -> {
+                Principal who = session.principal();
+                yield now(r -> r.list(Authorization.decidable(m.inDoubtTransactions(), who),
+                        Values::writePreparedTransaction));
+            }
             case COMMIT_PREPARED -> {
                 byte[] xid = Fields.readBytes(in);
-                yield now(r -> m.commitPrepared(xid));
+                Principal who = session.principal();
+                yield now(r -> {
+                    Authorization.checkDecide(xid, m, who);
+                    m.commitPrepared(xid);
+                });
             }
             case ROLLBACK_PREPARED -> {
                 byte[] xid = Fields.readBytes(in);
-                yield now(r -> m.rollbackPrepared(xid));
+                Principal who = session.principal();
+                yield now(r -> {
+                    Authorization.checkDecide(xid, m, who);
+                    m.rollbackPrepared(xid);
+                });
             }
 
             case APPEND -> {

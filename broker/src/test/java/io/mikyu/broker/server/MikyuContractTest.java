@@ -30,6 +30,8 @@ import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.engine.Transaction;
+import io.mikyu.engine.TransactionExistsException;
+import io.mikyu.engine.TransactionNotFoundException;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -346,6 +348,52 @@ class MikyuContractTest {
 
     @ParameterizedTest
     @EnumSource(Backend.class)
+    void anInDoubtTransactionIsDescribedAndDecidedOnce(Backend backend) throws Exception {
+        try (Backend.Store s = backend.open(dir)) {
+            Mikyu m = s.mikyu();
+            m.createLog("events");
+            TaskQueue jobs = m.createTaskQueue("jobs");
+            jobs.enqueue(Task.of("job"));
+            LeasedTask job = jobs.dequeue(Duration.ofSeconds(5));
+            byte[] xid = {7, 7, 7};
+            assertThat(m.inDoubtTransactions()).isEmpty();
+            java.time.Instant before = java.time.Instant.now();
+            try (Transaction tx = m.beginTransaction()) {
+                tx.append("events", Entry.of("later")).ack("jobs", job.token()).enqueue("jobs", Task.of("next"));
+                tx.prepare(xid);
+            }
+            java.time.Instant after = java.time.Instant.now();
+
+            assertThat(m.inDoubtTransactions()).singleElement().satisfies(p -> {
+                assertThat(p.xid()).isEqualTo(xid);
+                assertThat(p.owner()).isNull();
+                assertThat(p.queues()).containsExactly("events", "jobs");
+                assertThat(p.preparedAt()).isBetween(before.minusMillis(1), after.plusMillis(1));
+            });
+            try (Transaction tx = m.beginTransaction()) {
+                tx.append("events", Entry.of("clash"));
+                assertThatThrownBy(() -> tx.prepare(xid)).isInstanceOf(TransactionExistsException.class);
+            }
+            m.commitPrepared(xid);
+            assertThat(m.inDoubtTransactions()).isEmpty();
+            assertThat(m.log("events").endOffset()).isEqualTo(1);
+            assertThatThrownBy(() -> m.commitPrepared(xid)).isInstanceOf(TransactionNotFoundException.class);
+            assertThatThrownBy(() -> m.rollbackPrepared(xid)).isInstanceOf(TransactionNotFoundException.class);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void theStoreTellsAStableId(Backend backend) {
+        try (Backend.Store s = backend.open(dir)) {
+            String id = s.mikyu().storeId();
+            assertThat(java.util.UUID.fromString(id).toString()).isEqualTo(id);
+            assertThat(s.mikyu().storeId()).isEqualTo(id);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Backend.class)
     void failuresArriveAsTheEngineExceptionTypes(Backend backend) {
         try (Backend.Store s = backend.open(dir)) {
             Mikyu m = s.mikyu();
@@ -361,7 +409,7 @@ class MikyuContractTest {
             events.sharedGroup("shared", SharedGroupConfig.defaults());
             assertThatThrownBy(() -> events.group("shared")).isInstanceOf(IllegalStateException.class);
             assertThatThrownBy(() -> m.commitPrepared(new byte[] {9})).isInstanceOf(
-                    io.mikyu.engine.MikyuException.class);
+                    TransactionNotFoundException.class);
             TaskQueue jobs = m.createTaskQueue("jobs");
             assertThatThrownBy(() -> jobs.ack(new io.mikyu.engine.LeaseToken(0, 1)))
                     .isInstanceOf(StaleLeaseException.class);

@@ -59,7 +59,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * started/stopped state every session's delivery follows, its temporary destinations, and a timer that renews
  * the leases of messages its sessions hold.
  */
-public final class MikyuConnection implements QueueConnection, TopicConnection, TemporaryDestinations {
+public class MikyuConnection implements QueueConnection, TopicConnection, TemporaryDestinations {
 
     private static final Logger LOG = LoggerFactory.getLogger(MikyuConnection.class);
     private static final String REGISTRY = "io.mikyu.jms.registry";
@@ -95,7 +95,7 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
     private volatile ExceptionListener exceptionListener;
     private volatile boolean lostReported;
 
-    private MikyuConnection(ProviderOptions options, EmbeddedEngines.Handle engineHandle, Principal principal) {
+    MikyuConnection(ProviderOptions options, EmbeddedEngines.Handle engineHandle, Principal principal) {
         this.options = options;
         this.principal = principal;
         this.engineHandle = engineHandle;
@@ -115,6 +115,23 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
      * which checks {@code user} and {@code password} (else the URL's or the config file's) itself.
      */
     public static MikyuConnection open(ProviderOptions options, String user, String password) throws JMSException {
+        return open(options, user, password, MikyuConnection::new);
+    }
+
+    /** As {@link #open(ProviderOptions, String, String)}, an XA connection. */
+    public static MikyuXAConnection openXA(ProviderOptions options, String user, String password)
+            throws JMSException {
+        return open(options, user, password, MikyuXAConnection::new);
+    }
+
+    /** How a connection of one class or the other is made once the engine is there. */
+    @FunctionalInterface
+    interface Maker<C extends MikyuConnection> {
+        C make(ProviderOptions options, EmbeddedEngines.Handle engineHandle, Principal principal);
+    }
+
+    private static <C extends MikyuConnection> C open(ProviderOptions options, String user, String password,
+                                                      Maker<C> maker) throws JMSException {
         MikyuConfig config;
         UserStore users;
         try {
@@ -127,7 +144,7 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
                     + e.getMessage()), e);
         }
         if (options.isRemote()) {
-            return new MikyuConnection(options, dial(options, config, user, password), Principal.UNRESTRICTED);
+            return maker.make(options, dial(options, config, user, password), Principal.UNRESTRICTED);
         }
         Principal who = users.authenticate(user, password);
         EmbeddedEngines.Handle handle;
@@ -139,7 +156,7 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
             throw JmsErrors.with(new JMSException("cannot open the mikyu engine in " + options.dataDir() + ": "
                     + e.getMessage()), e);
         }
-        return new MikyuConnection(options, handle, who);
+        return maker.make(options, handle, who);
     }
 
     /**
@@ -302,11 +319,20 @@ public final class MikyuConnection implements QueueConnection, TopicConnection, 
     }
 
     private MikyuSession newSession(int sessionMode, MikyuSession.Domain domain) throws JMSException {
+        return addSession(() -> new MikyuSession(this, sessionMode, domain));
+    }
+
+    <S extends MikyuSession> S addSession(java.util.function.Supplier<S> session) throws JMSException {
         checkOpen();
         used = true;
-        MikyuSession s = new MikyuSession(this, sessionMode, domain);
+        S s = session.get();
         sessions.add(s);
         return s;
+    }
+
+    /** The user an embedded engine's connection authenticated as; null on a broker (it knows) or without users. */
+    String userName() {
+        return principal.name();
     }
 
     @Override

@@ -59,6 +59,10 @@ public final class MikyuMessageConsumer implements QueueReceiver, TopicSubscribe
         return destination;
     }
 
+    MikyuSession session() {
+        return session;
+    }
+
     /** The engine group of a topic subscription kept by the engine, or null. */
     String subscription() {
         return subscription;

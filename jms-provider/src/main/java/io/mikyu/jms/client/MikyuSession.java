@@ -2,11 +2,9 @@ package io.mikyu.jms.client;
 
 import io.mikyu.engine.security.Permission;
 import io.mikyu.engine.Durability;
-import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.StaleLeaseException;
 import io.mikyu.engine.TaskQueue;
-import io.mikyu.engine.Transaction;
 import io.mikyu.jms.Destinations;
 import io.mikyu.jms.MikyuDestination;
 import io.mikyu.jms.MikyuQueue;
@@ -60,9 +58,7 @@ import org.slf4j.LoggerFactory;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -77,7 +73,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * engine acks and nacks of the leases its consumers took (DESIGN-NOTES §4); a transacted session commits its sends
  * and acks as one engine transaction.
  */
-public final class MikyuSession implements Session, QueueSession, TopicSession {
+public class MikyuSession implements Session, QueueSession, TopicSession {
 
     private static final Logger LOG = LoggerFactory.getLogger(MikyuSession.class);
     /** The header a topic message carries with its producer's connection id, for noLocal subscribers. */
@@ -93,15 +89,11 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
     private final List<MikyuQueueBrowser> browsers = new CopyOnWriteArrayList<>();
     /** Every message under a lease this session holds (buffered or delivered), for renewal. */
     private final Set<Held> leased = ConcurrentHashMap.newKeySet();
-    /** Delivered and not yet acknowledged (CLIENT_ACKNOWLEDGE, transacted), in delivery order. */
-    private final List<Held> unacked = new ArrayList<>();
-    /** Sends of the current transaction. */
-    private final List<PendingSend> sends = new ArrayList<>();
-    /** AUTO/DUPS_OK messages delivered whose engine ack is not written yet (see {@link #ackSoon}). */
-    private final List<Held> pendingAcks = new ArrayList<>();
-    private long pendingSince;
-    static final int ACK_BATCH = 64;
-    static final long ACK_DELAY_MILLIS = 50;
+    /** Automatic acks waiting for their batch, CLIENT_ACKNOWLEDGE messages waiting for acknowledge(). */
+    private final Acknowledgements acks = new Acknowledgements(this::released);
+    /** A transacted session's current transaction; null for the other modes. */
+    private final TransactionWork work;
+    static final long ACK_DELAY_MILLIS = Acknowledgements.DELAY_MILLIS;
     /** Held while a message is being delivered, so stop() and close() can wait for delivery to pause. */
     private final ReentrantLock deliveryLock = new ReentrantLock();
     private final Object wakeup = new Object();
@@ -115,9 +107,6 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
     private static final int PIPELINED_MAX_BYTES = 256 * 1024;
     private MessageListener distinguishedListener;
 
-    record PendingSend(MikyuDestination destination, EncodedMessage message) {
-    }
-
     /** A QueueSession or TopicSession refuses the other domain's methods, as the JMS javadoc requires. */
     enum Domain { ANY, QUEUE, TOPIC }
 
@@ -128,7 +117,31 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
         this.subscriptions = new Subscriptions(connection);
         this.mode = mode;
         this.domain = domain;
+        this.work = mode == SESSION_TRANSACTED ? new TransactionWork() : null;
         JmsMetrics.GLOBAL.sessions.incrementAndGet();
+    }
+
+    /**
+     * The transaction this session's sends and receives belong to now, or null when they take effect at once: a
+     * transacted session's own, or (in {@link MikyuXASession}) the XA branch the session is associated with.
+     */
+    TransactionWork currentWork() {
+        return work;
+    }
+
+    /** A message was consumed inside {@code w} (an XA branch bounds its lease by the branch's deadline). */
+    void consumedIn(TransactionWork w, Held h) {
+        w.consumed(h);
+    }
+
+    /** Whether messages are acknowledged when {@code receive} or {@code onMessage} returns. */
+    private boolean autoAck() {
+        return (mode == AUTO_ACKNOWLEDGE || mode == DUPS_OK_ACKNOWLEDGE) && currentWork() == null;
+    }
+
+    /** Whether recover() is refused and commit/rollback belong to this session (or to an XA transaction). */
+    boolean transactedSession() {
+        return mode == SESSION_TRANSACTED;
     }
 
     // ============================================================================================ messages
@@ -290,10 +303,9 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
      */
     void send(MikyuDestination d, EncodedMessage m, boolean persistent, boolean direct) throws JMSException {
         checkOpen();
-        if (mode == SESSION_TRANSACTED) {
-            synchronized (sends) {
-                sends.add(new PendingSend(d, m));
-            }
+        TransactionWork w = currentWork();
+        if (w != null) {
+            w.send(d, m);
             return;
         }
         if (!persistent && d.isQueue() && !connection.options.isRemote()) {
@@ -531,14 +543,11 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
     }
 
     private boolean hasUnackedFrom(String group) {
-        synchronized (unacked) {
-            for (Held h : unacked) {
-                if (group.equals(h.consumer.subscription())) {
-                    return true;
-                }
-            }
+        TransactionWork w = currentWork();
+        if (w != null && w.consumedFrom(group)) {
+            return true;
         }
-        return false;
+        return acks.unackedFrom(group);
     }
 
     @Override
@@ -627,8 +636,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
                     if (m == null) {
                         continue;
                     }
-                    if (accept != null && !accept.test(m)
-                            && (mode == AUTO_ACKNOWLEDGE || mode == DUPS_OK_ACKNOWLEDGE)) {
+                    if (accept != null && !accept.test(m) && autoAck()) {
                         c.putBack(h);
                         return m;
                     }
@@ -668,66 +676,28 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
 
     /** After a message was handed to the application (receive returned, or onMessage returned normally). */
     private void delivered(Held h) {
-        if (mode == AUTO_ACKNOWLEDGE || mode == DUPS_OK_ACKNOWLEDGE) {
-            ackSoon(h);
+        TransactionWork w = currentWork();
+        if (w != null) {
+            consumedIn(w, h);
+        } else if (autoAck()) {
+            acks.ackSoon(h);
         } else {
-            synchronized (unacked) {
-                unacked.add(h);
-            }
-        }
-    }
-
-    /**
-     * AUTO/DUPS_OK: the message counts as acknowledged; the engine ack is written with others — when
-     * {@value #ACK_BATCH} are waiting, within {@value #ACK_DELAY_MILLIS} ms (the connection's timer), and before
-     * anything that must see it (recover, close, unsubscribe). One engine write per batch
-     * instead of per message: with a single write per message a consumer runs at the writer's cycle rate. The
-     * message stays leased (and renewed) until then, so nobody else receives it; only a crash in between can
-     * deliver it again, flagged redelivered.
-     */
-    private void ackSoon(Held h) {
-        boolean full;
-        synchronized (pendingAcks) {
-            if (pendingAcks.isEmpty()) {
-                pendingSince = System.nanoTime();
-            }
-            pendingAcks.add(h);
-            full = pendingAcks.size() >= ACK_BATCH;
-        }
-        if (full) {
-            flushAcks();
+            acks.delivered(h);
         }
     }
 
     /** Writes the waiting automatic acks. */
     void flushAcks() {
-        List<Held> batch;
-        synchronized (pendingAcks) {
-            if (pendingAcks.isEmpty()) {
-                return;
-            }
-            batch = new ArrayList<>(pendingAcks);
-            pendingAcks.clear();
-        }
-        ackAll(batch);
+        acks.flush();
     }
 
     /** The connection's timer: acks that waited long enough are written. */
     void flushAcksIfDue() {
-        synchronized (pendingAcks) {
-            if (pendingAcks.isEmpty() || System.nanoTime() - pendingSince < ACK_DELAY_MILLIS * 1_000_000L) {
-                return;
-            }
-        }
-        try {
-            flushAcks();
-        } catch (RuntimeException e) {
-            LOG.warn("writing automatic acknowledgements failed; the messages will be delivered again", e);
-        }
+        acks.flushIfDue();
     }
 
     /** Acks (or nacks, for immediate redelivery) one held message. */
-    private void settle(Held h, boolean ack, String reason) {
+    void settle(Held h, boolean ack, String reason) {
         leased.remove(h);
         try {
             if (ack) {
@@ -806,7 +776,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
             if (m == null) {
                 return;
             }
-            boolean auto = mode == AUTO_ACKNOWLEDGE || mode == DUPS_OK_ACKNOWLEDGE;
+            boolean auto = autoAck();
             if (auto) {
                 inListener = h; // acked when onMessage returns, unless it recovers the session first
             } else {
@@ -827,7 +797,7 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
                 if (threw) {
                     settle(h, false, "the message listener threw");
                 } else {
-                    ackSoon(h);
+                    acks.ackSoon(h);
                 }
             }
         } finally {
@@ -880,44 +850,17 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
         if (mode != CLIENT_ACKNOWLEDGE) {
             return;
         }
-        List<Held> all;
-        synchronized (unacked) {
-            all = new ArrayList<>(unacked);
-            unacked.clear();
-        }
         try {
-            ackAll(all);
+            acks.acknowledgeAll();
         } catch (RuntimeException e) {
             throw JmsErrors.of(e);
-        }
-    }
-
-    private void ackAll(List<Held> all) {
-        Map<MessageSource, List<LeaseToken>> bySource = new IdentityHashMap<>();
-        for (Held h : all) {
-            leased.remove(h);
-            bySource.computeIfAbsent(h.source, k -> new ArrayList<>()).add(h.token());
-        }
-        for (Map.Entry<MessageSource, List<LeaseToken>> e : bySource.entrySet()) {
-            try {
-                e.getKey().ack(e.getValue());
-            } catch (StaleLeaseException stale) {
-                // One stale token refuses the whole batch: ack the rest one by one.
-                for (LeaseToken t : e.getValue()) {
-                    try {
-                        e.getKey().ack(List.of(t));
-                    } catch (StaleLeaseException ignored) {
-                        LOG.warn("an acknowledged message's lease had ended; it was or will be delivered again");
-                    }
-                }
-            }
         }
     }
 
     @Override
     public void recover() throws JMSException {
         checkOpen();
-        if (mode == SESSION_TRANSACTED) {
+        if (transactedSession()) {
             throw new IllegalStateException("recover() is not for a transacted session; use rollback()");
         }
         redeliverAll();
@@ -931,13 +874,11 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
             for (MikyuMessageConsumer c : consumers) {
                 c.returnBuffered();
             }
-            List<Held> all;
-            synchronized (unacked) {
-                all = new ArrayList<>(unacked);
-                unacked.clear();
+            for (Held h : acks.takeUnacked()) {
+                settle(h, false, "recovered");
             }
-            for (Held h : all) {
-                settle(h, false, mode == SESSION_TRANSACTED ? "rolled back" : "recovered");
+            if (work != null) {
+                work.take().rollback("rolled back");
             }
             if (inListener != null && deliveryLock.isHeldByCurrentThread()) {
                 settle(inListener, false, "recovered");
@@ -973,115 +914,14 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
         if (CallbackThread.inCompletionCallbackOf(this)) {
             throw new IllegalStateException("a CompletionListener must not commit its own session");
         }
-        List<PendingSend> toSend;
-        synchronized (sends) {
-            toSend = new ArrayList<>(sends);
-            sends.clear();
-        }
-        List<Held> toAck;
-        synchronized (unacked) {
-            toAck = new ArrayList<>(unacked);
-            unacked.clear();
-        }
-        if (toSend.isEmpty() && toAck.isEmpty()) {
-            return;
-        }
-        if (commitInOneWrite(toSend, toAck)) {
-            return;
-        }
-        List<Held> afterCommit = new ArrayList<>();
-        try (Transaction tx = connection.engine.beginTransaction()) {
-            for (PendingSend s : toSend) {
-                if (s.destination().isQueue()) {
-                    connection.taskQueue(s.destination().name());
-                    tx.enqueue(s.destination().name(), s.message().toTask());
-                } else {
-                    connection.logQueue(s.destination().name());
-                    tx.append(s.destination().name(), s.message().toEntry());
-                }
-            }
-            for (Held h : toAck) {
-                if (!h.source.ackIn(tx, h.token())) {
-                    afterCommit.add(h);
-                }
-            }
-            tx.commit();
-            JmsMetrics.GLOBAL.sent(toSend.size());
-        } catch (RuntimeException e) {
-            for (Held h : toAck) {
-                settle(h, false, "the transaction failed");
-            }
-            throw JmsErrors.with(new TransactionRolledBackException("the transaction was rolled back: "
-                    + e.getMessage()), e);
-        }
-        for (Held h : toAck) {
-            leased.remove(h);
-        }
-        ackAll(afterCommit);
-    }
-
-    /**
-     * The common transactions need no transaction record: sends to one destination and nothing consumed are one
-     * batch append (a batch is written whole or, torn by a crash, cut whole), and acks from one source and nothing
-     * sent are one batch of ack records. Both are as durable as PERSISTENT sends. Returns false for anything else,
-     * which takes an engine {@link Transaction}.
-     */
-    private boolean commitInOneWrite(List<PendingSend> toSend, List<Held> toAck) throws JMSException {
-        Durability durability = connection.options.persistentDurability();
-        if (toAck.isEmpty()) {
-            MikyuDestination d = toSend.get(0).destination();
-            for (PendingSend p : toSend) {
-                if (!p.destination().equals(d)) {
-                    return false;
-                }
-            }
-            try {
-                if (d.isQueue()) {
-                    List<io.mikyu.engine.Task> tasks = new ArrayList<>(toSend.size());
-                    for (PendingSend p : toSend) {
-                        tasks.add(p.message().toTask());
-                    }
-                    connection.taskQueue(d.name()).enqueueBatch(tasks, durability);
-                } else {
-                    List<io.mikyu.engine.Entry> entries = new ArrayList<>(toSend.size());
-                    for (PendingSend p : toSend) {
-                        entries.add(p.message().toEntry());
-                    }
-                    connection.logQueue(d.name()).appendBatch(entries, durability);
-                }
-            } catch (RuntimeException e) {
-                throw JmsErrors.with(new TransactionRolledBackException("the transaction was rolled back: "
-                        + e.getMessage()), e);
-            }
-            JmsMetrics.GLOBAL.sent(toSend.size());
-            return true;
-        }
-        if (!toSend.isEmpty()) {
-            return false;
-        }
-        MessageSource source = toAck.get(0).source;
-        for (Held h : toAck) {
-            if (h.source != source) {
-                return false;
-            }
-        }
-        List<LeaseToken> tokens = new ArrayList<>(toAck.size());
-        for (Held h : toAck) {
-            tokens.add(h.token());
-        }
+        TransactionWork.Taken taken = work.take();
         try {
-            source.ack(tokens, durability);
+            taken.commit(connection);
         } catch (RuntimeException e) {
-            for (Held h : toAck) {
-                settle(h, false, "the transaction failed");
-            }
+            taken.rollback("the transaction failed");
             throw JmsErrors.with(new TransactionRolledBackException("the transaction was rolled back: "
                     + e.getMessage()), e);
         }
-        for (Held h : toAck) {
-            leased.remove(h);
-        }
-        return true;
     }
 
     @Override
@@ -1092,9 +932,6 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
         }
         if (CallbackThread.inCompletionCallbackOf(this)) {
             throw new IllegalStateException("a CompletionListener must not roll back its own session");
-        }
-        synchronized (sends) {
-            sends.clear();
         }
         redeliverAll();
     }
@@ -1171,15 +1008,11 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
             for (MikyuQueueBrowser b : browsers) {
                 b.markClosed();
             }
-            synchronized (sends) {
-                sends.clear();
+            if (work != null) {
+                work.take().rollback("its session closed uncommitted");
             }
-            List<Held> all;
-            synchronized (unacked) {
-                all = new ArrayList<>(unacked);
-                unacked.clear();
-            }
-            for (Held h : all) {
+            closing();
+            for (Held h : acks.takeUnacked()) {
                 settle(h, false, "its session closed unacknowledged");
             }
         } finally {
@@ -1187,6 +1020,10 @@ public final class MikyuSession implements Session, QueueSession, TopicSession {
         }
         connection.sessionClosed(this);
         JmsMetrics.GLOBAL.sessions.decrementAndGet();
+    }
+
+    /** Under the delivery lock while closing, before what the session holds is given back. */
+    void closing() {
     }
 
     boolean isClosed() {

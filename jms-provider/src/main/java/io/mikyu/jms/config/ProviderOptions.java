@@ -49,6 +49,9 @@ import java.util.Set;
  * same for one queue or topic (its subscriptions); applied when the engine queue or subscription is created</td></tr>
  * <tr><td>leaseMillis</td><td>30000</td><td>lease of a delivered, unacknowledged message; renewed while its
  * session lives</td></tr>
+ * <tr><td>transactionTimeout</td><td>60</td><td>seconds an XA branch may take from {@code start} to
+ * {@code prepare} (or a one-phase commit) before it is rolled back; {@code XAResource.setTransactionTimeout}
+ * overrides it per resource</td></tr>
  * <tr><td>reconnect</td><td>30s</td><td>broker URLs only: how long to keep reconnecting, with backoff, to a broker
  * whose connection was lost before the connections' {@code ExceptionListener}s are told ({@code 0}: not at
  * all)</td></tr>
@@ -68,7 +71,7 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
                               Duration redeliveryDelay, Duration lease, String brokerUri,
                               Map<String, String> dialOptions, Map<String, Integer> maxAttemptsByDestination,
                               Map<String, Duration> redeliveryDelayByDestination, Path configFile,
-                              Map<String, String> configOverrides) {
+                              Map<String, String> configOverrides, Duration transactionTimeout) {
 
     /** The redelivery limit of a queue or topic: its own option, or the default. */
     public int maxAttemptsOf(String destination) {
@@ -85,7 +88,7 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
     public static final String UNIX_SCHEME = "unix://";
     public static final String TLS_SCHEME = "tls://";
     private static final Set<String> KNOWN = Set.of("durability", "clientID", "users", "allowAnonymous", "prefetch",
-            "maxAttempts", "redeliveryDelay", "leaseMillis", "config");
+            "maxAttempts", "redeliveryDelay", "leaseMillis", "config", "transactionTimeout");
     /** The network client's options, passed to {@code Mikyu.dial} as they are. */
     private static final Set<String> DIAL = Set.of("clientName", "connectTimeout", "requestTimeout",
             "maxFrameBytes", "heartbeat", "reconnect", "user", "password", "streams", "streamCredit",
@@ -164,7 +167,7 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
                 Duration.ofMillis(intOption(url, opts, "leaseMillis", 30_000, 100)),
                 remote ? scheme + where : null, Collections.unmodifiableMap(dial), Map.copyOf(attempts),
                 Map.copyOf(delays), opts.get("config") == null ? null : Path.of(opts.get("config")),
-                Map.copyOf(engine));
+                Map.copyOf(engine), Duration.ofSeconds(intOption(url, opts, "transactionTimeout", 60, 1)));
     }
 
     private static Map<String, String> query(String url, String query, boolean remote) {

@@ -44,7 +44,7 @@ import jakarta.jms.Topic;
  * call {@link #stop} on any context of its connection nor {@link #close} on its own context (the specification
  * allows failing or succeeding there; failing cannot deadlock).
  */
-public final class MikyuJMSContext implements JMSContext {
+public class MikyuJMSContext implements JMSContext {
 
     /** The context whose MessageListener is running on this thread (a session's delivery thread), if any. */
     private static final ThreadLocal<MikyuJMSContext> LISTENER_OF = new ThreadLocal<>();
@@ -53,6 +53,8 @@ public final class MikyuJMSContext implements JMSContext {
 
     private final SharedConnection shared;
     private final int sessionMode;
+    /** Whether the session is an XASession (see {@link MikyuXAJMSContext}). */
+    private final boolean xa;
     private final Object lock = new Object();
     private Session session;
     /** One anonymous producer serves every JMSProducer of this context (see {@link #classicProducer()}). */
@@ -67,8 +69,18 @@ public final class MikyuJMSContext implements JMSContext {
     private volatile Message lastDelivered;
 
     private MikyuJMSContext(SharedConnection shared, int sessionMode) {
+        this(shared, sessionMode, false);
+    }
+
+    MikyuJMSContext(SharedConnection shared, int sessionMode, boolean xa) {
         this.shared = shared;
         this.sessionMode = sessionMode;
+        this.xa = xa;
+    }
+
+    /** An {@link jakarta.jms.XAJMSContext} owning {@code connection}, a freshly created XA connection. */
+    public static jakarta.jms.XAJMSContext createXA(jakarta.jms.XAConnection connection) {
+        return new MikyuXAJMSContext(new SharedConnection(connection));
     }
 
     /**
@@ -605,7 +617,8 @@ public final class MikyuJMSContext implements JMSContext {
                 throw new jakarta.jms.IllegalStateException("the JMSContext is closed");
             }
             if (session == null) {
-                session = shared.connection.createSession(sessionMode);
+                session = xa ? ((jakarta.jms.XAConnection) shared.connection).createXASession()
+                        : shared.connection.createSession(sessionMode);
             }
             return session;
         }
@@ -691,7 +704,7 @@ public final class MikyuJMSContext implements JMSContext {
     }
 
     /** The connection and the number of open contexts using it; the last to close closes the connection. */
-    private static final class SharedConnection {
+    static final class SharedConnection {
 
         final Connection connection;
         private int contexts = 1;

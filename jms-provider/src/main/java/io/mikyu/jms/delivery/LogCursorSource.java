@@ -200,6 +200,11 @@ public final class LogCursorSource implements MessageSource {
     }
 
     @Override
+    public boolean transactional() {
+        return false; // an in-memory cursor: its acks are applied in memory after the commit
+    }
+
+    @Override
     public boolean ackIn(Transaction tx, LeaseToken token) {
         return false;
     }

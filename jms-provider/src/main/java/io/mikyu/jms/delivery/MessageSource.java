@@ -32,6 +32,11 @@ public interface MessageSource {
     /** Extends a lease; returns the new end (epoch millis). */
     long extend(LeaseToken token, Duration lease);
 
+    /** Whether this source's acks can be part of an engine transaction (see {@link #ackIn}). */
+    default boolean transactional() {
+        return true;
+    }
+
     /**
      * Adds the ack of {@code token} to {@code tx}; returns false if this source's acks cannot be part of an engine
      * transaction (the caller acks after the commit instead).

@@ -1,6 +1,7 @@
 package io.mikyu.jms.jndi;
 
 import io.mikyu.jms.MikyuConnectionFactory;
+import io.mikyu.jms.MikyuXAConnectionFactory;
 import io.mikyu.jms.MikyuQueue;
 import io.mikyu.jms.MikyuTopic;
 
@@ -28,6 +29,8 @@ import java.util.TreeMap;
  * <table>
  * <tr><th>key</th><th>binds</th></tr>
  * <tr><td>{@code connectionFactory.<jndiName>=<url>}</td><td>a {@link MikyuConnectionFactory} for the URL</td></tr>
+ * <tr><td>{@code xaConnectionFactory.<jndiName>=<url>}</td><td>a {@link MikyuXAConnectionFactory} for the URL
+ * (also a plain connection factory)</td></tr>
  * <tr><td>{@code queue.<jndiName>=<name>}</td><td>a {@link MikyuQueue}</td></tr>
  * <tr><td>{@code topic.<jndiName>=<name>}</td><td>a {@link MikyuTopic}</td></tr>
  * </table>
@@ -43,6 +46,8 @@ public final class MikyuInitialContextFactory implements InitialContextFactory {
 
     /** Prefix of the keys that bind a {@link MikyuConnectionFactory}; the value is its URL. */
     public static final String CONNECTION_FACTORY_PREFIX = "connectionFactory.";
+    /** Prefix of the keys that bind a {@link MikyuXAConnectionFactory}; the value is its URL. */
+    public static final String XA_CONNECTION_FACTORY_PREFIX = "xaConnectionFactory.";
     /** Prefix of the keys that bind a {@link MikyuQueue}; the value is the queue's name. */
     public static final String QUEUE_PREFIX = "queue.";
     /** Prefix of the keys that bind a {@link MikyuTopic}; the value is the topic's name. */
@@ -81,7 +86,7 @@ public final class MikyuInitialContextFactory implements InitialContextFactory {
                 throw new ConfigurationException("'" + jndiName + "' is bound twice: by '" + previous + "' and '"
                         + key + "'");
             }
-            anyFactory |= prefix.equals(CONNECTION_FACTORY_PREFIX);
+            anyFactory |= prefix.equals(CONNECTION_FACTORY_PREFIX) || prefix.equals(XA_CONNECTION_FACTORY_PREFIX);
             bound.put(jndiName, create(key, prefix, value));
         }
         if (!anyFactory && !bound.containsKey(DEFAULT_CONNECTION_FACTORY_NAME)) {
@@ -101,7 +106,8 @@ public final class MikyuInitialContextFactory implements InitialContextFactory {
     }
 
     private static String prefixOf(String key) {
-        for (String prefix : new String[] {CONNECTION_FACTORY_PREFIX, QUEUE_PREFIX, TOPIC_PREFIX}) {
+        for (String prefix : new String[] {CONNECTION_FACTORY_PREFIX, XA_CONNECTION_FACTORY_PREFIX, QUEUE_PREFIX,
+                TOPIC_PREFIX}) {
             if (key.startsWith(prefix)) {
                 return prefix;
             }
@@ -115,7 +121,8 @@ public final class MikyuInitialContextFactory implements InitialContextFactory {
             case TOPIC_PREFIX -> new MikyuTopic(value);
             default -> {
                 try {
-                    yield new MikyuConnectionFactory(value);
+                    yield prefix.equals(XA_CONNECTION_FACTORY_PREFIX) ? new MikyuXAConnectionFactory(value)
+                            : new MikyuConnectionFactory(value);
                 } catch (IllegalArgumentException bad) {
                     ConfigurationException e = new ConfigurationException("'" + key + "': " + bad.getMessage());
                     e.setRootCause(bad);

@@ -21,7 +21,8 @@ import java.nio.file.Path;
 public enum FileHeader {
     SEGMENT("MIKYUSEG", 1),
     INDEX("MIKYUIDX", 1),
-    OFFSETS("MIKYUOFS", 1);
+    OFFSETS("MIKYUOFS", 1),
+    STORE_ID("MIKYUSID", 1);
 
     public static final int LENGTH = 16;
 
@@ -31,6 +32,10 @@ public enum FileHeader {
     FileHeader(String magic, int version) {
         this.magic = magic.getBytes(StandardCharsets.US_ASCII);
         this.version = version;
+    }
+
+    private String label() {
+        return name().toLowerCase().replace('_', ' ');
     }
 
     public int version() {
@@ -69,12 +74,12 @@ public enum FileHeader {
         int p = buf.position();
         for (int i = 0; i < magic.length; i++) {
             if (buf.get(p + i) != magic[i]) {
-                throw new CorruptionException(file, i, "not a " + name().toLowerCase() + " file (bad magic)");
+                throw new CorruptionException(file, i, "not a " + label() + " file (bad magic)");
             }
         }
         int found = buf.duplicate().order(ByteOrder.LITTLE_ENDIAN).getInt(p + 8);
         if (found != version) {
-            throw new CorruptionException(file, 8, "unsupported " + name().toLowerCase() + " format version "
+            throw new CorruptionException(file, 8, "unsupported " + label() + " format version "
                     + found + " (this mikyu reads version " + version + ")");
         }
     }

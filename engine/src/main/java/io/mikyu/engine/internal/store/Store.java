@@ -8,6 +8,7 @@ import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.MikyuException;
+import io.mikyu.engine.PreparedTransaction;
 import io.mikyu.engine.QueueKind;
 import io.mikyu.engine.QueueNotFoundException;
 import io.mikyu.engine.RecoveryReport;
@@ -51,6 +52,7 @@ import java.util.concurrent.TimeUnit;
  * <pre>
  *   &lt;data&gt;/mikyu.lock          owner's pid (OS lock held while open)
  *   &lt;data&gt;/FORMAT              magic line and store format version
+ *   &lt;data&gt;/store.id            the store's identity ({@link StoreIdFile})
  *   &lt;data&gt;/log/&lt;name&gt;/queue.conf, *.seg, *.idx, offsets.log, quarantine/
  *   &lt;data&gt;/task/&lt;name&gt;/...      (task queues)
  * </pre>
@@ -74,6 +76,7 @@ public final class Store implements Mikyu {
     private static final long MAX_CYCLE_BYTES = 4L << 20;
 
     private final Path dataDir;
+    private final String storeId;
     private final EngineConfig config;
     private final DataDirectoryLock lock;
     private final GroupCommitWriter writer;
@@ -100,6 +103,7 @@ public final class Store implements Mikyu {
         this.config = config;
         this.lock = lock;
         checkFormat();
+        this.storeId = StoreIdFile.loadOrCreate(dataDir).toString();
         this.diskGuard = new DiskSpaceGuard(dataDir, config.minFreeDiskBytes());
         this.writerMetrics = new WriterMetrics(config.meterRegistry());
         this.writer = new GroupCommitWriter("mikyu-writer", MAX_CYCLE_BYTES, diskGuard, writerMetrics);
@@ -137,6 +141,13 @@ public final class Store implements Mikyu {
                 .register(config.meterRegistry()));
         writerMetrics.own(Gauge.builder("mikyu.engine.disk.free", diskGuard, DiskSpaceGuard::freeBytes)
                 .baseUnit("bytes").register(config.meterRegistry()));
+        TransactionManager txns = transactions;
+        writerMetrics.own(Gauge.builder("mikyu.engine.transactions.indoubt", txns, TransactionManager::inDoubtCount)
+                .description("transactions prepared and not yet decided").register(config.meterRegistry()));
+        writerMetrics.own(Gauge.builder("mikyu.engine.transactions.indoubt.age", txns,
+                        TransactionManager::oldestInDoubtSeconds).baseUnit("seconds")
+                .description("time since the oldest in-doubt transaction was prepared; 0 when none is")
+                .register(config.meterRegistry()));
         this.recoveryReport = new RecoveryReport(List.copyOf(recoveryEvents),
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
         for (RecoveryReport.Event e : recoveryReport.events()) {
@@ -259,6 +270,17 @@ public final class Store implements Mikyu {
     public List<byte[]> preparedTransactions() {
         checkOpen();
         return transactions.preparedXids();
+    }
+
+    @Override
+    public List<PreparedTransaction> inDoubtTransactions() {
+        checkOpen();
+        return transactions.inDoubt();
+    }
+
+    @Override
+    public String storeId() {
+        return storeId;
     }
 
     @Override

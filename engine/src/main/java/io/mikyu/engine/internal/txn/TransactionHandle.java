@@ -87,10 +87,10 @@ public final class TransactionHandle implements Transaction {
     }
 
     @Override
-    public void prepare(byte[] xid) {
+    public void prepare(byte[] xid, String owner) {
         Objects.requireNonNull(xid, "xid");
         finish();
-        manager.prepare(xid, ops);
+        manager.prepare(xid, owner, ops);
     }
 
     @Override

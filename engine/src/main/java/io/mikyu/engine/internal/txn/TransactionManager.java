@@ -4,7 +4,10 @@ import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.Headers;
 import io.mikyu.engine.MikyuException;
+import io.mikyu.engine.PreparedTransaction;
 import io.mikyu.engine.Record;
+import io.mikyu.engine.TransactionExistsException;
+import io.mikyu.engine.TransactionNotFoundException;
 import io.mikyu.engine.internal.format.BatchDescriptor;
 import io.mikyu.engine.internal.format.BatchEncoder;
 import io.mikyu.engine.internal.log.Retention;
@@ -17,7 +20,9 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +37,7 @@ import java.util.function.Function;
  * <pre>
  *   commit:   validate → COMMIT(txId, ops, scanFrom) fsynced → writes to every queue in one group commit
  *             (stamped txId, fsynced) → memory updated → APPLIED(txId)
- *   prepare:  validate → PREPARE(txId, xid, ops) fsynced → settled tasks held
+ *   prepare:  validate → PREPARE(txId, xid, owner, ops) fsynced → settled tasks held
  *   decide:   COMMIT(txId) fsynced → apply as above  |  ROLLBACK(txId) fsynced → held tasks released
  *   recover:  replay the log; COMMIT without APPLIED → apply each queue's part that its log does not already
  *             contain (a batch stamped txId after scanFrom); PREPARE undecided → in doubt, its tasks held
@@ -64,7 +69,14 @@ public final class TransactionManager {
     private final Map<Long, TransactionRecord> unapplied = new ConcurrentHashMap<>();
     private long nextTxId = 1;
 
-    private record Prepared(long txId, byte[] xid, List<TxOp> ops, Map<String, Long> scanFrom) {
+    /** {@code txId} -1: a reservation of the xid while its PREPARE is being written. */
+    private record Prepared(long txId, byte[] xid, String owner, long preparedAt, List<TxOp> ops,
+                            Map<String, Long> scanFrom) {
+
+        PreparedTransaction describe() {
+            return new PreparedTransaction(xid, owner, Instant.ofEpochMilli(preparedAt),
+                    ops.stream().map(TxOp::queue).distinct().sorted().toList());
+        }
     }
 
     public TransactionManager(SegmentedLog txLog, GroupCommitWriter writer, EngineConfig engine,
@@ -92,7 +104,7 @@ public final class TransactionManager {
             txId = nextTxId++;
         }
         Map<String, Long> scanFrom = scanFrom(byTarget);
-        TransactionRecord commit = new TransactionRecord(TransactionRecord.COMMIT, txId, null, scanFrom, ops);
+        TransactionRecord commit = new TransactionRecord(TransactionRecord.COMMIT, txId, null, null, scanFrom, ops);
         long at = writeRecord(commit);
         unresolvedFrom.put(txId, at);
         crashPoint("after-commit-record");
@@ -112,11 +124,11 @@ public final class TransactionManager {
         resolved(commit.txId());
     }
 
-    public void prepare(byte[] xid, List<TxOp> ops) {
+    public void prepare(byte[] xid, String owner, List<TxOp> ops) {
         ByteBuffer key = ByteBuffer.wrap(xid.clone());
-        Prepared reservation = new Prepared(-1, xid.clone(), ops, Map.of());
+        Prepared reservation = new Prepared(-1, xid.clone(), owner, 0, ops, Map.of());
         if (prepared.putIfAbsent(key, reservation) != null) {
-            throw new MikyuException("a transaction is already prepared as xid " + hex(xid));
+            throw new TransactionExistsException("a transaction is already prepared as xid " + hex(xid));
         }
         try {
             Map<String, List<TxOp>> byTarget = group(ops);
@@ -126,9 +138,11 @@ public final class TransactionManager {
                 txId = nextTxId++;
             }
             Map<String, Long> scanFrom = scanFrom(byTarget);
-            long at = writeRecord(new TransactionRecord(TransactionRecord.PREPARE, txId, xid, scanFrom, ops));
+            long now = System.currentTimeMillis();
+            long at = writeRecord(new TransactionRecord(TransactionRecord.PREPARE, txId, xid, owner, scanFrom, ops),
+                    true, now);
             unresolvedFrom.put(txId, at);
-            prepared.replace(key, reservation, new Prepared(txId, xid.clone(), ops, scanFrom));
+            prepared.replace(key, reservation, new Prepared(txId, xid.clone(), owner, now, ops, scanFrom));
             byTarget.forEach((target, part) -> participants.apply(target).hold(part));
         } catch (RuntimeException e) {
             prepared.remove(key, reservation);
@@ -146,16 +160,54 @@ public final class TransactionManager {
         return out;
     }
 
+    /** The prepared, undecided transactions, oldest first. */
+    public List<PreparedTransaction> inDoubt() {
+        List<Prepared> all = new ArrayList<>();
+        for (Prepared p : prepared.values()) {
+            if (p.txId() >= 0) {
+                all.add(p);
+            }
+        }
+        all.sort(Comparator.comparingLong(Prepared::txId));
+        List<PreparedTransaction> out = new ArrayList<>(all.size());
+        for (Prepared p : all) {
+            out.add(p.describe());
+        }
+        return out;
+    }
+
+    /** How many transactions are in doubt (a gauge). */
+    public int inDoubtCount() {
+        int n = 0;
+        for (Prepared p : prepared.values()) {
+            if (p.txId() >= 0) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Seconds since the oldest in-doubt transaction was prepared; 0 when none is (a gauge). */
+    public double oldestInDoubtSeconds() {
+        long oldest = Long.MAX_VALUE;
+        for (Prepared p : prepared.values()) {
+            if (p.txId() >= 0) {
+                oldest = Math.min(oldest, p.preparedAt());
+            }
+        }
+        return oldest == Long.MAX_VALUE ? 0 : Math.max(0, System.currentTimeMillis() - oldest) / 1000.0;
+    }
+
     public void commitPrepared(byte[] xid) {
         Prepared p = takePrepared(xid);
-        writeRecord(new TransactionRecord(TransactionRecord.COMMIT, p.txId(), xid, Map.of(), List.of()));
-        applyOrDefer(new TransactionRecord(TransactionRecord.COMMIT, p.txId(), p.xid(), p.scanFrom(), p.ops()),
-                group(p.ops()));
+        writeRecord(new TransactionRecord(TransactionRecord.COMMIT, p.txId(), xid, null, Map.of(), List.of()));
+        applyOrDefer(new TransactionRecord(TransactionRecord.COMMIT, p.txId(), p.xid(), null, p.scanFrom(),
+                p.ops()), group(p.ops()));
     }
 
     public void rollbackPrepared(byte[] xid) {
         Prepared p = takePrepared(xid);
-        writeRecord(new TransactionRecord(TransactionRecord.ROLLBACK, p.txId(), xid, Map.of(), List.of()));
+        writeRecord(new TransactionRecord(TransactionRecord.ROLLBACK, p.txId(), xid, null, Map.of(), List.of()));
         group(p.ops()).forEach((target, part) -> participants.apply(target).release(part));
         unresolvedFrom.remove(p.txId());
     }
@@ -164,7 +216,7 @@ public final class TransactionManager {
         ByteBuffer key = ByteBuffer.wrap(xid);
         Prepared p = prepared.get(key);
         if (p == null || p.txId() < 0 || !prepared.remove(key, p)) {
-            throw new MikyuException("no transaction is prepared as xid " + hex(xid));
+            throw new TransactionNotFoundException("no transaction is prepared as xid " + hex(xid));
         }
         return p;
     }
@@ -197,7 +249,8 @@ public final class TransactionManager {
 
     private void resolved(long txId) {
         try {
-            writeRecord(new TransactionRecord(TransactionRecord.APPLIED, txId, null, Map.of(), List.of()), false);
+            writeRecord(new TransactionRecord(TransactionRecord.APPLIED, txId, null, null, Map.of(), List.of()), false,
+                    System.currentTimeMillis());
         } finally {
             unresolvedFrom.remove(txId);
         }
@@ -215,6 +268,7 @@ public final class TransactionManager {
     public void recover() {
         Map<Long, TransactionRecord> open = new TreeMap<>();
         Map<Long, Long> firstRecord = new TreeMap<>();
+        Map<Long, Long> preparedAt = new TreeMap<>();
         txLog.replay(txLog.startOffset(), (type, records) -> {
             if (type != BatchDescriptor.TYPE_TRANSACTION) {
                 return;
@@ -224,17 +278,21 @@ public final class TransactionManager {
                 nextTxId = Math.max(nextTxId, t.txId() + 1);
                 firstRecord.putIfAbsent(t.txId(), r.offset());
                 switch (t.kind()) {
-                    case TransactionRecord.PREPARE -> open.put(t.txId(), t);
+                    case TransactionRecord.PREPARE -> {
+                        open.put(t.txId(), t);
+                        preparedAt.put(t.txId(), r.timestamp());
+                    }
                     case TransactionRecord.COMMIT -> {
                         TransactionRecord before = open.get(t.txId());
                         open.put(t.txId(), before != null && before.kind() == TransactionRecord.PREPARE
-                                ? new TransactionRecord(TransactionRecord.COMMIT, t.txId(), before.xid(),
+                                ? new TransactionRecord(TransactionRecord.COMMIT, t.txId(), before.xid(), null,
                                         before.scanFrom(), before.ops())
                                 : t);
                     }
                     case TransactionRecord.ROLLBACK, TransactionRecord.APPLIED -> {
                         open.remove(t.txId());
                         firstRecord.remove(t.txId());
+                        preparedAt.remove(t.txId());
                     }
                     default -> throw new IllegalStateException("unknown transaction record kind " + t.kind());
                 }
@@ -252,7 +310,8 @@ public final class TransactionManager {
                     unapplied.put(t.txId(), t);
                 }
             } else {
-                prepared.put(ByteBuffer.wrap(t.xid()), new Prepared(t.txId(), t.xid(), t.ops(), t.scanFrom()));
+                prepared.put(ByteBuffer.wrap(t.xid()), new Prepared(t.txId(), t.xid(), t.owner(),
+                        preparedAt.get(t.txId()), t.ops(), t.scanFrom()));
                 group(t.ops()).forEach((target, part) -> participants.apply(target).hold(part));
                 LOG.warn("transaction {} (xid {}) is prepared and in doubt: commit or roll it back", t.txId(),
                         hex(t.xid()));
@@ -335,12 +394,13 @@ public final class TransactionManager {
     }
 
     private long writeRecord(TransactionRecord record) {
-        return writeRecord(record, true);
+        return writeRecord(record, true, System.currentTimeMillis());
     }
 
-    private long writeRecord(TransactionRecord record, boolean sync) {
+    /** {@code nowMillis} becomes the record's timestamp: a PREPARE's is its transaction's time of preparing. */
+    private long writeRecord(TransactionRecord record, boolean sync, long nowMillis) {
         byte[] batch = BatchEncoder.encode(List.of(new Entry(null, Headers.EMPTY, record.encode(),
-                        Entry.NO_TIMESTAMP)), System.currentTimeMillis(), Integer.MAX_VALUE, Integer.MAX_VALUE,
+                        Entry.NO_TIMESTAMP)), nowMillis, Integer.MAX_VALUE, Integer.MAX_VALUE,
                 BatchDescriptor.TYPE_TRANSACTION, record.txId());
         if (batch.length > engine.maxBatchBytes()) {
             throw new io.mikyu.engine.RecordTooLargeException("transaction of " + record.ops().size()

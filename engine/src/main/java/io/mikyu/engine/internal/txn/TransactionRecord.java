@@ -11,6 +11,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,20 +22,27 @@ import java.util.TreeMap;
  * {@code TYPE_TRANSACTION} batch. Big-endian fields via {@link DataOutputStream}:
  *
  * <pre>
- *   kind u8 (PREPARE 1, COMMIT 2, ROLLBACK 3, APPLIED 4) | txId i64 | xid: len i32 (-1 none) + bytes
+ *   kind u8 (PREPARE 1, COMMIT 2, ROLLBACK 3, APPLIED 4; | 0x40 if an owner follows the xid) | txId i64
+ *   | xid: len i32 (-1 none) + bytes | [owner: len i32 + UTF-8 bytes]
  *   | scanFrom: count i32, { target UTF, offset i64 }*      where each target log ended when the record was written
  *   | ops: count i32, { op u8, fields... }*
  * </pre>
  *
  * COMMIT and PREPARE carry the operations; a COMMIT that follows a PREPARE of the same txId carries none (the
- * PREPARE holds them). ROLLBACK and APPLIED carry none. The batch CRC protects the whole record.
+ * PREPARE holds them). ROLLBACK and APPLIED carry none. Only a PREPARE with an owner (the user who prepared it)
+ * sets the owner flag; every other record is written exactly as before the owner existed, and records without
+ * the flag read as having no owner. The batch CRC protects the whole record; the batch's timestamp is when the
+ * record was written.
  */
-record TransactionRecord(byte kind, long txId, byte[] xid, Map<String, Long> scanFrom, List<TxOp> ops) {
+record TransactionRecord(byte kind, long txId, byte[] xid, String owner, Map<String, Long> scanFrom,
+                         List<TxOp> ops) {
 
     static final byte PREPARE = 1;
     static final byte COMMIT = 2;
     static final byte ROLLBACK = 3;
     static final byte APPLIED = 4;
+    /** Set in the kind byte when an owner follows the xid. */
+    private static final int OWNER_FLAG = 0x40;
 
     private static final byte OP_APPEND = 1;
     private static final byte OP_ENQUEUE = 2;
@@ -45,9 +53,12 @@ record TransactionRecord(byte kind, long txId, byte[] xid, Map<String, Long> sca
     byte[] encode() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(kind);
+            out.writeByte(owner == null ? kind : kind | OWNER_FLAG);
             out.writeLong(txId);
             writeBytes(out, xid);
+            if (owner != null) {
+                writeBytes(out, owner.getBytes(StandardCharsets.UTF_8));
+            }
             out.writeInt(scanFrom.size());
             for (Map.Entry<String, Long> e : scanFrom.entrySet()) {
                 out.writeUTF(e.getKey());
@@ -65,9 +76,18 @@ record TransactionRecord(byte kind, long txId, byte[] xid, Map<String, Long> sca
 
     static TransactionRecord decode(byte[] value) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
-            byte kind = in.readByte();
+            int kindAndFlags = in.readUnsignedByte();
+            byte kind = (byte) (kindAndFlags & ~OWNER_FLAG);
             long txId = in.readLong();
             byte[] xid = readBytes(in);
+            String owner = null;
+            if ((kindAndFlags & OWNER_FLAG) != 0) {
+                byte[] name = readBytes(in);
+                if (name == null) {
+                    throw new IOException("owner flag set without an owner");
+                }
+                owner = new String(name, StandardCharsets.UTF_8);
+            }
             int n = in.readInt();
             Map<String, Long> scanFrom = new TreeMap<>();
             for (int i = 0; i < n; i++) {
@@ -78,7 +98,7 @@ record TransactionRecord(byte kind, long txId, byte[] xid, Map<String, Long> sca
             for (int i = 0; i < count; i++) {
                 ops.add(readOp(in));
             }
-            return new TransactionRecord(kind, txId, xid, scanFrom, ops);
+            return new TransactionRecord(kind, txId, xid, owner, scanFrom, ops);
         } catch (IOException e) {
             throw new IllegalArgumentException("malformed transaction record: " + e, e);
         }

@@ -10,13 +10,24 @@ public sealed interface TxOp {
     /** The queue (and group) the operation writes to, as the key its writes are grouped by. */
     String target();
 
+    /** The queue the operation writes to or settles on (for a group's operations, its log queue). */
+    String queue();
+
     record Append(String logQueue, Entry entry) implements TxOp {
+        public String queue() {
+            return logQueue;
+        }
+
         public String target() {
             return "log/" + logQueue;
         }
     }
 
     record Enqueue(String taskQueue, Task task) implements TxOp {
+        public String queue() {
+            return taskQueue;
+        }
+
         public String target() {
             return "task/" + taskQueue;
         }
@@ -24,6 +35,10 @@ public sealed interface TxOp {
 
     /** Ack ({@code nack == false}) or nack of a task; {@code delayMillis} -1 means the queue's backoff. */
     record Settle(String taskQueue, LeaseToken token, boolean nack, long delayMillis, String reason) implements TxOp {
+        public String queue() {
+            return taskQueue;
+        }
+
         public String target() {
             return "task/" + taskQueue;
         }
@@ -31,12 +46,20 @@ public sealed interface TxOp {
 
     record SettleShared(String logQueue, String group, LeaseToken token, boolean nack, long delayMillis,
                         String reason) implements TxOp {
+        public String queue() {
+            return logQueue;
+        }
+
         public String target() {
             return "shared/" + logQueue + ":" + group;
         }
     }
 
     record CommitOffset(String logQueue, String group, long offset) implements TxOp {
+        public String queue() {
+            return logQueue;
+        }
+
         public String target() {
             return "offsets/" + logQueue + ":" + group;
         }
