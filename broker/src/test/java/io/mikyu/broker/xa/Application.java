@@ -27,6 +27,7 @@ final class Application implements AutoCloseable {
     private final XAConnection jms;
     private final XASession session;
     private final javax.sql.XAConnection jdbc;
+    private final java.sql.Connection sql;
     private final Map<String, MessageConsumer> consumers = new HashMap<>();
     private final Map<String, MessageProducer> producers = new HashMap<>();
 
@@ -36,6 +37,7 @@ final class Application implements AutoCloseable {
             jms.start();
             session = jms.createXASession();
             jdbc = db.dataSource().getXAConnection();
+            sql = jdbc.getConnection();     // one handle for the application's life: H2 rolls back at its close
         } catch (JMSException | SQLException | RuntimeException e) {
             jms.close();
             throw e;
@@ -95,9 +97,7 @@ final class Application implements AutoCloseable {
 
     /** Inserts the row {@code id} through the H2 XA connection (in the current branch). */
     void insert(String id) throws SQLException {
-        try (var c = jdbc.getConnection()) {
-            H2Db.insert(c, id);
-        }
+        H2Db.insert(sql, id);
     }
 
     @Override

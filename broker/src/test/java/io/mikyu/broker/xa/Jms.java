@@ -1,6 +1,7 @@
 package io.mikyu.broker.xa;
 
 import io.mikyu.jms.MikyuConnectionFactory;
+import io.mikyu.jms.MikyuXAConnectionFactory;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.DeliveryMode;
@@ -31,12 +32,7 @@ final class Jms {
 
     /** mikyu's XA connection factory for {@code url}. */
     static XAConnectionFactory xaFactory(String url) {
-        try {
-            return (XAConnectionFactory) Class.forName("io.mikyu.jms.MikyuXAConnectionFactory")
-                    .getConstructor(String.class).newInstance(url);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("io.mikyu.jms.MikyuXAConnectionFactory(String) not available", e);
-        }
+        return new MikyuXAConnectionFactory(url);
     }
 
     /** A message as a plain consumer received it. */
@@ -79,16 +75,31 @@ final class Jms {
     }
 
     static List<Received> drain(Connection c, String queue) throws JMSException {
+        return drain(c, queue, QUIET);
+    }
+
+    /**
+     * Receives (and acknowledges) everything on {@code queue}: waits up to {@code first} for a first message, then
+     * until the queue has been quiet for {@link #QUIET}.
+     */
+    static List<Received> drain(Connection c, String queue, Duration first) throws JMSException {
         c.start();
         List<Received> out = new ArrayList<>();
         try (Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
              MessageConsumer consumer = s.createConsumer(s.createQueue(queue))) {
-            Message m;
-            while ((m = consumer.receive(QUIET.toMillis())) != null) {
+            Message m = consumer.receive(Math.max(1, first.toMillis()));
+            while (m != null) {
                 out.add(received(m));
+                m = consumer.receive(QUIET.toMillis());
             }
         }
         return out;
+    }
+
+    static List<Received> drain(String url, String queue, Duration first) throws JMSException {
+        try (Connection c = new MikyuConnectionFactory(url).createConnection()) {
+            return drain(c, queue, first);
+        }
     }
 
     static List<String> texts(List<Received> received) {
