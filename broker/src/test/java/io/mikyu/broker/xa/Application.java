@@ -83,16 +83,25 @@ final class Application implements AutoCloseable {
 
     /** Receives through the XA session (in the current branch); the text, or null after {@code millis}. */
     String receive(String queue, long millis) throws JMSException {
-        Session s = session.getSession();
-        MessageConsumer c = consumers.computeIfAbsent(queue, q -> {
+        Message m = consumer(queue).receive(millis);
+        return m == null ? null : ((TextMessage) m).getText();
+    }
+
+    /** The XA session's consumer of {@code queue}, opened now if it is not yet (then it may prefetch). */
+    MessageConsumer consumer(String queue) {
+        Session s;
+        try {
+            s = session.getSession();
+        } catch (JMSException e) {
+            throw new IllegalStateException(e);
+        }
+        return consumers.computeIfAbsent(queue, q -> {
             try {
                 return s.createConsumer(s.createQueue(q));
             } catch (JMSException e) {
                 throw new IllegalStateException(e);
             }
         });
-        Message m = c.receive(millis);
-        return m == null ? null : ((TextMessage) m).getText();
     }
 
     /** Inserts the row {@code id} through the H2 XA connection (in the current branch). */

@@ -269,6 +269,67 @@ class JtaWithTwoResourcesTest {
         assertThat(again.get(0).deliveryCount()).as("JMSXDeliveryCount of %s", again.get(0)).isEqualTo(2);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Transport.class)
+    void aConsumerOpenBeforeTheTransactionsConsumesInEachOfThemAsItsOutcomeSays(Transport transport)
+            throws Exception {
+        MikyuStore store = store(transport);
+        String in = unique("incoming", transport);
+        String first = unique("order", transport);
+        String second = unique("order", transport);
+        Jms.send(store.url(), in, first, second);
+        try (Application app = new Application(store.url(), db)) {
+            app.consumer(in);                                   // open (and prefetching) before any transaction
+
+            tm.begin();
+            app.enlist(tm);
+            String got = app.receive(in, 10_000);
+            app.insert(got);
+            tm.commit();
+
+            tm.begin();
+            app.enlist(tm);
+            String rolledBack = app.receive(in, 10_000);
+            app.insert(rolledBack);
+            tm.rollback();
+
+            assertThat(List.of(got, rolledBack)).containsExactly(first, second);
+        }
+        List<Jms.Received> again = Jms.drain(store.url(), in, REDELIVERY);
+        assertThat(again).as("messages on %s after a commit and a rollback", in).hasSize(1);
+        assertThat(again.get(0).text()).isEqualTo(second);
+        assertThat(again.get(0).redelivered()).as("JMSRedelivered of %s", again.get(0)).isTrue();
+        assertThat(again.get(0).deliveryCount()).as("JMSXDeliveryCount of %s", again.get(0)).isEqualTo(2);
+        assertThat(db.rows(first)).as("the row of the committed transaction").isEqualTo(1);
+        assertThat(db.rows(second)).as("the row of the rolled-back transaction").isZero();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Transport.class)
+    void anXaJmsContextFromAJndiBoundXaConnectionFactoryCommitsWithTheRow(Transport transport) throws Exception {
+        MikyuStore store = store(transport);
+        String queue = unique(OUT, transport);
+        String id = unique("order", transport);
+        java.util.Hashtable<String, String> env = new java.util.Hashtable<>();
+        env.put(javax.naming.Context.INITIAL_CONTEXT_FACTORY, "io.mikyu.jms.jndi.MikyuInitialContextFactory");
+        env.put("xaConnectionFactory.XAConnectionFactory", store.url());
+        jakarta.jms.XAConnectionFactory cf = (jakarta.jms.XAConnectionFactory)
+                new javax.naming.InitialContext(env).lookup("XAConnectionFactory");
+        javax.sql.XAConnection jdbc = db.dataSource().getXAConnection();
+        try (jakarta.jms.XAJMSContext context = cf.createXAContext()) {
+            java.sql.Connection sql = jdbc.getConnection();
+            tm.begin();
+            tm.getTransaction().enlistResource(context.getXAResource());
+            tm.getTransaction().enlistResource(jdbc.getXAResource());
+            context.getContext().createProducer().send(context.getContext().createQueue(queue), "placed " + id);
+            H2Db.insert(sql, id);
+            tm.commit();
+        } finally {
+            jdbc.close();
+        }
+        assertBoth(store, queue, "placed " + id, id);
+    }
+
     private static void failHere() {
         throw new IllegalStateException("the application fails in the middle of its transaction");
     }

@@ -145,6 +145,46 @@ class XaRedeliveryTest {
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(Transport.class)
+    void aMessageReceivedInABranchByAConsumerOpenedBeforeItComesBackAtTheBranchsTimeout(Transport transport)
+            throws Exception {
+        MikyuStore store = store(transport);
+        String queue = unique("work", transport);
+        int timeoutSeconds = 2;
+        try (Connection plain = Jms.plain(store.url()).createConnection()) {
+            plain.start();
+            Session ps = plain.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageConsumer watcher = ps.createConsumer(ps.createQueue(queue + ".none"));
+            XAConnection xc = Jms.xaFactory(store.url("transactionTimeout=" + timeoutSeconds)).createXAConnection();
+            try {
+                xc.start();
+                XASession session = xc.createXASession();
+                XAResource resource = session.getXAResource();
+                Session s = session.getSession();
+                MessageConsumer consumer = s.createConsumer(s.createQueue(queue));   // before the branch
+                Jms.send(plain, queue, "job");
+                assertThat(watcher.receive(200)).isNull();                       // the consumer may prefetch now
+                Xid xid = Xids.create("consumer-first");
+                long started = System.currentTimeMillis();
+                resource.start(xid, XAResource.TMNOFLAGS);
+                assertThat(consumer.receive(10_000)).as("the message, received in the branch").isNotNull();
+                consumer.close();
+                watcher.close();
+                MessageConsumer again = ps.createConsumer(ps.createQueue(queue));
+                Message m = again.receive(timeoutSeconds * 1_000L + 10_000);
+                long back = System.currentTimeMillis();
+                long deadline = started + timeoutSeconds * 1_000L;
+                assertThat(m).as("the message received in the branch, back after the branch's timeout").isNotNull();
+                assertThat(back).as("when the message came back (ms since the epoch), against the branch's deadline"
+                        + " %d", deadline).isBetween(deadline - 100, deadline + AT_ONCE.toMillis());
+                assertThat(m.getJMSRedelivered()).isTrue();
+            } finally {
+                xc.close();
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Transport.class)
     void aBranchNobodyEndsIsRolledBackAtItsTimeoutAndItsConsumedMessageComesBackThen(Transport transport)
             throws Exception {
         MikyuStore store = store(transport);
