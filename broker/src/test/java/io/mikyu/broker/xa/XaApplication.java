@@ -27,7 +27,10 @@ import java.util.function.Supplier;
  * <ul>
  *   <li>{@code transact}: Narayana, H2 and mikyu; one JTA transaction consumes {@code in-<cycle>} from
  *   {@value #IN}, sends {@code out-<cycle>} to {@value #OUT} and inserts the row {@code row-<cycle>}, with a
- *   {@link CrashingXAResource} that halts the JVM in the phase {@code -Dmikyu.xa.haltIn} names;</li>
+ *   {@link CrashingXAResource} that halts the JVM in the phase {@code -Dmikyu.xa.haltIn} names, enlisted at
+ *   {@code position} {@code edge} (commit: before mikyu and H2, so neither has committed; prepare: after both, so
+ *   both are prepared) or {@code between} (after mikyu, before H2: commit — mikyu has committed, H2 has not;
+ *   prepare — mikyu is prepared, H2 is not);</li>
  *   <li>{@code recover}: the same application restarted: says what mikyu and H2 hold in doubt, runs Narayana's
  *   recovery ({@link RecoveryManager#scan()}) until neither does (at most {@value #MAX_SCANS} scans), says what is
  *   left, and exits 0;</li>
@@ -87,17 +90,26 @@ public final class XaApplication {
             Jms.send(plain, IN, "in-" + cycle);
             tm.begin();
             Transaction tx = tm.getTransaction();
-            if ("commit".equals(haltIn)) {
+            boolean between = "between".equals(o.get("position"));
+            if ("commit".equals(haltIn) && !between) {
                 tx.enlistResource(new CrashingXAResource("commit"));    // first: halts before any other commits
             }
-            app.enlist(tm);
+            if (!tx.enlistResource(app.mikyuResource())) {
+                throw new IllegalStateException("mikyu's XAResource was not enlisted");
+            }
+            if (between) {
+                tx.enlistResource(new CrashingXAResource(haltIn));      // after mikyu, before H2
+            }
+            if (!tx.enlistResource(app.h2Resource())) {
+                throw new IllegalStateException("H2's XAResource was not enlisted");
+            }
             String received = app.receive(IN, 10_000);
             if (!("in-" + cycle).equals(received)) {
                 throw new AssertionError("received " + received + " from " + IN + ", not in-" + cycle);
             }
             app.send(OUT, "out-" + cycle);
             app.insert("row-" + cycle);
-            if ("prepare".equals(haltIn)) {
+            if ("prepare".equals(haltIn) && !between) {
                 tx.enlistResource(new CrashingXAResource("prepare"));   // last: halts after the others prepared
             }
             ChildJvm.say("committing");
