@@ -27,7 +27,16 @@ abstract class MikyuStore implements AutoCloseable {
     }
 
     /** TCP: SIGKILL to the daemon, then a new daemon on the same data directory. */
-    abstract void killAndRestart() throws Exception;
+    void killAndRestart() throws Exception {
+        kill();
+        restart();
+    }
+
+    /** TCP: SIGKILL to the daemon. */
+    abstract void kill() throws Exception;
+
+    /** TCP: a new daemon on the same data directory (on a new port), the old one killed. */
+    abstract void restart() throws Exception;
 
     @Override
     public abstract void close();
@@ -56,8 +65,13 @@ abstract class MikyuStore implements AutoCloseable {
         }
 
         @Override
-        void killAndRestart() {
+        void kill() {
             throw new UnsupportedOperationException("a vm:// engine dies with the JVM that holds it");
+        }
+
+        @Override
+        void restart() {
+            throw new UnsupportedOperationException("a vm:// engine is opened by whichever JVM uses it");
         }
 
         @Override
@@ -90,8 +104,15 @@ abstract class MikyuStore implements AutoCloseable {
         }
 
         @Override
-        void killAndRestart() throws Exception {
+        void kill() throws Exception {
             daemon.sigkill();
+        }
+
+        @Override
+        void restart() throws Exception {
+            if (daemon.isAlive()) {
+                throw new IllegalStateException("the daemon still runs");
+            }
             daemon = Daemon.start(dir, dir.resolve("data"));
         }
 

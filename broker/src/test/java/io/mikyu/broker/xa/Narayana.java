@@ -111,14 +111,23 @@ final class Narayana {
 
     /** The recovery manager, run only when asked ({@link RecoveryManager#scan()}), with these helpers. */
     static RecoveryManager recoveryManager(List<Supplier<XAResource>> resources) {
+        return recovery(resources).manager();
+    }
+
+    /**
+     * The recovery manager (one per JVM, run only when asked: {@link RecoveryManager#scan()}) with helpers for
+     * these resources, removed again by {@link Recovery#close()}.
+     */
+    static Recovery recovery(List<Supplier<XAResource>> resources) {
         requireConfigured();
         RecoveryManager manager = RecoveryManager.manager(RecoveryManager.INDIRECT_MANAGEMENT);
         XARecoveryModule xa = XARecoveryModule.getRegisteredXARecoveryModule();
         if (xa == null) {
             throw new IllegalStateException("Narayana's XARecoveryModule is not registered");
         }
+        List<XAResourceRecoveryHelper> helpers = new java.util.ArrayList<>();
         for (Supplier<XAResource> resource : resources) {
-            xa.addXAResourceRecoveryHelper(new XAResourceRecoveryHelper() {
+            XAResourceRecoveryHelper helper = new XAResourceRecoveryHelper() {
                 @Override
                 public boolean initialise(String p) {
                     return true;
@@ -128,9 +137,24 @@ final class Narayana {
                 public XAResource[] getXAResources() {
                     return new XAResource[] {resource.get()};
                 }
-            });
+            };
+            xa.addXAResourceRecoveryHelper(helper);
+            helpers.add(helper);
         }
-        return manager;
+        return new Recovery(manager, xa, helpers);
+    }
+
+    record Recovery(RecoveryManager manager, XARecoveryModule module, List<XAResourceRecoveryHelper> helpers)
+            implements AutoCloseable {
+
+        void scan() {
+            manager.scan();
+        }
+
+        @Override
+        public void close() {
+            helpers.forEach(module::removeXAResourceRecoveryHelper);
+        }
     }
 
     private static synchronized void requireConfigured() {
