@@ -193,6 +193,35 @@ class TwoPhaseCommitTest {
     }
 
     @Test
+    void rollbackPreparedGivesTheHeldTasksBackAtOnceAndARestartFindsThemReady() throws Exception {
+        byte[] xid = xid("xa-long");
+        long taskId;
+        long offset;
+        try (Mikyu store = Mikyu.open(data)) {
+            TxnFixture.create(store, 1, 1);
+            // leases far longer than the test: the tasks can only come back through the rollback
+            LeasedTask t = store.taskQueue("jobs").dequeue(1, Duration.ofMinutes(10), Duration.ZERO, null).get(0);
+            SharedGroup.Delivery d = store.log("src").sharedGroup("sg", sharedConfig())
+                    .fetch(1, Duration.ofMinutes(10), Duration.ZERO).get(0);
+            taskId = t.id();
+            offset = d.record().offset();
+            store.beginTransaction().ack("jobs", t.token()).ackShared("src", "sg", d.token()).prepare(xid);
+            store.rollbackPrepared(xid);
+            assertThat(store.taskQueue("jobs").counts().ready()).as("back at once, not at the lease's end")
+                    .isEqualTo(1);
+        }
+        try (Mikyu store = Mikyu.open(data)) {
+            LeasedTask again = store.taskQueue("jobs").dequeue(1, LONG_LEASE, Duration.ofSeconds(2), null).get(0);
+            assertThat(again.id()).isEqualTo(taskId);
+            assertThat(again.attempt()).isEqualTo(2);
+            SharedGroup.Delivery back = store.log("src").sharedGroup("sg", sharedConfig())
+                    .fetch(1, LONG_LEASE, Duration.ofSeconds(2)).get(0);
+            assertThat(back.record().offset()).isEqualTo(offset);
+            assertThat(back.deliveryCount()).isEqualTo(2);
+        }
+    }
+
+    @Test
     void anUnknownXidIsAMikyuException() throws Exception {
         try (Mikyu store = Mikyu.open(data)) {
             TxnFixture.create(store, 1, 1);

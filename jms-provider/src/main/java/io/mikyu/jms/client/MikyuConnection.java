@@ -245,8 +245,12 @@ public class MikyuConnection implements QueueConnection, TopicConnection, Tempor
     TaskQueue taskQueue(String name) {
         TaskQueue q = registry.taskQueues.get(name);
         if (q == null) {
+            // A message whose lease ended (its consumer died, its XA branch timed out) comes back after the same
+            // redeliveryDelay as a recovered one, not after the engine's default backoff.
+            Duration delay = options.redeliveryDelayOf(name);
             q = engine.getOrCreateTaskQueue(name, TaskQueueConfig.defaults().withDurability(Durability.ASYNC)
-                    .withMaxAttempts(options.maxAttemptsOf(name)).withDefaultLease(options.lease()));
+                    .withMaxAttempts(options.maxAttemptsOf(name)).withDefaultLease(options.lease())
+                    .withBackoff(delay, 1.0, delay));
             registry.taskQueues.put(name, q);
         }
         return q;

@@ -186,9 +186,11 @@ final class Subscriptions {
 
     private SharedGroupConfig config(Map<String, String> attrs) {
         SharedGroupConfig dflt = SharedGroupConfig.defaults();
+        java.time.Duration delay = connection.options.redeliveryDelayOf(attrs.get("jms.topic"));
         return dflt.withAttributes(attrs).withRedelivery(dflt.redelivery()
                 .withMaxAttempts(connection.options.maxAttemptsOf(attrs.get("jms.topic")))
-                .withDefaultLease(connection.options.lease()));
+                .withDefaultLease(connection.options.lease())
+                .withBackoff(delay, 1.0, delay));
     }
 
     /** The topic (log queue) that has a group of this name, or null. */

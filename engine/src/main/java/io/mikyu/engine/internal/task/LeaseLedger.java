@@ -625,20 +625,35 @@ final class LeaseLedger {
         });
     }
 
-    /** A rolled-back prepared transaction's tasks: their leases end now, and the usual redelivery follows. */
+    /**
+     * A rolled-back prepared transaction's tasks come back at once, as a nack without delay would bring them (the
+     * attempt was counted when they were leased). Written as NACK records after the ROLLBACK record, so a restart
+     * finds them ready too, rather than leased until their old lease ends; if that write fails they are still
+     * given back in memory, and a restart gives them back when their leases end.
+     */
     void release(List<Settlement> settlements) {
+        List<Settlement> nacks = new ArrayList<>();
+        List<Entry> records = new ArrayList<>();
         withLock(() -> {
             long now = System.currentTimeMillis();
             for (Settlement s : settlements) {
                 TaskEntry e = state.find(s.token().taskId());
                 if (e != null && e.lease == s.token().lease() && e.state == TaskEntry.State.LEASED) {
-                    e.heldByTransaction = false;
-                    state.extend(e, now);
+                    nacks.add(new Settlement(s.token(), true, 0, "its transaction was rolled back"));
+                    if (!e.isTransient()) {
+                        records.add(stateRecord(TaskRecordDescriptor.NACK, e.id, e.lease, now, e.attempts,
+                                "its transaction was rolled back"));
+                    }
                 }
             }
-            promote(now);
-            wakeAll();
         });
+        try {
+            writeState(records);
+        } catch (RuntimeException failure) {
+            LOG.warn("recording the release of {} tasks of '{}' after a rollback failed; they are given back now, and"
+                    + " after a restart when their leases end", records.size(), name, failure);
+        }
+        settled(nacks);
     }
 
     long ackedCount() {
