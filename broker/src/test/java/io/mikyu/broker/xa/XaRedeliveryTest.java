@@ -185,6 +185,34 @@ class XaRedeliveryTest {
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(Transport.class)
+    void endCalledJustPastTheBranchsTimeoutAnswersXaRbTimeout(Transport transport) throws Exception {
+        MikyuStore store = store(transport);
+        String queue = unique("work", transport);
+        int timeoutSeconds = 1;
+        Jms.send(store.url(), queue, "job");
+        XAConnection xc = Jms.xaFactory(store.url("transactionTimeout=" + timeoutSeconds)).createXAConnection();
+        try {
+            xc.start();
+            XASession session = xc.createXASession();
+            XAResource resource = session.getXAResource();
+            Xid xid = Xids.create("end-late");
+            resource.start(xid, XAResource.TMNOFLAGS);
+            long deadline = System.currentTimeMillis() + timeoutSeconds * 1_000L;  // the branch's is earlier
+            assertThat(session.getSession().createConsumer(session.getSession().createQueue(queue)).receive(10_000))
+                    .isNotNull();
+            Await.until(Duration.ofSeconds(10), () -> "the branch's deadline to pass",
+                    () -> System.currentTimeMillis() > deadline);
+            assertThatThrownBy(() -> resource.end(xid, XAResource.TMSUCCESS))
+                    .as("end of a branch %d ms past its timeout", System.currentTimeMillis() - deadline)
+                    .isInstanceOfSatisfying(XAException.class,
+                            e -> assertThat(e.errorCode).isEqualTo(XAException.XA_RBTIMEOUT));
+        } finally {
+            xc.close();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Transport.class)
     void aBranchNobodyEndsIsRolledBackAtItsTimeoutAndItsConsumedMessageComesBackThen(Transport transport)
             throws Exception {
         MikyuStore store = store(transport);
@@ -217,10 +245,19 @@ class XaRedeliveryTest {
                 assertThat(again.getJMSRedelivered()).isTrue();
                 assertThat(again.getIntProperty("JMSXDeliveryCount")).isEqualTo(2);
 
-                assertThatThrownBy(() -> resource.end(xid, XAResource.TMSUCCESS))
-                        .isInstanceOfSatisfying(XAException.class, e -> assertThat(e.errorCode)
-                                .as("end of a branch past its timeout").isEqualTo(XAException.XA_RBTIMEOUT));
-                assertThatThrownBy(() -> resource.prepare(xid)).isInstanceOf(XAException.class);
+                boolean ended;
+                try {
+                    resource.end(xid, XAResource.TMSUCCESS);
+                    ended = true;
+                } catch (XAException e) {
+                    assertThat(e.errorCode).as("end of a branch past its timeout").isEqualTo(XAException.XA_RBTIMEOUT);
+                    ended = false;
+                }
+                int expected = ended ? XAException.XA_RBTIMEOUT : XAException.XAER_NOTA;
+                String what = "prepare of a branch past its timeout (end " + (ended ? "returned" : "said XA_RBTIMEOUT")
+                        + ")";
+                assertThatThrownBy(() -> resource.prepare(xid)).isInstanceOfSatisfying(XAException.class,
+                        e -> assertThat(e.errorCode).as(what).isEqualTo(expected));
                 assertThat(Jms.texts(Jms.drain(plain, out))).as("sends of the branch rolled back at its timeout")
                         .isEmpty();
             } finally {
