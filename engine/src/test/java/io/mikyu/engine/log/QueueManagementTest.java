@@ -164,6 +164,35 @@ class QueueManagementTest {
     }
 
     @Test
+    void anOpenThatFailsWithAnErrorReleasesTheDirectory() {
+        // what an application server does when a class the engine needs is not visible to it
+        io.micrometer.core.instrument.MeterRegistry broken = new io.micrometer.core.instrument.simple.SimpleMeterRegistry() {
+            @Override
+            protected io.micrometer.core.instrument.Counter newCounter(io.micrometer.core.instrument.Meter.Id id) {
+                throw new NoClassDefFoundError("sun/misc/Unsafe");
+            }
+
+            @Override
+            protected io.micrometer.core.instrument.Timer newTimer(io.micrometer.core.instrument.Meter.Id id,
+                    io.micrometer.core.instrument.distribution.DistributionStatisticConfig config,
+                    io.micrometer.core.instrument.distribution.pause.PauseDetector pauseDetector) {
+                throw new NoClassDefFoundError("sun/misc/Unsafe");
+            }
+
+            @Override
+            protected <T> io.micrometer.core.instrument.Gauge newGauge(io.micrometer.core.instrument.Meter.Id id,
+                    T obj, java.util.function.ToDoubleFunction<T> f) {
+                throw new NoClassDefFoundError("sun/misc/Unsafe");
+            }
+        };
+        assertThatThrownBy(() -> Mikyu.open(data, EngineConfig.builder().meterRegistry(broken).build()))
+                .isInstanceOf(NoClassDefFoundError.class);
+        try (Mikyu store = Mikyu.open(data)) {
+            store.createLog("opens").append(Entry.of("x"));
+        }
+    }
+
+    @Test
     void aClosedStoreRefusesWorkAndClosingTwiceIsHarmless() {
         Mikyu store = Mikyu.open(data);
         LogQueue q = store.createLog("q");

@@ -83,11 +83,14 @@ final class Branch {
      * @return whether the branch can be forgotten (rolled back meanwhile, and nobody else is associated)
      * @throws XAException XA_RBTIMEOUT or XA_RBROLLBACK if the branch was rolled back meanwhile
      */
-    synchronized boolean end(MikyuXAResource r, boolean fail) throws XAException {
+    synchronized boolean end(MikyuXAResource r, boolean fail, long now) throws XAException {
         active.remove(r);
         suspended.remove(r);
         if (fail) {
             rollbackOnly = true;
+        }
+        if (state == State.OPEN && now >= deadlineMillis) {
+            timeOut(); // past its deadline, whether or not the timer has come round yet
         }
         if (state == State.TIMED_OUT || state == State.ROLLED_BACK) {
             TransactionWork.Taken late = work.take();

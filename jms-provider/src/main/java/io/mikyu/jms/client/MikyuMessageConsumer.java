@@ -6,6 +6,7 @@ import io.mikyu.jms.context.ConditionalReceiver;
 import io.mikyu.jms.delivery.Inbound;
 import io.mikyu.jms.delivery.MessageSource;
 import io.mikyu.jms.selector.Selector;
+import io.mikyu.jms.spi.AvailabilityAware;
 import jakarta.jms.IllegalStateException;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
@@ -28,7 +29,8 @@ import java.util.List;
  * consumer that reads a backlog pays one engine round trip per batch, and one that reads now and then leases
  * nothing it is not about to deliver.
  */
-public final class MikyuMessageConsumer implements QueueReceiver, TopicSubscriber, ConditionalReceiver {
+public final class MikyuMessageConsumer implements QueueReceiver, TopicSubscriber, ConditionalReceiver,
+        AvailabilityAware {
 
     private static final Logger LOG = LoggerFactory.getLogger(MikyuMessageConsumer.class);
 
@@ -152,6 +154,37 @@ public final class MikyuMessageConsumer implements QueueReceiver, TopicSubscribe
             LOG.debug("returning {} buffered messages of {} failed; their leases will end", tokens.size(),
                     destination, e);
         }
+    }
+
+    // ------------------------------------------------------------------------------------------------ SPI
+
+    @Override
+    public boolean awaitMessage(Duration timeout) throws JMSException {
+        checkOpen();
+        synchronized (this) {
+            if (!buffer.isEmpty()) {
+                return true;
+            }
+        }
+        Held h;
+        try {
+            h = take(timeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (RuntimeException e) {
+            throw JmsErrors.of(e);
+        }
+        if (h == null) {
+            return false;
+        }
+        putBack(h); // first in the buffer: the next receive delivers it (in whatever transaction is current then)
+        return !closed;
+    }
+
+    @Override
+    public void returnPrefetched() {
+        returnBuffered();
     }
 
     // ------------------------------------------------------------------------------------------------ JMS

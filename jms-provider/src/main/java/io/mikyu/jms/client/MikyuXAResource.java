@@ -160,7 +160,7 @@ final class MikyuXAResource implements XAResource {
             }
         }
         try {
-            b.end(this, flags == TMFAIL);
+            b.end(this, flags == TMFAIL, System.currentTimeMillis());
         } catch (XAException rolledBack) {
             branches().forget(b);
             throw rolledBack;

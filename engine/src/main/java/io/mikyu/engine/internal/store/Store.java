@@ -181,8 +181,8 @@ public final class Store implements Mikyu {
             DataDirectoryLock lock = DataDirectoryLock.acquire(dir);
             try {
                 return new Store(dir, config, lock);
-            } catch (IOException | RuntimeException e) {
-                lock.close();
+            } catch (IOException | RuntimeException | Error e) {
+                lock.close(); // also after an Error (a class missing in an application server), or no retry could open
                 throw e;
             }
         } catch (IOException e) {

@@ -247,12 +247,28 @@ public final class TransactionManager {
         }
     }
 
+    /**
+     * The transaction's writes are durable: APPLIED tells recovery it need not look for them. Nobody waits for it
+     * (a commit would wait for one more writer cycle): if it is lost, recovery looks, finds every write and
+     * applies nothing twice.
+     */
     private void resolved(long txId) {
+        unresolvedFrom.remove(txId);
+        byte[] batch = encode(new TransactionRecord(TransactionRecord.APPLIED, txId, null, null, Map.of(), List.of()),
+                System.currentTimeMillis());
         try {
-            writeRecord(new TransactionRecord(TransactionRecord.APPLIED, txId, null, null, Map.of(), List.of()), false,
-                    System.currentTimeMillis());
-        } finally {
-            unresolvedFrom.remove(txId);
+            writer.appendAsync(new AppendRequest(txLog, batch, false, null, new AppendRequest.Callback() {
+                @Override
+                public void completed(long baseOffset) {
+                }
+
+                @Override
+                public void failed(RuntimeException cause) {
+                    LOG.debug("the APPLIED record of transaction {} was not written; recovery will check", txId, cause);
+                }
+            }));
+        } catch (RuntimeException closing) {
+            LOG.debug("the APPLIED record of transaction {} was not written; recovery will check", txId, closing);
         }
     }
 
@@ -399,6 +415,10 @@ public final class TransactionManager {
 
     /** {@code nowMillis} becomes the record's timestamp: a PREPARE's is its transaction's time of preparing. */
     private long writeRecord(TransactionRecord record, boolean sync, long nowMillis) {
+        return writer.append(new AppendRequest(txLog, encode(record, nowMillis), sync));
+    }
+
+    private byte[] encode(TransactionRecord record, long nowMillis) {
         byte[] batch = BatchEncoder.encode(List.of(new Entry(null, Headers.EMPTY, record.encode(),
                         Entry.NO_TIMESTAMP)), nowMillis, Integer.MAX_VALUE, Integer.MAX_VALUE,
                 BatchDescriptor.TYPE_TRANSACTION, record.txId());
@@ -407,7 +427,7 @@ public final class TransactionManager {
                     + " operations is " + batch.length + " bytes, over the maximum batch size of "
                     + engine.maxBatchBytes() + " bytes");
         }
-        return writer.append(new AppendRequest(txLog, batch, sync));
+        return batch;
     }
 
     private static String hex(byte[] bytes) {

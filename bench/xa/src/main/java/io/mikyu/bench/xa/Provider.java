@@ -1,0 +1,146 @@
+package io.mikyu.bench.xa;
+
+import io.mikyu.jms.MikyuXAConnectionFactory;
+import jakarta.jms.XAConnectionFactory;
+import org.apache.activemq.artemis.api.core.QueueConfiguration;
+import org.apache.activemq.artemis.api.core.RoutingType;
+import org.apache.activemq.artemis.core.config.impl.ConfigurationImpl;
+import org.apache.activemq.artemis.core.io.aio.AIOSequentialFileFactory;
+import org.apache.activemq.artemis.core.server.JournalType;
+import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
+import org.apache.activemq.artemis.jms.client.ActiveMQXAConnectionFactory;
+
+import javax.transaction.xa.XAResource;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The JMS side of a run: an XA connection factory (or, for the floor runs, none), and what it runs on. */
+abstract class Provider implements AutoCloseable {
+
+    /** The factory the workers and the verification connect with; null for {@code noop} and {@code none}. */
+    abstract XAConnectionFactory factory();
+
+    /** For runs without JMS: the resource enlisted beside H2, or null for H2 alone. */
+    XAResource extraResource() {
+        return null;
+    }
+
+    /** What the summary and the result line report about the provider. */
+    Map<String, Object> details() {
+        return Map.of();
+    }
+
+    @Override
+    public void close() throws Exception {
+    }
+
+    static Provider open(String name, Path dir, XaBench.Options opts) throws Exception {
+        return switch (name) {
+            case "artemis" -> new Artemis(dir, opts.artemisJournal);
+            case "mikyu" -> new Mikyu(dir, opts.mikyuOptions);
+            case "noop" -> new Floor(new NoopXAResource());
+            case "none" -> new Floor(null);
+            default -> throw new IllegalArgumentException(name);
+        };
+    }
+
+    /**
+     * Embedded ActiveMQ Artemis: persistence on, its journal synced for transactional and non-transactional work
+     * (the defaults), ASYNCIO where libaio works on the data directory else NIO, an in-VM acceptor.
+     */
+    static final class Artemis extends Provider {
+        private final EmbeddedActiveMQ server = new EmbeddedActiveMQ();
+        private final ActiveMQXAConnectionFactory factory;
+        private final JournalType journalType;
+
+        Artemis(Path dir, String journal) throws Exception {
+            Files.createDirectories(dir);
+            Path journalDir = Files.createDirectories(dir.resolve("journal"));
+            journalType = switch (journal) {
+                case "auto" -> AIOSequentialFileFactory.isSupported(journalDir.toFile())
+                        ? JournalType.ASYNCIO : JournalType.NIO;
+                default -> JournalType.valueOf(journal);
+            };
+            ConfigurationImpl config = new ConfigurationImpl();
+            config.setPersistenceEnabled(true);
+            config.setSecurityEnabled(false);
+            config.setJMXManagementEnabled(false);
+            config.setJournalType(journalType);
+            config.setJournalSyncTransactional(true);
+            config.setJournalSyncNonTransactional(true);
+            config.setJournalDirectory(journalDir.toString());
+            config.setBindingsDirectory(dir.resolve("bindings").toString());
+            config.setPagingDirectory(dir.resolve("paging").toString());
+            config.setLargeMessagesDirectory(dir.resolve("large-messages").toString());
+            config.setNodeManagerLockDirectory(dir.resolve("lock").toString());
+            config.addAcceptorConfiguration("in-vm", "vm://0");
+            config.addQueueConfiguration(QueueConfiguration.of(XaBench.QUEUE).setAddress(XaBench.QUEUE)
+                    .setRoutingType(RoutingType.ANYCAST).setDurable(true));
+            server.setConfiguration(config);
+            server.start();
+            factory = new ActiveMQXAConnectionFactory("vm://0");
+        }
+
+        @Override
+        XAConnectionFactory factory() {
+            return factory;
+        }
+
+        @Override
+        Map<String, Object> details() {
+            Map<String, Object> d = new LinkedHashMap<>();
+            d.put("journal", journalType.name());
+            d.put("journalSync", "transactional+nonTransactional");
+            return d;
+        }
+
+        @Override
+        public void close() throws Exception {
+            factory.close();
+            server.stop();
+        }
+    }
+
+    /** mikyu's JMS provider on an engine embedded in this JVM ({@code vm://<dir>?durability=sync}). */
+    static final class Mikyu extends Provider {
+        private final XAConnectionFactory factory;
+        private final String url;
+
+        Mikyu(Path dir, String options) throws java.io.IOException {
+            Files.createDirectories(dir);
+            url = "vm://" + dir.toAbsolutePath() + (options.isEmpty() ? "" : "?" + options);
+            factory = new MikyuXAConnectionFactory(url);
+        }
+
+        @Override
+        XAConnectionFactory factory() {
+            return factory;
+        }
+
+        @Override
+        Map<String, Object> details() {
+            return Map.of("options", url.indexOf('?') < 0 ? "" : url.substring(url.indexOf('?') + 1));
+        }
+    }
+
+    /** No JMS: H2 with a resource that does nothing (two-phase, Narayana logs) or H2 alone (one phase). */
+    static final class Floor extends Provider {
+        private final XAResource extra;
+
+        Floor(XAResource extra) {
+            this.extra = extra;
+        }
+
+        @Override
+        XAConnectionFactory factory() {
+            return null;
+        }
+
+        @Override
+        XAResource extraResource() {
+            return extra;
+        }
+    }
+}

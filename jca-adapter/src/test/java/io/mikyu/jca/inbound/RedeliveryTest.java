@@ -1,0 +1,112 @@
+package io.mikyu.jca.inbound;
+
+import io.mikyu.jca.testkit.TestEndpointFactory;
+import io.mikyu.jca.testkit.TestEndpointFactory.Delivery;
+import jakarta.jms.Message;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A delivery that fails comes again, flagged redelivered: a transacted endpoint's rolled back branch (an exception,
+ * or setRollbackOnly), a non-transacted endpoint's RuntimeException; after maxAttempts the message is dead-lettered.
+ */
+@Timeout(60)
+class RedeliveryTest {
+
+    @TempDir
+    Path data;
+    private Inbound inbound;
+
+    @BeforeEach
+    void open() throws Exception {
+        inbound = new Inbound(data);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        inbound.close();
+    }
+
+    @Test
+    void aRolledBackDeliveryComesAgainFlaggedAndGoesToTheDeadLetterQueueAfterMaxAttempts() throws Exception {
+        TestEndpointFactory mdb = new TestEndpointFactory(true, (m, tm) -> {
+            throw new IllegalStateException("the bean fails every time");
+        });
+        MikyuActivationSpec spec = Inbound.queue("payments");
+        spec.setMaxAttempts(3);
+        spec.setMaxSession(1);
+        inbound.activate(mdb, spec); // the activation creates the queue, with its maxAttempts
+        Thread.sleep(300);
+        inbound.send("payments", "pay-1");
+
+        Inbound.await(Duration.ofSeconds(20), () -> mdb.deliveries.size() >= 3, "3 deliveries");
+        List<Message> dead = inbound.drain("payments/dlq", 5_000);
+        assertThat(Inbound.texts(dead)).containsExactly("pay-1");
+        assertThat(mdb.deliveries).extracting(Delivery::redelivered).containsExactly(false, true, true);
+        assertThat(mdb.deliveries).extracting(Delivery::deliveryCount).containsExactly(1, 2, 3);
+        assertThat(mdb.deliveries).allMatch(Delivery::inTransaction);
+        assertThat(inbound.drain("payments", 300)).isEmpty();
+    }
+
+    @Test
+    void setRollbackOnlyRedeliversAndTheNextCommitConsumes() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        TestEndpointFactory mdb = new TestEndpointFactory(true, (m, tm) -> {
+            if (calls.incrementAndGet() == 1) {
+                tm.setRollbackOnly(); // returns normally, the container rolls back
+            }
+        });
+        inbound.activate(mdb, Inbound.queue("jobs"));
+        inbound.send("jobs", "job-1");
+        Inbound.await(Duration.ofSeconds(10), () -> mdb.deliveries.size() >= 2, "2 deliveries");
+        Thread.sleep(500);
+        assertThat(mdb.deliveries).extracting(Delivery::text).containsExactly("job-1", "job-1");
+        assertThat(mdb.deliveries).extracting(Delivery::redelivered).containsExactly(false, true);
+        assertThat(inbound.drain("jobs", 300)).as("committed the second time").isEmpty();
+    }
+
+    @Test
+    void aNonTransactedEndpointThatThrowsGetsTheMessageAgain() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        TestEndpointFactory mdb = new TestEndpointFactory(false, (m, tm) -> {
+            if (calls.incrementAndGet() == 1) {
+                throw new RuntimeException("first time fails");
+            }
+        });
+        inbound.activate(mdb, Inbound.queue("mails"));
+        inbound.send("mails", "mail-1", "mail-2");
+        Inbound.await(Duration.ofSeconds(10), () -> mdb.deliveries.size() >= 3, "3 deliveries");
+        Thread.sleep(500);
+        assertThat(mdb.deliveries).extracting(Delivery::text).containsExactlyInAnyOrder("mail-1", "mail-1", "mail-2");
+        assertThat(mdb.deliveries.stream().filter(d -> d.text().equals("mail-1")))
+                .extracting(Delivery::redelivered).containsExactly(false, true);
+        assertThat(mdb.deliveries.stream().filter(d -> d.text().equals("mail-2")))
+                .extracting(Delivery::redelivered).containsExactly(false);
+        assertThat(mdb.deliveries).noneMatch(Delivery::inTransaction);
+        assertThat(inbound.drain("mails", 300)).as("acknowledged when onMessage returned").isEmpty();
+    }
+
+    @Test
+    void aNonTransactedEndpointThatAlwaysThrowsDeadLetters() throws Exception {
+        TestEndpointFactory mdb = new TestEndpointFactory(false, (m, tm) -> {
+            throw new RuntimeException("never");
+        });
+        MikyuActivationSpec spec = Inbound.queue("bad");
+        spec.setMaxAttempts(2);
+        inbound.activate(mdb, spec);
+        Thread.sleep(300);
+        inbound.send("bad", "b-1");
+        assertThat(Inbound.texts(inbound.drain("bad/dlq", 10_000))).containsExactly("b-1");
+        assertThat(mdb.deliveries).hasSize(2);
+    }
+}
