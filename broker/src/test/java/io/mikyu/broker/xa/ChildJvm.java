@@ -96,14 +96,6 @@ final class ChildJvm implements AutoCloseable {
         }
     }
 
-    long pid() {
-        return process.pid();
-    }
-
-    List<String> lines() {
-        return List.copyOf(lines);
-    }
-
     /** The first line starting with {@code prefix}, waiting for it; fails with the child's output otherwise. */
     String awaitLine(String prefix, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -158,10 +150,6 @@ final class ChildJvm implements AutoCloseable {
             throw new AssertionError(name + " " + process.pid() + " did not die after SIGKILL");
         }
         reader.join(5_000);
-    }
-
-    boolean isAlive() {
-        return process.isAlive();
     }
 
     String describe() {

@@ -91,10 +91,6 @@ final class Daemon implements AutoCloseable {
         return url;
     }
 
-    long pid() {
-        return process.pid();
-    }
-
     boolean isAlive() {
         return process.isAlive();
     }

@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The daemon dies ({@code kill -9}) in the middle of a JTA commit (Narayana in this JVM, mikyu over {@code tcp://}
- * and H2), in a loop of {@link Cycles#count()} cycles: mikyu and H2 are prepared, Narayana has logged its decision,
+ * and H2), in a loop of {@value #CYCLES} cycles ({@code -Dmikyu.xa.cycles} overrides; about 100 s): mikyu and H2 are prepared, Narayana has logged its decision,
  * and a test-only resource enlisted first kills the daemon in its {@code commit}. mikyu's commit then cannot reach
  * the daemon (its outcome unknown: {@code XAER_RMFAIL}, never a rollback), H2 commits, and Narayana keeps the
  * transaction for recovery. Once the daemon is back (on a new port), Narayana's recovery commits mikyu's branch:
@@ -27,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DaemonDiesDuringCommitTest {
 
+    static final int CYCLES = 20;
     private static final String IN = "commit.in";
     private static final String OUT = "commit.out";
 
@@ -35,14 +36,14 @@ class DaemonDiesDuringCommitTest {
 
     @Test
     void aDaemonKilledAfterTheCommitDecisionCommitsItsBranchThroughRecoveryOnceItIsBack() {
-        Cycles.within(Duration.ofSeconds(30), this::runCycles);
+        Cycles.within(Duration.ofSeconds(30), CYCLES, this::runCycles);
     }
 
     private void runCycles() throws Exception {
         Narayana.configureThisJvm();
         TransactionManager tm = Narayana.transactionManager();
         H2Db db = new H2Db(dir.resolve("h2")).createTable();
-        int cycles = Cycles.count();
+        int cycles = Cycles.count(CYCLES);
         try (MikyuStore store = MikyuStore.start(Transport.TCP, dir)) {
             for (int cycle = 1; cycle <= cycles; cycle++) {
                 String where = "cycle " + cycle + " of " + cycles;

@@ -9,7 +9,6 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
-import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 import jakarta.jms.XAConnection;
@@ -119,9 +118,5 @@ final class Jms {
 
     static ConnectionFactory plain(String url) {
         return new MikyuConnectionFactory(url);
-    }
-
-    static Queue queue(Session s, String name) throws JMSException {
-        return s.createQueue(name);
     }
 }
