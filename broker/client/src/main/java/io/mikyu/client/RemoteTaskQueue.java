@@ -158,7 +158,7 @@ final class RemoteTaskQueue implements TaskQueue {
 
     /**
      * {@code queue list<token>} → empty. A consumer giving back its prefetch is closing: the idle streams of this
-     * queue close too, so what they buffered is ready again at once (DESIGN-NOTES §7), as in-process.
+     * queue close too, so what they buffered is ready again at once, as in-process.
      */
     @Override
     public void returnUndelivered(List<LeaseToken> tokens) {

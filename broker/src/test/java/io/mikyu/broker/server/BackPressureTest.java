@@ -30,7 +30,7 @@ import java.util.function.Consumer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Slow readers cannot make the broker run out of memory (DESIGN-NOTES §5): a connection whose outbound buffer is
+ * Slow readers cannot make the broker run out of memory: a connection whose outbound buffer is
  * above the high watermark is not read and not pushed to, and requests that come up for it meanwhile wait without
  * producing answers. Each test drives a raw socket that asks for much and never reads, while a well-behaved client
  * keeps being served.

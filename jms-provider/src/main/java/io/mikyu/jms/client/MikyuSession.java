@@ -70,7 +70,7 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * A JMS session: single-threaded as the spec has it — the application's thread for {@code receive}, one delivery
  * thread of its own for message listeners (started with the first listener). Acknowledgement modes become
- * engine acks and nacks of the leases its consumers took (DESIGN-NOTES §4); a transacted session commits its sends
+ * engine acks and nacks of the leases its consumers took; a transacted session commits its sends
  * and acks as one engine transaction.
  */
 public class MikyuSession implements Session, QueueSession, TopicSession {
