@@ -2,10 +2,8 @@ package io.mikyu.jms;
 
 import io.mikyu.jms.client.MikyuConnection;
 import io.mikyu.jms.context.MikyuJMSContext;
+import io.mikyu.jms.context.RuntimeExceptions;
 import jakarta.jms.JMSException;
-import jakarta.jms.JMSRuntimeException;
-import jakarta.jms.JMSSecurityException;
-import jakarta.jms.JMSSecurityRuntimeException;
 import jakarta.jms.XAConnection;
 import jakarta.jms.XAConnectionFactory;
 import jakarta.jms.XAJMSContext;
@@ -74,10 +72,8 @@ public class MikyuXAConnectionFactory extends MikyuConnectionFactory implements 
     public XAJMSContext createXAContext(String userName, String password) {
         try {
             return MikyuJMSContext.createXA(MikyuConnection.openXA(options(), userName, password));
-        } catch (JMSSecurityException e) {
-            throw new JMSSecurityRuntimeException(e.getMessage(), e.getErrorCode(), e);
         } catch (JMSException e) {
-            throw new JMSRuntimeException(e.getMessage(), e.getErrorCode(), e);
+            throw RuntimeExceptions.translate(e);
         }
     }
 }

@@ -561,25 +561,27 @@ final class LeaseLedger {
 
     /** The state records of {@code settlements}, as one request stamped with {@code txId}. */
     AppendRequest settleRequest(List<Settlement> settlements, long txId) {
-        List<Entry> records = new ArrayList<>(settlements.size());
         long now = System.currentTimeMillis();
+        List<Entry> records = new ArrayList<>(settlements.size());
         withLock(() -> {
             for (Settlement s : settlements) {
                 TaskEntry e = state.find(s.token().taskId());
-                int attempts = e == null ? 0 : e.attempts;
-                if (s.nack()) {
-                    long delay = s.delayMillis() < 0 ? config.backoff(attempts).toMillis() : s.delayMillis();
-                    records.add(stateRecord(TaskRecordDescriptor.NACK, s.token().taskId(), s.token().lease(),
-                            now + delay, attempts, s.reason()));
-                } else {
-                    records.add(stateRecord(TaskRecordDescriptor.ACK, s.token().taskId(), s.token().lease(), 0,
-                            attempts, null));
-                }
+                records.add(settleRecord(s, e == null ? 0 : e.attempts, now));
             }
         });
         byte[] batch = BatchEncoder.encode(records, now, engine.maxRecordBytes(), engine.maxBatchBytes(),
                 BatchDescriptor.TYPE_TASK_STATE, txId);
         return new AppendRequest(stateLog, batch, config.durability() == Durability.SYNC);
+    }
+
+    /** The ACK or NACK record of one settlement; under the lock. */
+    private Entry settleRecord(Settlement s, int attempts, long now) {
+        if (!s.nack()) {
+            return stateRecord(TaskRecordDescriptor.ACK, s.token().taskId(), s.token().lease(), 0, attempts, null);
+        }
+        long delay = s.delayMillis() < 0 ? config.backoff(attempts).toMillis() : s.delayMillis();
+        return stateRecord(TaskRecordDescriptor.NACK, s.token().taskId(), s.token().lease(), now + delay, attempts,
+                s.reason());
     }
 
     /**
@@ -639,10 +641,10 @@ final class LeaseLedger {
             for (Settlement s : settlements) {
                 TaskEntry e = state.find(s.token().taskId());
                 if (e != null && e.lease == s.token().lease() && e.state == TaskEntry.State.LEASED) {
-                    nacks.add(new Settlement(s.token(), true, 0, "its transaction was rolled back"));
+                    Settlement nack = new Settlement(s.token(), true, 0, "its transaction was rolled back");
+                    nacks.add(nack);
                     if (!e.isTransient()) {
-                        records.add(stateRecord(TaskRecordDescriptor.NACK, e.id, e.lease, now, e.attempts,
-                                "its transaction was rolled back"));
+                        records.add(settleRecord(nack, e.attempts, now));
                     }
                 }
             }
