@@ -145,7 +145,7 @@ final class DaemonCommand implements Callable<Integer> {
             if (!loopback) {
                 PrintWriter err = spec.commandLine().getErr();
                 err.println("mikyu: warning: no users are configured, so anyone who reaches " + e
-                        + " may read, write and delete every queue (see 'users.*' in README, Security)");
+                        + " may read, write and delete every queue (see 'users.*' in docs/security.md)");
                 err.flush();
             }
         }

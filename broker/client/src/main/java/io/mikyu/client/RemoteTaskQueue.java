@@ -82,7 +82,7 @@ final class RemoteTaskQueue implements TaskQueue {
      * With consumer streams, a dequeue that may wait takes from the stream of this queue, filter and lease (opened
      * by the first such call), waiting up to {@code wait} for the broker to push; one that may not wait takes what
      * the stream holds, else asks the broker as without streams. Either way: up to {@code max} tasks, each under a
-     * lease of {@code lease} or more (see {@code PROTOCOL.md}, consumer streams), filtered on the broker.
+     * lease of {@code lease} or more (see {@code docs/protocol.md}, consumer streams), filtered on the broker.
      *
      * <p>Without streams: {@code queue:string max:i32 lease:millis wait:millis filter} → leased tasks.
      */

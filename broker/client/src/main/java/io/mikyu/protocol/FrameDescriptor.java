@@ -3,7 +3,7 @@ package io.mikyu.protocol;
 import io.netty.buffer.ByteBuf;
 
 /**
- * The layout of a frame, written down once; see {@code broker/PROTOCOL.md}. Big-endian (network order).
+ * The layout of a frame, written down once; see {@code docs/protocol.md}. Big-endian (network order).
  *
  * <pre>
  *   0                   1                   2                   3

@@ -2,7 +2,7 @@ package io.mikyu.protocol;
 
 /**
  * The requests, by the frame type that carries them. Each one is a method of the engine's interface; its body
- * (arguments) and its {@link FrameDescriptor#RESULT} body are listed in {@code broker/PROTOCOL.md}. Codes are
+ * (arguments) and its {@link FrameDescriptor#RESULT} body are listed in {@code docs/protocol.md}. Codes are
  * grouped by the interface they belong to and never reused.
  */
 public enum Op {

@@ -3,7 +3,7 @@ package io.mikyu.protocol;
 import io.netty.buffer.ByteBuf;
 
 /**
- * Consumer streams (feature {@link Protocol#FEATURE_STREAMS}), written down once; see {@code broker/PROTOCOL.md},
+ * Consumer streams (feature {@link Protocol#FEATURE_STREAMS}), written down once; see {@code docs/protocol.md},
  * "Consumer streams". A client opens a stream on a task queue or on a shared group it opened, and the broker
  * pushes leased items to it as long as the client holds credit:
  *

@@ -43,7 +43,7 @@ import static io.mikyu.protocol.Fields.writeMillis;
 import static io.mikyu.protocol.Fields.writeString;
 
 /**
- * The engine's values on the wire, one writer and one reader each, laid out as {@code broker/PROTOCOL.md} draws
+ * The engine's values on the wire, one writer and one reader each, laid out as {@code docs/protocol.md} draws
  * them.
  *
  * <p>Written by hand on {@link ByteBuf} rather than through a serialization library: the layout is the protocol

@@ -39,7 +39,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Serves one {@link Mikyu} to many clients over the mikyu protocol ({@code broker/PROTOCOL.md}), on every endpoint
+ * Serves one {@link Mikyu} to many clients over the mikyu protocol ({@code docs/protocol.md}), on every endpoint
  * of its options at once.
  *
  * <p>Threads: Netty's event loops only read, decode and write frames. Engine calls run on a bounded pool of

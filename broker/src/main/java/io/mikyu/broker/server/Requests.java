@@ -45,7 +45,7 @@ import static io.mikyu.protocol.Fields.readString;
  * Turns a request frame into the engine call it asks for. Decoding happens on the event loop, so that a malformed
  * frame is refused before any work is queued; the call itself runs on a worker thread. Each case reads every
  * argument first (the frame is released after decoding) and then returns the call, which writes its result
- * into the {@link Reply}. The layouts are those of {@code broker/PROTOCOL.md}.
+ * into the {@link Reply}. The layouts are those of {@code docs/protocol.md}.
  */
 final class Requests {
 

@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Consumer streams: a dialled client's waiting dequeues take what the broker pushed under the client's credit
- * ({@code broker/PROTOCOL.md}, "Consumer streams"). A real broker on a loopback port, real files.
+ * ({@code docs/protocol.md}, "Consumer streams"). A real broker on a loopback port, real files.
  */
 class ConsumerStreamTest {
 

@@ -3,7 +3,7 @@ package io.mikyu.engine.security;
 import java.util.Locale;
 
 /**
- * What a role may do with the queues its patterns match (see {@code README.md}, Security, for which calls need
+ * What a role may do with the queues its patterns match (see {@code docs/security.md} for which calls need
  * which).
  */
 public enum Permission {

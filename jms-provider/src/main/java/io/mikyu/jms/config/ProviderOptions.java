@@ -58,7 +58,7 @@ import java.util.Set;
  * <tr><td>clientName, connectTimeout, requestTimeout, maxFrameBytes, heartbeat</td><td></td><td>broker URLs only:
  * the network client's options (see {@code Mikyu.dial})</td></tr>
  * <tr><td>streams, streamCredit, streamCreditBytes, streamIdle</td><td>true, 256, 4194304, 1s</td><td>broker URLs
- * only: consumer streams, the broker pushing ahead of {@code receive} (see {@code broker/PROTOCOL.md});
+ * only: consumer streams, the broker pushing ahead of {@code receive} (see {@code docs/protocol.md});
  * {@code prefetch=0} turns them off unless {@code streams} says otherwise (strictly fair dispatch)</td></tr>
  * </table>
  *
