@@ -52,6 +52,8 @@ class JmsCommitOutcomeTest {
             Session s = relayed.createSession(true, Session.SESSION_TRANSACTED);
             Queue a = s.createQueue("orders");
             Queue b = s.createQueue(oneQueue ? "orders" : "audit");
+            s.createConsumer(a);    // the queues are looked up now (nothing is received): the commit only writes
+            s.createConsumer(b);
             MessageProducer p = s.createProducer(null);
             p.send(a, s.createTextMessage("order-1"));
             p.send(b, s.createTextMessage("order-1-audit"));
@@ -79,6 +81,7 @@ class JmsCommitOutcomeTest {
              JMSContext ctx = new MikyuConnectionFactory(proxy.uri() + LOSSY)
                      .createContext(JMSContext.SESSION_TRANSACTED)) {
             direct.start();
+            ctx.createConsumer(ctx.createQueue("orders"));   // looked up now: the commit only writes
             ctx.createProducer().send(ctx.createQueue("orders"), "order-2");
             proxy.dropDownstream();
 

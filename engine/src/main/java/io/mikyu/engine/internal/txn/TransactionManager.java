@@ -1,9 +1,9 @@
 package io.mikyu.engine.internal.txn;
 
+import io.mikyu.engine.CommittedNotAppliedException;
 import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.Headers;
-import io.mikyu.engine.MikyuException;
 import io.mikyu.engine.PreparedTransaction;
 import io.mikyu.engine.Record;
 import io.mikyu.engine.TransactionExistsException;
@@ -117,7 +117,7 @@ public final class TransactionManager {
             apply(commit.txId(), byTarget);
         } catch (RuntimeException failure) {
             unapplied.put(commit.txId(), commit);
-            throw new MikyuException("transaction " + commit.txId() + " is committed but its writes failed ("
+            throw new CommittedNotAppliedException("transaction " + commit.txId() + " is committed but its writes failed ("
                     + failure.getMessage() + "); it will be applied when they succeed, by housekeeping or on the "
                     + "next open", failure);
         }
