@@ -477,6 +477,38 @@ final class Connection implements AutoCloseable {
         }
     }
 
+    /**
+     * Before the channel closes: the streams nobody waits on are closed with the broker, each close answered, so
+     * what this side never took goes back undelivered (not counted as an attempt). A connection that just ends
+     * leaves the broker unable to tell those items from ones whose CREDIT was lost with it: it counts them all as
+     * delivered. Gives up at the first close that fails (the connection is going anyway).
+     */
+    private void closeStreamsFirst() {
+        if (closedBecause != null || !up.isDone() || streamsByKey.isEmpty()) {
+            return;
+        }
+        boolean failed = false;
+        long now = System.nanoTime();
+        for (ClientStream<?> s : streamsByKey.values()) {
+            int id = s.closeIfIdle(now, 0);
+            if (id < 0) {
+                continue;
+            }
+            streamsByKey.remove(s.key(), s);
+            if (id > 0) {
+                streamsById.remove(id, s);
+                if (!failed) {
+                    try {
+                        call(Op.STREAM_CLOSE, b -> b.writeInt(id), b -> null);
+                    } catch (RuntimeException e) {
+                        failed = true;
+                        LOG.debug("closing stream {} on {} before closing: {}", id, endpoint, e.toString());
+                    }
+                }
+            }
+        }
+    }
+
     /** A request whose answer nobody waits for: it is dropped when it comes. */
     private void sendWithoutAnswer(Op op, Consumer<ByteBuf> args) {
         Channel ch = channel;
@@ -691,6 +723,7 @@ final class Connection implements AutoCloseable {
     /** Closes the channel; calls still waiting fail with {@link StoreClosedException}. Idempotent. */
     @Override
     public void close() {
+        closeStreamsFirst();
         closeBecause("the client closed its connection to " + endpoint);
         up.completeExceptionally(new StoreClosedException(closedBecause));
         Channel ch = channel;

@@ -61,6 +61,11 @@ final class ConnectionStreams {
             }
 
             @Override
+            public void releaseDelivered(LeaseToken token, String reason) {
+                queue.nack(token, null, reason);
+            }
+
+            @Override
             public long extend(LeaseToken token, Duration l) {
                 return queue.extend(token, l);
             }
@@ -125,6 +130,11 @@ final class ConnectionStreams {
                     @Override
                     public void returnUndelivered(List<LeaseToken> tokens) {
                         group.returnUndelivered(tokens);
+                    }
+
+                    @Override
+                    public void releaseDelivered(LeaseToken token, String reason) {
+                        group.nack(token, null, reason);
                     }
 
                     @Override
@@ -195,14 +205,19 @@ final class ConnectionStreams {
         }
     }
 
-    /** The connection is gone: every stream gives its outstanding items back, on a worker (it writes). */
+    /**
+     * The connection is gone: every stream releases its outstanding items as delivered (their CREDITs may have
+     * been lost with the connection), on a worker (it writes); a stopping broker keeps them leased. See
+     * {@link PushStream.Outstanding}.
+     */
     void closeAll() {
         if (streams.isEmpty()) {
             return;
         }
         List<PushStream<?>> all = List.copyOf(streams.values());
-        boolean giveBack = !server.isStopping(); // see PushStream#close(boolean)
-        Runnable closing = () -> all.forEach(s -> s.close(giveBack));
+        PushStream.Outstanding outstanding = server.isStopping() ? PushStream.Outstanding.KEEP_LEASED
+                : PushStream.Outstanding.RELEASE_DELIVERED;
+        Runnable closing = () -> all.forEach(s -> s.close(outstanding));
         try {
             server.workers().execute(closing);
         } catch (RejectedExecutionException e) {
