@@ -381,6 +381,11 @@ final class Connection implements AutoCloseable {
         return (features & Protocol.FEATURE_XA) != 0;
     }
 
+    /** Whether an ack may say how durable it must be: the broker agreed. */
+    boolean durableAcks() {
+        return (features & Protocol.FEATURE_DURABLE_ACKS) != 0;
+    }
+
     /** Whether log records travel in the engine's batch layout: the broker agreed. */
     boolean encodedBatches() {
         return (features & Protocol.FEATURE_ENCODED_BATCHES) != 0;
