@@ -482,17 +482,20 @@ final class Connection implements AutoCloseable {
         }
     }
 
+    /** How long closing a connection waits for the broker to answer its streams' closes. */
+    private static final long CLOSE_STREAMS_MILLIS = 5_000;
+
     /**
      * Before the channel closes: the streams nobody waits on are closed with the broker, each close answered, so
      * what this side never took goes back undelivered (not counted as an attempt). A connection that just ends
      * leaves the broker unable to tell those items from ones whose CREDIT was lost with it: it counts them all as
-     * delivered. Gives up at the first close that fails (the connection is going anyway).
+     * delivered. Waits at most {@value #CLOSE_STREAMS_MILLIS} ms (a broker that does not answer is left to count).
      */
     private void closeStreamsFirst() {
         if (closedBecause != null || !up.isDone() || streamsByKey.isEmpty()) {
             return;
         }
-        boolean failed = false;
+        List<Integer> open = new ArrayList<>();
         long now = System.nanoTime();
         for (ClientStream<?> s : streamsByKey.values()) {
             int id = s.closeIfIdle(now, 0);
@@ -502,15 +505,28 @@ final class Connection implements AutoCloseable {
             streamsByKey.remove(s.key(), s);
             if (id > 0) {
                 streamsById.remove(id, s);
-                if (!failed) {
-                    try {
-                        call(Op.STREAM_CLOSE, b -> b.writeInt(id), b -> null);
-                    } catch (RuntimeException e) {
-                        failed = true;
-                        LOG.debug("closing stream {} on {} before closing: {}", id, endpoint, e.toString());
-                    }
+                open.add(id);
+            }
+        }
+        if (open.isEmpty()) {
+            return;
+        }
+        Thread closer = new Thread(() -> {
+            for (int id : open) {
+                try {
+                    call(Op.STREAM_CLOSE, b -> b.writeInt(id), b -> null);
+                } catch (RuntimeException e) {
+                    LOG.debug("closing stream {} on {} before closing: {}", id, endpoint, e.toString());
+                    return;
                 }
             }
+        }, "mikyu-client-close-streams");
+        closer.setDaemon(true);
+        closer.start();
+        try {
+            closer.join(CLOSE_STREAMS_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
