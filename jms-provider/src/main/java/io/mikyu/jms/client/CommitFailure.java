@@ -5,10 +5,12 @@ import io.mikyu.engine.AuthenticationException;
 import io.mikyu.engine.ClaimedException;
 import io.mikyu.engine.CommittedNotAppliedException;
 import io.mikyu.engine.InvalidQueueNameException;
+import io.mikyu.engine.NoAnswerException;
 import io.mikyu.engine.QueueNotFoundException;
 import io.mikyu.engine.RecordTooLargeException;
 import io.mikyu.engine.StaleLeaseException;
 import io.mikyu.engine.StorageFullException;
+import io.mikyu.engine.StoreClosedException;
 import io.mikyu.engine.TransactionExistsException;
 
 /**
@@ -20,12 +22,20 @@ enum CommitFailure {
     ROLLED_BACK,
     /** Committed (durably decided); writing its operations failed and the store applies them later. */
     COMMITTED,
-    /** It may or may not have taken effect: the store could not be reached, did not answer, or failed mid-write. */
+    /**
+     * It may or may not have taken effect: the store could not be reached, did not answer, or failed mid-write.
+     * An unreachable store is reported so even before the first write, as the XA specification's XAER_RMFAIL is.
+     */
     UNKNOWN;
 
     static CommitFailure of(Throwable e) {
         if (e instanceof CommittedNotAppliedException) {
             return COMMITTED;
+        }
+        Throwable cause = e instanceof NothingWritten ? e.getCause() : e;
+        if (cause instanceof StoreClosedException || cause instanceof NoAnswerException) {
+            // The store cannot be reached: say so (XA: XAER_RMFAIL), even if this call had not written yet.
+            return UNKNOWN;
         }
         if (e instanceof NothingWritten || e instanceof QueueNotFoundException || e instanceof InvalidQueueNameException
                 || e instanceof RecordTooLargeException || e instanceof StorageFullException
