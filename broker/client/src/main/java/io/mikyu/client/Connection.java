@@ -487,9 +487,9 @@ final class Connection implements AutoCloseable {
 
     /**
      * Before the channel closes: the streams nobody waits on are closed with the broker, each close answered, so
-     * what this side never took goes back undelivered (not counted as an attempt). A connection that just ends
-     * leaves the broker unable to tell those items from ones whose CREDIT was lost with it: it counts them all as
-     * delivered. Waits at most {@value #CLOSE_STREAMS_MILLIS} ms (a broker that does not answer is left to count).
+     * what this side never took goes back undelivered at once (not counted as an attempt). A connection that just
+     * ends leaves the broker unable to tell those items from ones whose CREDIT was lost with it: it keeps them all
+     * leased until their leases end. Waits at most {@value #CLOSE_STREAMS_MILLIS} ms.
      */
     private void closeStreamsFirst() {
         if (closedBecause != null || !up.isDone() || streamsByKey.isEmpty()) {

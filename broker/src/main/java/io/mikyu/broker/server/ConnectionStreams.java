@@ -61,11 +61,6 @@ final class ConnectionStreams {
             }
 
             @Override
-            public void releaseDelivered(LeaseToken token, String reason) {
-                queue.nack(token, null, reason);
-            }
-
-            @Override
             public long extend(LeaseToken token, Duration l) {
                 return queue.extend(token, l);
             }
@@ -130,11 +125,6 @@ final class ConnectionStreams {
                     @Override
                     public void returnUndelivered(List<LeaseToken> tokens) {
                         group.returnUndelivered(tokens);
-                    }
-
-                    @Override
-                    public void releaseDelivered(LeaseToken token, String reason) {
-                        group.nack(token, null, reason);
                     }
 
                     @Override
@@ -206,17 +196,15 @@ final class ConnectionStreams {
     }
 
     /**
-     * The connection is gone: every stream releases its outstanding items as delivered (their CREDITs may have
-     * been lost with the connection), on a worker (it writes); a stopping broker keeps them leased. See
-     * {@link PushStream.Outstanding}.
+     * The connection is gone: every stream keeps its outstanding items leased (their CREDITs may have been lost with
+     * the connection; see {@link PushStream.Outstanding#KEEP_LEASED}), on a worker.
      */
     void closeAll() {
         if (streams.isEmpty()) {
             return;
         }
         List<PushStream<?>> all = List.copyOf(streams.values());
-        PushStream.Outstanding outstanding = server.isStopping() ? PushStream.Outstanding.KEEP_LEASED
-                : PushStream.Outstanding.RELEASE_DELIVERED;
+        PushStream.Outstanding outstanding = PushStream.Outstanding.KEEP_LEASED;
         Runnable closing = () -> all.forEach(s -> s.close(outstanding));
         try {
             server.workers().execute(closing);

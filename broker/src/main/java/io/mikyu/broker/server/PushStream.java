@@ -28,8 +28,8 @@ import java.util.function.Consumer;
  *
  * <p>The stream remembers what it pushed and the client has not reported taken ("outstanding"), in push order.
  * That list is what it renews (so items waiting in the client's buffer never expire into duplicates while the
- * connection lives), what it gives back undelivered when the client closes the stream, and what it releases as
- * delivered when the stream ends otherwise ({@link Outstanding}).
+ * connection lives), what it gives back undelivered when the client closes the stream, and what it keeps leased
+ * when the stream ends otherwise ({@link Outstanding}).
  *
  * <p>Threads: a stream of a task queue takes on the connection's event loop ({@link AsyncDequeue}): a take leases
  * what is ready and its completion pushes it and takes again; when nothing is ready the queue calls the stream
@@ -67,12 +67,6 @@ final class PushStream<T> {
         void write(ByteBuf buf, T item);
 
         void returnUndelivered(List<LeaseToken> tokens);
-
-        /**
-         * Gives an item back as delivered: its attempt counts (it is flagged redelivered, and dead-lettered after
-         * its last attempt), and it is ready again as if its lease had ended.
-         */
-        void releaseDelivered(LeaseToken token, String reason);
 
         long extend(LeaseToken token, Duration lease);
 
@@ -428,16 +422,12 @@ final class PushStream<T> {
          */
         GIVE_BACK,
         /**
-         * The stream ends without the client's word (its connection was lost, the engine refused the stream's work):
-         * a CREDIT for an item the application already took may have been lost with the connection, or be still on
-         * its way. Each goes back as delivered ({@link Source#releaseDelivered}): a consumer that gets it next sees
-         * it flagged redelivered, and a message that kills its consumers reaches the dead-letter queue. Items that
-         * never reached the application are counted too: over-counting is safe, an unflagged duplicate is not.
-         */
-        RELEASE_DELIVERED,
-        /**
-         * The broker is stopping: they stay leased as they are in the store. Leases outlive a restart; the client
-         * renews what it took and gives back what it did not take once reconnected; what is left runs out.
+         * The stream ends without the client's word (its connection was lost, the broker is stopping, the engine
+         * refused the stream's work): a CREDIT for an item the application already took may have been lost with the
+         * connection, or be unread, and giving that item back would deliver it again, unflagged, while the
+         * application has it. They stay leased as they are in the store (leases outlive a restart): a client that
+         * reconnects renews what it took and gives back what it did not take; a client that is gone has its items
+         * come back when their leases end, as a delivery counted.
          */
         KEEP_LEASED
     }
@@ -471,7 +461,6 @@ final class PushStream<T> {
         onClose.run();
         switch (outstandingItems) {
             case GIVE_BACK -> giveBack(back);
-            case RELEASE_DELIVERED -> releaseDelivered(back);
             case KEEP_LEASED -> {
             }
         }
@@ -496,8 +485,8 @@ final class PushStream<T> {
             }
         }
         try {
-            // A stopping broker interrupts the pump: keep what is outstanding leased (see Outstanding).
-            close(server.isStopping() ? Outstanding.KEEP_LEASED : Outstanding.RELEASE_DELIVERED);
+            // Credits may be on their way: keep what is outstanding leased (see Outstanding).
+            close(Outstanding.KEEP_LEASED);
         } catch (RuntimeException ignored) {
             // the store is gone: the leases run out
         }
@@ -521,19 +510,6 @@ final class PushStream<T> {
         } catch (RuntimeException e) {
             LOG.debug("stream {} on {}: giving back {} items failed, their leases will run out: {}", id, what,
                     tokens.size(), e.toString());
-        }
-    }
-
-    private void releaseDelivered(List<LeaseToken> tokens) {
-        for (LeaseToken t : tokens) {
-            try {
-                source.releaseDelivered(t, "its consumer's connection ended before the consumer confirmed it");
-            } catch (StaleLeaseException e) {
-                // not ours any more
-            } catch (RuntimeException e) {
-                LOG.debug("stream {} on {}: releasing an item failed, its lease will run out: {}", id, what,
-                        e.toString());
-            }
         }
     }
 

@@ -62,13 +62,12 @@ class JmsLostCreditTest {
             proxy.cut();            // the broker sees the connection end; the client reconnects through the relay
 
             Session second = direct.createSession(false, Session.AUTO_ACKNOWLEDGE);
-            Message again = second.createConsumer(q).receive(10_000);
-            assertThat(text(again)).isEqualTo(marker);
-            assertThat(again.getJMSRedelivered()).as("the application had it: a redelivery").isTrue();
-            assertThat(again.getIntProperty("JMSXDeliveryCount")).isEqualTo(2);
-
-            assertThatThrownBy(handed::acknowledge).as("its lease ended: the acknowledgement cannot succeed")
-                    .isInstanceOf(JMSException.class).hasMessageContaining("lease");
+            Message other = second.createConsumer(q).receive(2_000);
+            assertThat(other).as("the broker cannot know whether the application had it: not handed out again,"
+                    + " unflagged").isNull();
+            handed.acknowledge();   // the lease is still the first session's, renewed by it after the reconnect
+            assertThat(broker.store().taskQueue("work").counts().inFlight()).as("acknowledged").isZero();
+            assertThat(broker.store().taskQueue("work").counts().ready()).isZero();
         }
     }
 
