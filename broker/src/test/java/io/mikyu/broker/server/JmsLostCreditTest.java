@@ -71,6 +71,48 @@ class JmsLostCreditTest {
         }
     }
 
+    @Test
+    void aMessageHandedToAnApplicationThatCannotComeBackIsRedeliveredFlaggedAndItsLateAcknowledgementFails()
+            throws Exception {
+        String marker = "second-" + UUID.randomUUID();
+        try (RunningBroker broker = new RunningBroker(dir.resolve("data"));
+             LoopbackProxy proxy = new LoopbackProxy(broker.endpoint().port());
+             Connection direct = new MikyuConnectionFactory(broker.uri()).createConnection();
+             Connection relayed = new MikyuConnectionFactory(proxy.uri() + "?reconnect=30s&leaseMillis=1000")
+                     .createConnection()) {
+            direct.start();
+            relayed.start();
+            Session producing = direct.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            Queue q = producing.createQueue("work");
+            MessageProducer p = producing.createProducer(q);
+            p.send(producing.createTextMessage("first"));
+            p.send(producing.createTextMessage(marker));
+
+            Session first = relayed.createSession(false, Session.CLIENT_ACKNOWLEDGE);
+            MessageConsumer firstConsumer = first.createConsumer(q);
+            Message taken = firstConsumer.receive(5_000);
+            assertThat(text(taken)).isEqualTo("first");
+            taken.acknowledge();
+            await(() -> proxy.relayedDownstream(marker), "the second message pushed to the client's buffer");
+
+            proxy.dropUpstream();
+            Message handed = firstConsumer.receive(5_000);
+            assertThat(text(handed)).isEqualTo(marker);
+            proxy.refuse(true);     // the client cannot come back before the 1 s lease ends
+            proxy.cut();
+
+            Session second = direct.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            Message again = second.createConsumer(q).receive(10_000);
+            assertThat(text(again)).as("back when its lease ended").isEqualTo(marker);
+            assertThat(again.getJMSRedelivered()).as("the application had it: a redelivery").isTrue();
+            assertThat(again.getIntProperty("JMSXDeliveryCount")).isEqualTo(2);
+
+            proxy.refuse(false);
+            assertThatThrownBy(handed::acknowledge).as("its lease ended: the acknowledgement cannot succeed")
+                    .isInstanceOf(JMSException.class).hasMessageContaining("lease");
+        }
+    }
+
     private static String text(Message m) throws JMSException {
         return m == null ? null : ((TextMessage) m).getText();
     }

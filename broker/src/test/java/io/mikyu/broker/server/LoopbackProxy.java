@@ -23,6 +23,8 @@ final class LoopbackProxy implements AutoCloseable {
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private volatile boolean dropUpstream;
     private volatile boolean dropDownstream;
+    /** New connections are closed at once, as a network that does not reach the broker would. */
+    private volatile boolean refusing;
     /** Everything relayed from the broker to clients so far, as ISO-8859-1 text (to look for a payload in it). */
     private final StringBuffer downstream = new StringBuffer();
 
@@ -49,6 +51,11 @@ final class LoopbackProxy implements AutoCloseable {
         dropDownstream = true;
     }
 
+    /** From now on (or no longer), new connections are closed as soon as they are accepted. */
+    void refuse(boolean refuse) {
+        refusing = refuse;
+    }
+
     /** Whether {@code text} (ASCII) was relayed from the broker to a client. */
     boolean relayedDownstream(String text) {
         return downstream.indexOf(text) >= 0;
@@ -68,6 +75,10 @@ final class LoopbackProxy implements AutoCloseable {
         while (!server.isClosed()) {
             try {
                 Socket client = server.accept();
+                if (refusing) {
+                    closeQuietly(client);
+                    continue;
+                }
                 Socket broker = new Socket();
                 broker.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort), 5_000);
                 sockets.add(client);
