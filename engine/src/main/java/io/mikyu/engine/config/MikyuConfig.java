@@ -120,11 +120,11 @@ public final class MikyuConfig {
     public record Setting(String key, String value, String source) {
         /** Whether printing the value would show a secret (passwords and their hashes): printed as {@code ****}. */
         public boolean secret() {
-            return key.toLowerCase(Locale.ROOT).endsWith("password");
+            return Secrets.isSecret(key);
         }
 
         public String printableValue() {
-            return secret() && !value.isEmpty() ? "****" : value;
+            return Secrets.printable(key, value);
         }
     }
 
