@@ -220,7 +220,7 @@ public final class MikyuConfig {
             names.add("users.<name>.password");
             names.add("users.<name>.roles");
             names.add("users.<name>.certificate");
-            names.add("roles.<role>.produce|consume|manage");
+            names.add("roles.<role>.produce|consume|manage|clientIds");
             throw new IllegalArgumentException("unknown configuration key '" + key + "' " + where + "; known: "
                     + String.join(", ", names));
         }
