@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mikyu.it.app.BeanManagedRedeliveryMdb;
 import io.mikyu.it.app.Deliveries;
+import io.mikyu.it.app.Deliveries.Delivery;
 import io.mikyu.it.app.DeliveriesServlet;
 import io.mikyu.it.app.FailOnDemandListener;
 import io.mikyu.it.app.RedeliveryServlet;
@@ -66,27 +67,31 @@ class RedeliveryIT extends ServerDeployments {
     private void failsUntilDeadLettered(String queue, String fail) throws Exception {
         AppClient app = new AppClient(base);
         String failing = queue + "-" + fail + "-" + UUID.randomUUID();
-        assertThat(app.post("send", "to", queue, "body", failing, "fail", fail)).isEqualTo("sent");
+        assertThat(app.post("send", "queue", queue, "body", failing, "fail", fail)).isEqualTo("sent");
 
         List<String> dead = app.await(failing + " in the dead-letter queue",
-                lines -> lines.stream().anyMatch(l -> l.startsWith(failing + "\t")), "dead-letters", "of", queue);
+                lines -> lines.stream().anyMatch(l -> l.startsWith(failing + "\t")), "dead-letters", "queue", queue);
         // the whole message is there, its properties too, and once
         assertThat(dead).filteredOn(l -> l.startsWith(failing + "\t")).containsExactly(failing + "\t" + fail);
 
         // The bean was given it MAX_ATTEMPTS times, each time flagged and counted (the last delivery is recorded
         // before its failure moves the message, so all of them are in by now).
-        List<RecordedDelivery> attempts = RecordedDelivery.of(failing, RecordedDelivery.parse(app.lines("deliveries")));
-        assertThat(attempts).extracting(RecordedDelivery::deliveryCount).containsExactly(1, 2, 3);
-        assertThat(attempts).extracting(RecordedDelivery::redelivered).containsExactly(false, true, true);
+        List<Delivery> attempts = of(failing, Delivery.parse(app.lines("deliveries")));
+        assertThat(attempts).extracting(Delivery::deliveryCount).containsExactly(1, 2, 3);
+        assertThat(attempts).extracting(Delivery::redelivered).containsExactly(false, true, true);
 
         // The bean still takes messages from the queue; the dead-lettered one it is not given again.
         String after = queue + "-after-" + UUID.randomUUID();
-        assertThat(app.post("send", "to", queue, "body", after)).isEqualTo("sent");
-        List<RecordedDelivery> all = RecordedDelivery.parse(app.await(after + " delivered",
+        assertThat(app.post("send", "queue", queue, "body", after)).isEqualTo("sent");
+        List<Delivery> all = Delivery.parse(app.await(after + " delivered",
                 lines -> lines.stream().anyMatch(l -> l.startsWith(after + "\t")), "deliveries"));
-        assertThat(RecordedDelivery.of(after, all)).extracting(RecordedDelivery::deliveryCount).containsExactly(1);
-        assertThat(RecordedDelivery.of(failing, all)).hasSize(MAX_ATTEMPTS);
-        assertThat(app.lines("dead-letters", "of", queue)).filteredOn(l -> l.startsWith(failing + "\t"))
+        assertThat(of(after, all)).extracting(Delivery::deliveryCount).containsExactly(1);
+        assertThat(of(failing, all)).hasSize(MAX_ATTEMPTS);
+        assertThat(app.lines("dead-letters", "queue", queue)).filteredOn(l -> l.startsWith(failing + "\t"))
                 .hasSize(1);
+    }
+
+    private static List<Delivery> of(String body, List<Delivery> deliveries) {
+        return deliveries.stream().filter(d -> d.body().equals(body)).toList();
     }
 }

@@ -3,6 +3,7 @@ package io.mikyu.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mikyu.it.app.Deliveries;
+import io.mikyu.it.app.Deliveries.Delivery;
 import io.mikyu.it.app.DeliveriesServlet;
 import io.mikyu.it.app.DurableSubscriberMdb;
 import io.mikyu.it.app.FailOnDemandListener;
@@ -84,13 +85,13 @@ class DurableSubscriptionIT extends ServerDeployments {
         try {
             String back = "after-redeploy-" + run;
             publisher.post("publish", "to", "durable", "body", back);
-            List<RecordedDelivery> delivered = RecordedDelivery.parse(subscriber.await(back + " delivered",
+            List<Delivery> delivered = Delivery.parse(subscriber.await(back + " delivered",
                     lines -> lines.stream().anyMatch(l -> l.startsWith(back + "\t")), "deliveries"));
             List<String> expected = new ArrayList<>(away);
             expected.add(back);
             // nothing from before the undeploy (the probes, the last one), each message once, in order
-            assertThat(delivered).extracting(RecordedDelivery::body).containsExactlyElementsOf(expected);
-            assertThat(delivered).extracting(RecordedDelivery::deliveryCount).containsOnly(1);
+            assertThat(delivered).extracting(Delivery::body).containsExactlyElementsOf(expected);
+            assertThat(delivered).extracting(Delivery::deliveryCount).containsOnly(1);
         } finally {
             deployer.undeploy(SUBSCRIBER);
         }

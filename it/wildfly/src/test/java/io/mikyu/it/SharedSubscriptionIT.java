@@ -3,6 +3,7 @@ package io.mikyu.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mikyu.it.app.Deliveries;
+import io.mikyu.it.app.Deliveries.Delivery;
 import io.mikyu.it.app.DeliveriesServlet;
 import io.mikyu.it.app.FailOnDemandListener;
 import io.mikyu.it.app.PublishServlet;
@@ -57,20 +58,19 @@ class SharedSubscriptionIT extends ServerDeployments {
         List<String> publish = new ArrayList<>(List.of("to", "shared"));
         bodies.forEach(body -> publish.addAll(List.of("body", body)));
         assertThat(app.post("publish", publish.toArray(String[]::new))).isEqualTo("published " + MESSAGES);
-        List<RecordedDelivery> all = RecordedDelivery.parse(app.await(MESSAGES + " messages delivered",
-                lines -> lines.stream().filter(l -> l.startsWith("shared-" + run)).count() >= MESSAGES,
-                "deliveries"));
+        app.await(MESSAGES + " messages delivered",
+                lines -> lines.stream().filter(l -> l.startsWith("shared-" + run)).count() >= MESSAGES, "deliveries");
         // and one more after them, so that a duplicate still on its way has had the time the last one took
         String last = "last-" + run;
         app.post("publish", "to", "shared", "body", last);
-        all = RecordedDelivery.parse(app.await(last + " delivered",
+        List<Delivery> all = Delivery.parse(app.await(last + " delivered",
                 lines -> lines.stream().anyMatch(l -> l.startsWith(last + "\t")), "deliveries"));
 
-        List<RecordedDelivery> ours = all.stream().filter(d -> d.body().startsWith("shared-" + run)).toList();
-        assertThat(ours).extracting(RecordedDelivery::body).containsExactlyInAnyOrderElementsOf(bodies);
-        assertThat(ours).extracting(RecordedDelivery::deliveryCount).containsOnly(1);
+        List<Delivery> ours = all.stream().filter(d -> d.body().startsWith("shared-" + run)).toList();
+        assertThat(ours).extracting(Delivery::body).containsExactlyInAnyOrderElementsOf(bodies);
+        assertThat(ours).extracting(Delivery::deliveryCount).containsOnly(1);
         Map<String, Long> bySession = ours.stream()
-                .collect(Collectors.groupingBy(RecordedDelivery::thread, Collectors.counting()));
+                .collect(Collectors.groupingBy(Delivery::thread, Collectors.counting()));
         System.out.println("messages per delivering session (thread): " + bySession); // in the test's report
         assertThat(bySession).as("messages per delivering session (thread)").hasSizeGreaterThan(1);
     }

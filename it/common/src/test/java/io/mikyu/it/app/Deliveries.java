@@ -18,11 +18,20 @@ import java.util.concurrent.CopyOnWriteArrayList;
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 public class Deliveries {
 
-    /** One delivery, written as one line of tab-separated fields for the test to read. */
+    /** One delivery; for the test, one line of tab-separated fields ({@code GET /deliveries}). */
     public record Delivery(String body, int deliveryCount, boolean redelivered, String thread) {
 
         public String line() {
             return body + "\t" + deliveryCount + "\t" + redelivered + "\t" + thread;
+        }
+
+        public static Delivery parse(String line) {
+            String[] f = line.split("\t", 4);
+            return new Delivery(f[0], Integer.parseInt(f[1]), Boolean.parseBoolean(f[2]), f[3]);
+        }
+
+        public static List<Delivery> parse(List<String> lines) {
+            return lines.stream().map(Delivery::parse).toList();
         }
     }
 

@@ -18,9 +18,9 @@ import java.util.Enumeration;
 /**
  * The redelivery scenario's side of the application, through the server's pooled connection factory for it (whose
  * {@code maxAttempts} is the beans' activations': whichever creates a queue first gives it its limit).
- * {@code POST /send?to=transacted|bean-managed&body=B[&fail=throw|rollbackOnly]}: sends B to the queue of the
+ * {@code POST /send?queue=transacted|bean-managed&body=B[&fail=throw|rollbackOnly]}: sends B to the queue of the
  * container-managed or the bean-managed bean, with the failure the bean is to act out
- * ({@link FailOnDemandListener}). {@code GET /dead-letters?of=transacted|bean-managed}: browses that queue's
+ * ({@link FailOnDemandListener}). {@code GET /dead-letters?queue=transacted|bean-managed}: browses that queue's
  * dead-letter queue ({@code <queue>/dlq}), one message a line: body, tab, its {@code fail} property.
  */
 @WebServlet({"/send", "/dead-letters"})
@@ -74,11 +74,11 @@ public class RedeliveryServlet extends HttpServlet {
     }
 
     private Queue queue(HttpServletRequest request) {
-        String to = request.getParameter(request.getServletPath().equals("/send") ? "to" : "of");
-        return switch (to == null ? "" : to) {
+        String queue = String.valueOf(request.getParameter("queue"));
+        return switch (queue) {
             case "transacted" -> transactedQueue;
             case "bean-managed" -> beanManagedQueue;
-            default -> throw new IllegalArgumentException("no queue for '" + to + "'");
+            default -> throw new IllegalArgumentException("no queue for '" + queue + "'");
         };
     }
 
