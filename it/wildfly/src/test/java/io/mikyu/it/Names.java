@@ -8,6 +8,14 @@ public final class Names {
     public static final String TCP_CONNECTION_FACTORY = "java:/jms/mikyu/it/tcp/ConnectionFactory";
     public static final String TCP_QUEUE = "java:/jms/mikyu/it/tcp/Queue";
 
+    // Redelivery and dead letters (RedeliveryIT); durable and shared topic subscriptions (DurableSubscriptionIT,
+    // SharedSubscriptionIT)
+    public static final String REDELIVERY_CONNECTION_FACTORY = "java:/jms/mikyu/it/redelivery/ConnectionFactory";
+    public static final String REDELIVERY_TRANSACTED_QUEUE = "java:/jms/mikyu/it/redelivery/TransactedQueue";
+    public static final String REDELIVERY_BEAN_MANAGED_QUEUE = "java:/jms/mikyu/it/redelivery/BeanManagedQueue";
+    public static final String DURABLE_TOPIC = "java:/jms/mikyu/it/DurableTopic";
+    public static final String SHARED_TOPIC = "java:/jms/mikyu/it/SharedTopic";
+
     private Names() {
     }
 }
