@@ -8,6 +8,13 @@ public final class Names {
     public static final String TCP_CONNECTION_FACTORY = "java:/jms/mikyu/it/tcp/ConnectionFactory";
     public static final String TCP_QUEUE = "java:/jms/mikyu/it/tcp/Queue";
 
+    // XA with a second resource (configure.cli's XA block)
+    public static final String XA_DATASOURCE = "java:/jdbc/mikyu/it/XaDataSource";
+    public static final String XA_ORDERS = "java:/jms/mikyu/it/xa/Orders";
+    public static final String XA_INBOX = "java:/jms/mikyu/it/xa/Inbox";
+    public static final String XA_CRASH = "java:/jms/mikyu/it/xa/Crash";
+    public static final String TRANSACTION_MANAGER = "java:jboss/TransactionManager";
+
     private Names() {
     }
 }
