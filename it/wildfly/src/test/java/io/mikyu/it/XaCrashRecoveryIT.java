@@ -94,7 +94,9 @@ class XaCrashRecoveryIT {
             assertThat(files("prepared")).singleElement().asString().contains(transaction);
             assertThat(browse()).doesNotContain(body);
 
+            long restart = System.nanoTime();
             server.start();
+            System.out.printf("restart with deployments: %d ms%n", (System.nanoTime() - restart) / 1_000_000);
             long deadline = System.nanoTime() + TIMEOUT.toNanos();
             while (!inDoubt().isEmpty() || !files("prepared").isEmpty() || !server.loggedTransactions().isEmpty()) {
                 if (System.nanoTime() > deadline) {
@@ -102,7 +104,9 @@ class XaCrashRecoveryIT {
                             + ", test resource prepared " + files("prepared") + ", logged "
                             + server.loggedTransactions() + "; server log " + server.base().resolve("log/server.log"));
                 }
+                long scan = System.nanoTime();
                 server.recoveryScan();
+                System.out.printf("recovery pass: %d ms%n", (System.nanoTime() - scan) / 1_000_000);
             }
             assertThat(files("committed")).singleElement().asString().contains(transaction);
             assertThat(files("rolled-back")).isEmpty();
