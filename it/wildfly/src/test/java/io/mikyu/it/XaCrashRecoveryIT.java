@@ -37,11 +37,12 @@ import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The server is killed (SIGKILL) between prepare and commit of a transaction with two branches, a file-backed test
- * resource enlisted first and mikyu's (a message sent through the pooled connection factory of a {@code mikyu
- * daemon} this test starts); after a restart the server's recovery commits both, and the message is delivered
- * exactly once. The server is a WildFly of this test's own ({@link WildFlyProcess}), the daemon lets the test look
- * at mikyu while the server is down.
+ * The server is killed (SIGKILL) between prepare and commit of a transaction with three branches: a file-backed
+ * test resource enlisted first, then mikyu's on a {@code mikyu daemon} this test starts ({@code tcp://}) and
+ * mikyu's on the server's embedded store ({@code vm://}), a message sent through each one's pooled connection
+ * factory. After a restart the server's recovery commits all three, and each message is delivered exactly once.
+ * The server is a WildFly of this test's own ({@link WildFlyProcess}); the test looks at the daemon through the
+ * network and at the embedded store by opening it itself, while the server is down.
  */
 @ExtendWith(Daemon.class)
 @EnabledIf("io.mikyu.it.Rar#present")
@@ -52,6 +53,8 @@ class XaCrashRecoveryIT {
     private final int daemonPort = Integer.getInteger("it.daemon.port");
     private final Path data = Path.of(System.getProperty("it.data")).resolve("crash");
     private final Path resource = data.resolve("file-resource");
+    /** The server's vm:// store: the adapter's url in configure.cli, under -Dmikyu.it.data. */
+    private final String embedded = "vm://" + data.resolve("wildfly");
 
     static WebArchive app() {
         return ShrinkWrap.create(WebArchive.class, "xa-crash.war")
@@ -72,7 +75,8 @@ class XaCrashRecoveryIT {
                         "-Dmikyu.it.crash.resource=" + resource,
                         // not the other server's node identifier: each would take the other's branches for orphans
                         "-Dmikyu.it.node-id=mikyu-it-crash",
-                        // a recovery pass waits this long (s) between its two halves; 10 by default
+                        // a recovery pass waits this long (s) between its two halves, 10 by default: a SCAN then
+                        // takes 10 s instead of 1 s
                         "-Dcom.arjuna.ats.arjuna.common.RecoveryEnvironmentBean.recoveryBackoffPeriod=1"))) {
             server.deploy(ServerDeployments.rar());
             server.deploy(app());
@@ -85,22 +89,26 @@ class XaCrashRecoveryIT {
             awaitCommitting(commit);
             server.kill();
 
-            // Down: the transaction manager logged its decision; mikyu's branch of that transaction is prepared
-            // and undecided, and its message is not delivered.
+            // Down: the transaction manager logged its decision; mikyu's branches of that transaction are
+            // prepared and undecided, and their messages are not delivered.
             assertThat(server.loggedTransactions()).hasSize(1);
-            List<Xid> inDoubt = inDoubt();
+            List<Xid> inDoubt = inDoubt(daemon());
             assertThat(inDoubt).hasSize(1);
             String transaction = gtrid(inDoubt.get(0));
+            assertThat(inDoubt(embedded())).singleElement().extracting(XaCrashRecoveryIT::gtrid).isEqualTo(transaction);
             assertThat(files("prepared")).singleElement().asString().contains(transaction);
-            assertThat(browse()).doesNotContain(body);
+            assertThat(browse(daemon())).doesNotContain(body);
+            assertThat(browse(embedded())).doesNotContain(body);
 
             long restart = System.nanoTime();
             server.start();
             System.out.printf("restart with deployments: %d ms%n", (System.nanoTime() - restart) / 1_000_000);
+            // Nothing left in the transaction log: every branch of the transaction is committed, the embedded
+            // store's too (the server holds that store while it runs: it is looked at after the stop).
             long deadline = System.nanoTime() + TIMEOUT.toNanos();
-            while (!inDoubt().isEmpty() || !files("prepared").isEmpty() || !server.loggedTransactions().isEmpty()) {
+            while (!inDoubt(daemon()).isEmpty() || !files("prepared").isEmpty() || !server.loggedTransactions().isEmpty()) {
                 if (System.nanoTime() > deadline) {
-                    throw new AssertionError("not recovered in " + TIMEOUT + ": mikyu in doubt " + inDoubt()
+                    throw new AssertionError("not recovered in " + TIMEOUT + ": mikyu in doubt " + inDoubt(daemon())
                             + ", test resource prepared " + files("prepared") + ", logged "
                             + server.loggedTransactions() + "; server log " + server.base().resolve("log/server.log"));
                 }
@@ -110,7 +118,11 @@ class XaCrashRecoveryIT {
             }
             assertThat(files("committed")).singleElement().asString().contains(transaction);
             assertThat(files("rolled-back")).isEmpty();
-            assertThat(receiveAll()).containsExactly(body);
+            assertThat(receiveAll(daemon())).containsExactly(body);
+
+            server.stop();
+            assertThat(inDoubt(embedded())).isEmpty();
+            assertThat(receiveAll(embedded())).containsExactly(body);
         }
     }
 
@@ -147,9 +159,17 @@ class XaCrashRecoveryIT {
         return new MikyuXAConnectionFactory("tcp://127.0.0.1:" + daemonPort);
     }
 
-    /** The daemon's branches in doubt, as a transaction manager's recovery sees them. */
-    private List<Xid> inDoubt() throws Exception {
-        XAConnection connection = daemon().createXAConnection();
+    /** The server's store, opened in this JVM: only while the server is down (one process at a time). */
+    private MikyuXAConnectionFactory embedded() {
+        return new MikyuXAConnectionFactory(embedded);
+    }
+
+    /**
+     * The branches in doubt, as a transaction manager's recovery sees them. The connection is closed before this
+     * returns, and with it an embedded store that this JVM opened for it.
+     */
+    private static List<Xid> inDoubt(MikyuXAConnectionFactory store) throws Exception {
+        XAConnection connection = store.createXAConnection();
         try {
             XASession session = connection.createXASession();
             return List.of(session.getXAResource().recover(XAResource.TMSTARTRSCAN | XAResource.TMENDRSCAN));
@@ -158,9 +178,9 @@ class XaCrashRecoveryIT {
         }
     }
 
-    private List<String> browse() throws Exception {
+    private static List<String> browse(MikyuXAConnectionFactory store) throws Exception {
         List<String> bodies = new ArrayList<>();
-        try (JMSContext context = daemon().createContext();
+        try (JMSContext context = store.createContext();
              QueueBrowser browser = context.createBrowser(context.createQueue("it.xa.crash"))) {
             for (Object m : Collections.list(browser.getEnumeration())) {
                 bodies.add(((jakarta.jms.Message) m).getBody(String.class));
@@ -170,9 +190,9 @@ class XaCrashRecoveryIT {
     }
 
     /** Takes every message of the queue: once the first came, the queue is empty when none comes for 2 s. */
-    private List<String> receiveAll() {
+    private static List<String> receiveAll(MikyuXAConnectionFactory store) {
         List<String> bodies = new ArrayList<>();
-        try (JMSContext context = daemon().createContext()) {
+        try (JMSContext context = store.createContext()) {
             Queue queue = context.createQueue("it.xa.crash");
             JMSConsumer consumer = context.createConsumer(queue);
             String next = consumer.receiveBody(String.class, TIMEOUT.toMillis());

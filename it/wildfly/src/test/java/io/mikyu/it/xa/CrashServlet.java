@@ -14,9 +14,10 @@ import jakarta.transaction.UserTransaction;
 import java.io.IOException;
 
 /**
- * {@code POST /crash?body=B}: one JTA transaction with two branches, enlisted in this order: the
- * {@link FileResource}, then mikyu's (B sent to the crash queue through the daemon's pooled connection factory);
- * then commit. While the resource is armed the commit never returns: the test kills the server in it.
+ * {@code POST /crash?body=B}: one JTA transaction with three branches, enlisted in this order: the
+ * {@link FileResource}, then mikyu's on the daemon ({@code tcp://}) and mikyu's on the server's embedded store
+ * ({@code vm://}), B sent to the crash queue through each one's pooled connection factory; then commit. While the
+ * resource is armed the commit never returns: the test kills the server in it.
  */
 @WebServlet("/crash")
 public class CrashServlet extends HttpServlet {
@@ -30,7 +31,10 @@ public class CrashServlet extends HttpServlet {
     private TransactionManager transactionManager;
 
     @Resource(lookup = Names.TCP_CONNECTION_FACTORY)
-    private ConnectionFactory connectionFactory;
+    private ConnectionFactory daemon;
+
+    @Resource(lookup = Names.CONNECTION_FACTORY)
+    private ConnectionFactory embedded;
 
     @Resource(lookup = Names.XA_CRASH)
     private Queue queue;
@@ -40,8 +44,10 @@ public class CrashServlet extends HttpServlet {
         try {
             transaction.begin();
             transactionManager.getTransaction().enlistResource(new FileResource(FileResource.directory()));
-            try (JMSContext jms = connectionFactory.createContext()) {
-                jms.createProducer().send(queue, request.getParameter("body"));
+            for (ConnectionFactory store : new ConnectionFactory[] {daemon, embedded}) {
+                try (JMSContext jms = store.createContext()) {
+                    jms.createProducer().send(queue, request.getParameter("body"));
+                }
             }
             transaction.commit();
         } catch (Exception e) {
