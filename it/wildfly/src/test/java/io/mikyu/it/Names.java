@@ -15,6 +15,12 @@ public final class Names {
     public static final String REDELIVERY_BEAN_MANAGED_QUEUE = "java:/jms/mikyu/it/redelivery/BeanManagedQueue";
     public static final String DURABLE_TOPIC = "java:/jms/mikyu/it/DurableTopic";
     public static final String SHARED_TOPIC = "java:/jms/mikyu/it/SharedTopic";
+    // XA with a second resource (configure.cli's XA block)
+    public static final String XA_DATASOURCE = "java:/jdbc/mikyu/it/XaDataSource";
+    public static final String XA_ORDERS = "java:/jms/mikyu/it/xa/Orders";
+    public static final String XA_INBOX = "java:/jms/mikyu/it/xa/Inbox";
+    public static final String XA_CRASH = "java:/jms/mikyu/it/xa/Crash";
+    public static final String TRANSACTION_MANAGER = "java:jboss/TransactionManager";
 
     private Names() {
     }
