@@ -21,6 +21,9 @@ public final class Names {
     public static final String XA_INBOX = "java:/jms/mikyu/it/xa/Inbox";
     public static final String XA_CRASH = "java:/jms/mikyu/it/xa/Crash";
     public static final String TRANSACTION_MANAGER = "java:jboss/TransactionManager";
+    // BrokerOutageIT: a pool on the daemon that gives a lost broker up quickly (reconnect=2s), and its queue
+    public static final String OUTAGE_CONNECTION_FACTORY = "java:/jms/mikyu/it/outage/ConnectionFactory";
+    public static final String OUTAGE_QUEUE = "java:/jms/mikyu/it/outage/Queue";
 
     private Names() {
     }
