@@ -17,7 +17,7 @@ public final class Directories {
 
     /** fsyncs a directory so a rename or create in it survives a crash (a no-op where the OS refuses). */
     public static void fsync(Path dir) {
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+        try (FileChannel ch = FileChannels.open(dir, StandardOpenOption.READ)) {
             ch.force(true);
         } catch (IOException ignored) {
             // some platforms cannot open directories; rename durability then rests on the filesystem

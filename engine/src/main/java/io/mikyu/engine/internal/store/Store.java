@@ -438,11 +438,12 @@ public final class Store implements Mikyu {
         checkOpen();
         for (SegmentedLog log : allLogs()) {
             try {
-                if (log.isDirty()) {
-                    log.force();
+                if (log.isDirty() || log.failure() != null) {
+                    log.force(); // a stopped log throws its failure: flush() never reports success over it
                 }
             } catch (IOException e) {
-                throw new UncheckedIOException("flushing " + log.describe(), e);
+                RuntimeException stopped = log.failure();
+                throw stopped != null ? stopped : new UncheckedIOException("flushing " + log.describe(), e);
             }
         }
     }
