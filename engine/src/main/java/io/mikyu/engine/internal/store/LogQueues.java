@@ -46,6 +46,8 @@ final class LogQueues {
     private final Consumer<RecoveryReport.Event> recovery;
     private final TaskQueues tasks;
     private final ConcurrentHashMap<String, LogQueueHandle> queues = new ConcurrentHashMap<>();
+    /** Queues found with an unreadable queue.conf: not opened, their names kept from reuse. */
+    private final java.util.Set<String> quarantined = ConcurrentHashMap.newKeySet();
 
     LogQueues(Path root, EngineConfig config, GroupCommitWriter writer, ByteBuffer writerScratch,
               Consumer<RecoveryReport.Event> recovery, TaskQueues tasks) {
@@ -65,7 +67,15 @@ final class LogQueues {
                 if (name.startsWith(".")) {
                     Directories.deleteRecursively(d);
                 } else if (Files.isDirectory(d) && Files.exists(d.resolve(QueueConfigFile.FILE_NAME))) {
-                    queues.put(name, open(name, d, QueueConfigFile.read(d)));
+                    LogQueueConfig c;
+                    try {
+                        c = QueueConfigFile.read(d);
+                    } catch (IOException | RuntimeException e) {
+                        recovery.accept(QueueConfigFile.unreadable(d, "log queue", e));
+                        quarantined.add(name);
+                        continue;
+                    }
+                    queues.put(name, open(name, d, c));
                 }
             }
         }
@@ -75,6 +85,9 @@ final class LogQueues {
         QueueNames.check("queue", name);
         if (queues.containsKey(name)) {
             throw new QueueExistsException("log queue '" + name + "' already exists");
+        }
+        if (quarantined.contains(name)) {
+            throw new QueueExistsException(QueueConfigFile.quarantinedMessage("log queue", name));
         }
         try {
             Path dir = Directories.createAtomically(root, name, tmp -> QueueConfigFile.write(tmp, queueConfig));
@@ -102,7 +115,7 @@ final class LogQueues {
         SegmentedLog log = SegmentedLog.open(name, "log queue", dir, queueConfig, config, writerScratch,
                 recovery::accept);
         OffsetStore offsets = OffsetStore.open(dir, config, recovery);
-        SharedGroups shared = new SharedGroups(log, offsets, writer, config, new SharedGroups.Opener() {
+        SharedGroups shared = new SharedGroups(log, offsets, writer, config, recovery, new SharedGroups.Opener() {
             @Override
             public SegmentedLog openLog(String groupName, Path groupDir, LogQueueConfig c) throws IOException {
                 return SegmentedLog.open(groupName, "shared group", groupDir, c, config, writerScratch,

@@ -151,7 +151,8 @@ public final class Store implements Mikyu {
         this.recoveryReport = new RecoveryReport(List.copyOf(recoveryEvents),
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
         for (RecoveryReport.Event e : recoveryReport.events()) {
-            if (e.kind() == RecoveryReport.Kind.CORRUPTION_QUARANTINED) {
+            if (e.kind() == RecoveryReport.Kind.CORRUPTION_QUARANTINED
+                    || e.kind() == RecoveryReport.Kind.QUEUE_QUARANTINED) {
                 LOG.error("recovery: {}", e);
             } else {
                 LOG.warn("recovery: {}", e);
@@ -212,7 +213,7 @@ public final class Store implements Mikyu {
                         + "', this mikyu reads '" + FORMAT_TEXT.trim() + "'");
             }
         } else {
-            Files.writeString(f, FORMAT_TEXT, StandardCharsets.UTF_8);
+            io.mikyu.engine.internal.files.DurableFiles.write(f, FORMAT_TEXT.getBytes(StandardCharsets.UTF_8));
         }
         Files.createDirectories(dataDir.resolve(QueueKind.LOG.directory()));
         Files.createDirectories(dataDir.resolve(QueueKind.TASK.directory()));

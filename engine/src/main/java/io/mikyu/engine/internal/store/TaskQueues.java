@@ -45,6 +45,8 @@ final class TaskQueues {
     private final Consumer<RecoveryReport.Event> recovery;
     private final ConcurrentHashMap<String, TaskQueueHandle> queues = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, QueueMeters> meters = new ConcurrentHashMap<>();
+    /** Queues found with an unreadable queue.conf: not opened, their names kept from reuse. */
+    private final java.util.Set<String> quarantined = ConcurrentHashMap.newKeySet();
 
     TaskQueues(Path root, EngineConfig config, GroupCommitWriter writer, ByteBuffer writerScratch,
                Consumer<RecoveryReport.Event> recovery) {
@@ -63,7 +65,15 @@ final class TaskQueues {
                 if (name.startsWith(".")) {
                     Directories.deleteRecursively(d);
                 } else if (Files.isDirectory(d) && Files.exists(d.resolve(QueueConfigFile.FILE_NAME))) {
-                    open(name, d, QueueConfigFile.readTask(d));
+                    TaskQueueConfig c;
+                    try {
+                        c = QueueConfigFile.readTask(d);
+                    } catch (IOException | RuntimeException e) {
+                        recovery.accept(QueueConfigFile.unreadable(d, "task queue", e));
+                        quarantined.add(name);
+                        continue;
+                    }
+                    open(name, d, c);
                 }
             }
         }
@@ -73,6 +83,9 @@ final class TaskQueues {
         QueueNames.check("queue", name);
         if (queues.containsKey(name)) {
             throw new QueueExistsException("task queue '" + name + "' already exists");
+        }
+        if (quarantined.contains(name)) {
+            throw new QueueExistsException(QueueConfigFile.quarantinedMessage("task queue", name));
         }
         try {
             Path dir = Directories.createAtomically(root, name, tmp -> {
