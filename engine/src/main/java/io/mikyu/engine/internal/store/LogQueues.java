@@ -13,6 +13,7 @@ import io.mikyu.engine.internal.metrics.QueueMeters;
 import io.mikyu.engine.internal.offsets.OffsetStore;
 import io.mikyu.engine.internal.task.SharedGroupHandle;
 import io.mikyu.engine.internal.task.TaskQueueHandle;
+import io.mikyu.engine.internal.txn.TxOp;
 import io.mikyu.engine.internal.write.GroupCommitWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,13 +46,15 @@ final class LogQueues {
     private final ByteBuffer writerScratch;
     private final Consumer<RecoveryReport.Event> recovery;
     private final TaskQueues tasks;
+    private final Consumer<List<TxOp>> transactions;
     private final ConcurrentHashMap<String, LogQueueHandle> queues = new ConcurrentHashMap<>();
     /** Queues found with an unreadable queue.conf: not opened, their names kept from reuse. */
     private final java.util.Set<String> quarantined = ConcurrentHashMap.newKeySet();
 
     LogQueues(Path root, EngineConfig config, GroupCommitWriter writer, ByteBuffer writerScratch,
-              Consumer<RecoveryReport.Event> recovery, TaskQueues tasks) {
+              Consumer<RecoveryReport.Event> recovery, TaskQueues tasks, Consumer<List<TxOp>> transactions) {
         this.root = root;
+        this.transactions = transactions;
         this.config = config;
         this.writer = writer;
         this.writerScratch = writerScratch;
@@ -126,6 +129,11 @@ final class LogQueues {
             public TaskQueueHandle openDeadLetters(String dlqName, Path dlqDir, TaskQueueConfig c)
                     throws IOException {
                 return tasks.openOne(dlqName, dlqDir, c, null);
+            }
+
+            @Override
+            public void commit(List<TxOp> ops) {
+                transactions.accept(ops);
             }
 
             @Override

@@ -34,6 +34,9 @@ final class SharedGroups {
 
         TaskQueueHandle openDeadLetters(String name, Path dir, TaskQueueConfig config) throws IOException;
 
+        /** Commits a store transaction (a group's dead letters move as one). */
+        void commit(List<io.mikyu.engine.internal.txn.TxOp> ops);
+
         /** Closes and unregisters a dead-letter queue whose files are about to be deleted. */
         void forgetDeadLetters(TaskQueueHandle dlq);
     }
@@ -155,7 +158,7 @@ final class SharedGroups {
         LogQueueConfig stateConfig = LogQueueConfig.defaults().withDurability(config.redelivery().durability())
                 .withSegmentBytes(config.redelivery().segmentBytes());
         SegmentedLog stateLog = opener.openLog(source.name() + ":" + name, dir, stateConfig);
-        return SharedGroupHandle.open(name, source, offsets, config, stateLog, writer, engine, dlq);
+        return SharedGroupHandle.open(name, source, offsets, config, stateLog, writer, engine, dlq, opener::commit);
     }
 
     List<SegmentedLog> stateLogs() {

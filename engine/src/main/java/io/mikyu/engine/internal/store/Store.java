@@ -108,9 +108,9 @@ public final class Store implements Mikyu {
         this.writerMetrics = new WriterMetrics(config.meterRegistry());
         this.writer = new GroupCommitWriter("mikyu-writer", MAX_CYCLE_BYTES, diskGuard, writerMetrics);
         this.tasks = new TaskQueues(dataDir.resolve(QueueKind.TASK.directory()), config, writer, writerScratch,
-                recoveryEvents::add);
+                recoveryEvents::add, this::commitInternal);
         this.logs = new LogQueues(dataDir.resolve(QueueKind.LOG.directory()), config, writer, writerScratch,
-                recoveryEvents::add, tasks);
+                recoveryEvents::add, tasks, this::commitInternal);
         try {
             logs.load();
             tasks.load();
@@ -259,6 +259,15 @@ public final class Store implements Mikyu {
             }
             default -> throw new IllegalArgumentException("unknown transaction target " + target);
         }
+    }
+
+    /** A transaction the engine itself commits (a move to a dead-letter queue). */
+    private void commitInternal(List<io.mikyu.engine.internal.txn.TxOp> ops) {
+        TransactionManager txns = transactions;
+        if (txns == null) {
+            throw new StoreClosedException("the transaction log of " + dataDir + " is not open yet");
+        }
+        txns.commit(ops);
     }
 
     @Override
