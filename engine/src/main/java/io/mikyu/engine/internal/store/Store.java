@@ -96,6 +96,7 @@ public final class Store implements Mikyu {
     private final List<RecoveryReport.Event> recoveryEvents = Collections.synchronizedList(new ArrayList<>());
     private final RecoveryReport recoveryReport;
     private volatile boolean closed;
+    private final java.util.concurrent.atomic.AtomicLong housekeepingFailures = new java.util.concurrent.atomic.AtomicLong();
 
     private Store(Path dataDir, EngineConfig config, DataDirectoryLock lock) throws IOException {
         long started = System.nanoTime();
@@ -141,6 +142,10 @@ public final class Store implements Mikyu {
                 .register(config.meterRegistry()));
         writerMetrics.own(Gauge.builder("mikyu.engine.disk.free", diskGuard, DiskSpaceGuard::freeBytes)
                 .baseUnit("bytes").register(config.meterRegistry()));
+        writerMetrics.own(io.micrometer.core.instrument.FunctionCounter.builder("mikyu.engine.housekeeping.failures",
+                        housekeepingFailures, java.util.concurrent.atomic.AtomicLong::get)
+                .description("housekeeping steps (retention, compaction, checkpoints, cleanup) that failed")
+                .register(config.meterRegistry()));
         TransactionManager txns = transactions;
         writerMetrics.own(Gauge.builder("mikyu.engine.transactions.indoubt", txns, TransactionManager::inDoubtCount)
                 .description("transactions prepared and not yet decided").register(config.meterRegistry()));
@@ -481,35 +486,49 @@ public final class Store implements Mikyu {
         }
     }
 
+    /**
+     * Retention, compaction, checkpoints and log cleanup of every queue. Runs on a scheduled executor, which stops
+     * rescheduling a task for good once it throws: so nothing may escape, not even an Error (an OutOfMemoryError in
+     * one queue's compaction must not end retention for all of them and let the disk fill). Each failure is logged
+     * and counted ({@code mikyu.engine.housekeeping.failures}), and the next run tries again.
+     */
     private void housekeeping() {
         try {
-            transactions.housekeeping();
-        } catch (RuntimeException e) {
-            if (!closed) {
-                LOG.warn("housekeeping of the transaction log failed", e);
+            housekeep("the transaction log", () -> transactions.housekeeping());
+            for (TaskQueueHandle t : tasks.all()) {
+                housekeep(t.storage().describe(), t::housekeeping);
             }
+            for (LogQueueHandle h : logs.all()) {
+                housekeep(h.storage().describe(), () -> {
+                    h.shared().checkpointAll();
+                    h.applyRetention();
+                    if (h.config().compacted()) {
+                        h.compact();
+                    }
+                });
+            }
+        } catch (Throwable t) {
+            housekeepingFailed("housekeeping", t);
         }
-        for (TaskQueueHandle t : tasks.all()) {
-            try {
-                t.housekeeping();
-            } catch (RuntimeException e) {
-                if (!closed) {
-                    LOG.warn("housekeeping of {} failed", t.storage().describe(), e);
-                }
-            }
+    }
+
+    private void housekeep(String what, Runnable step) {
+        try {
+            step.run();
+        } catch (Throwable t) {
+            housekeepingFailed(what, t);
         }
-        for (LogQueueHandle h : logs.all()) {
-            try {
-                h.shared().checkpointAll();
-                h.applyRetention();
-                if (h.config().compacted()) {
-                    h.compact();
-                }
-            } catch (RuntimeException e) {
-                if (!closed) {
-                    LOG.warn("housekeeping of {} failed", h.storage().describe(), e);
-                }
-            }
+    }
+
+    private void housekeepingFailed(String what, Throwable t) {
+        if (closed) {
+            return;
+        }
+        housekeepingFailures.incrementAndGet();
+        if (t instanceof Error) {
+            LOG.error("housekeeping of {} failed; the next run tries again", what, t);
+        } else {
+            LOG.warn("housekeeping of {} failed; the next run tries again", what, t);
         }
     }
 
