@@ -66,6 +66,7 @@ class JcaBench {
     @Test
     void interleavedRounds() throws Exception {
         int rounds = Integer.getInteger("bench.rounds", 3);
+        int warmupRounds = Integer.getInteger("bench.warmup-rounds", 1);
         int messages = Integer.getInteger("bench.messages", 20_000);
         int clients = Integer.getInteger("bench.clients", 16);
         int size = Integer.getInteger("bench.size", 1024);
@@ -77,20 +78,28 @@ class JcaBench {
         ConsumeMeasure consume = new ConsumeMeasure(http, deployer, messages, size, Duration.ofSeconds(900));
         SendLoad send = new SendLoad(http, clients, warmup, window, size);
 
-        print("jca bench " + Instant.now() + ": " + sides + ", " + rounds + " rounds; " + Runtime.getRuntime()
+        print("jca bench " + Instant.now() + ": " + sides + ", " + warmupRounds + " warm-up round(s), " + rounds
+                + " measured rounds; " + Runtime.getRuntime()
                 .availableProcessors() + " cores, " + ServerFacts.artemisJournal());
         print("  consume: " + messages + " x " + size + " B persistent, preloaded (100 a transaction), then the bean"
                 + " deployed (CMT Required, default maxSession); send: " + clients + " clients, one message a JTA"
                 + " transaction, " + warmup.toSeconds() + " s warm-up, " + window.toSeconds() + " s measured");
         Map<Side, List<Double>> consumeRates = new EnumMap<>(Side.class);
         Map<Side, List<Double>> sendRates = new EnumMap<>(Side.class);
-        for (int round = 1; round <= rounds; round++) {
+        // The warm-up rounds run the same work, so that the server's JIT has compiled both sides' paths before
+        // anything is counted (a first round on a cold server measured a fifth of the later ones): printed, not
+        // counted.
+        for (int round = 1 - warmupRounds; round <= rounds; round++) {
+            String label = round < 1 ? "warm-up" : "round " + round;
+            boolean counted = round >= 1;
             for (Side side : sides) {
                 String load = ServerFacts.loadAverage();
                 ConsumeMeasure.Result r = consume.run(side);
-                consumeRates.computeIfAbsent(side, s -> new ArrayList<>()).add(r.perSecond());
-                print(String.format("  round %d  consume  %-8s %9.1f msg/s  (%d in %.1f s; deploy to done %.1f s;"
-                        + " preload %.0f msg/s)  load %s -> %s", round, side.id, r.perSecond(), messages, r.seconds(),
+                if (counted) {
+                    consumeRates.computeIfAbsent(side, s -> new ArrayList<>()).add(r.perSecond());
+                }
+                print(String.format("  %-8s consume  %-8s %9.1f msg/s  (%d in %.1f s; deploy to done %.1f s;"
+                        + " preload %.0f msg/s)  load %s -> %s", label, side.id, r.perSecond(), messages, r.seconds(),
                         r.untilDoneSeconds(), r.preloadPerSecond(), load, ServerFacts.loadAverage()));
             }
             for (Side side : sides) {
@@ -101,9 +110,11 @@ class JcaBench {
                     throw new AssertionError(side.id + ": " + r.total() + " sends answered, " + drained
                             + " messages on the queue");
                 }
-                sendRates.computeIfAbsent(side, s -> new ArrayList<>()).add(r.perSecond());
-                print(String.format("  round %d  send     %-8s %9.1f msg/s  (%d in %d s; p50 %.1f ms, p99 %.1f ms;"
-                        + " %d sent and drained)  load %s -> %s", round, side.id, r.perSecond(), r.measured(),
+                if (counted) {
+                    sendRates.computeIfAbsent(side, s -> new ArrayList<>()).add(r.perSecond());
+                }
+                print(String.format("  %-8s send     %-8s %9.1f msg/s  (%d in %d s; p50 %.1f ms, p99 %.1f ms;"
+                        + " %d sent and drained)  load %s -> %s", label, side.id, r.perSecond(), r.measured(),
                         window.toSeconds(), r.p50Millis(), r.p99Millis(), r.total(), load, ServerFacts.loadAverage()));
             }
         }
