@@ -70,23 +70,28 @@ final class ArtemisServer implements AutoCloseable {
         server.stop();
     }
 
-    /** {@code ArtemisServer --dir DIR --port PORT --durability sync|async}: a server on its own until SIGTERM. */
+    /**
+     * {@code ArtemisServer --dir DIR --port PORT --case NAME}: a server on its own until SIGTERM, its journal synced
+     * or not as the case's durability says.
+     */
     public static void main(String[] args) throws Exception {
         Path dir = null;
         int port = 0;
-        Case.Durability durability = Case.Durability.SYNC;
+        Case workload = null;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--dir" -> dir = Path.of(args[i + 1]);
                 case "--port" -> port = Integer.parseInt(args[i + 1]);
-                case "--durability" -> durability = Case.Durability.valueOf(args[i + 1].toUpperCase(java.util.Locale.ROOT));
+                case "--case" -> workload = Case.byLabel(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        if (dir == null || port <= 0) {
-            System.err.println("usage: ArtemisServer --dir DIR --port PORT [--durability sync|async]");
+        if (dir == null || port <= 0 || workload == null) {
+            System.err.println("usage: ArtemisServer --dir DIR --port PORT --case NAME");
             System.exit(64);
+            return;
         }
+        Case.Durability durability = workload.durability;
         ArtemisServer artemis = new ArtemisServer(Files.createDirectories(dir), durability, port);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
