@@ -19,6 +19,9 @@ final class Json {
             Object v = e.getValue();
             if (v == null) {
                 b.append("null");
+            } else if (v instanceof Double d && !d.isNaN() && !d.isInfinite()) {
+                // plain digits, never 1.2E7: the scripts read these numbers with sed and awk
+                b.append(java.math.BigDecimal.valueOf(d).toPlainString());
             } else if (v instanceof Number || v instanceof Boolean) {
                 b.append(v);
             } else {

@@ -37,6 +37,7 @@ final class Run {
     private static final long DRAIN_IDLE_NS = TimeUnit.SECONDS.toNanos(30);
     private static final long LATE_DUPLICATES_NS = TimeUnit.MILLISECONDS.toNanos(200);
     private static final long SETTLE_LIMIT_NS = TimeUnit.SECONDS.toNanos(30);
+    /** How long clients may take to start, and to stop once told. */
     private static final long START_LIMIT_S = 60;
 
     private final Case workload;
@@ -112,7 +113,7 @@ final class Run {
         RunState.waitUntil(state.windowEnd());
         long cpuAtEnd = processCpuNs();
         for (Producer p : producers) {
-            p.thread.join();
+            joinOrFail(p.thread);
         }
         long producersDone = System.nanoTime();
 
@@ -129,7 +130,7 @@ final class Run {
         double drainSeconds = (System.nanoTime() - producersDone) / 1e9;
         state.stopConsumers();
         for (Consumer c : consumers) {
-            c.thread.join();
+            joinOrFail(c.thread);
         }
 
         List<Tally> tallies = consumers.stream().map(c -> c.tally).toList();
@@ -229,6 +230,14 @@ final class Run {
         }
         // a duplicate delivered after the last expected message must still be seen
         RunState.waitUntil(System.nanoTime() + LATE_DUPLICATES_NS);
+    }
+
+    /** A client stuck in a send or a receive fails the run instead of holding it forever. */
+    private void joinOrFail(Thread client) throws InterruptedException {
+        client.join(TimeUnit.SECONDS.toMillis(START_LIMIT_S));
+        if (client.isAlive()) {
+            state.fail(new IllegalStateException(client.getName() + " did not stop within " + START_LIMIT_S + " s"));
+        }
     }
 
     private static long processCpuNs() {
