@@ -151,13 +151,15 @@ for ((rep = 1; rep <= REPS; rep++)); do
                 continue
             fi
             [[ -z "$journal" ]] && journal="$(field journal "$result")"
+            behind=""
+            [[ "$(field settled "$result")" == false ]] && behind=", BEHIND SCHEDULE (latency of a backlog)"
             msgs="$(field msgsPerS "$result")"
             p50="$(field p50us "$result")"
             p99="$(field p99us "$result")"
             printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$rep" "$c" "$p" "$msgs" "$p50" "$p99" >> "$results"
-            printf '  run %d  %-28s %-8s %10.0f msgs/s   p50 %9.0f us   p99 %9.0f us   %s received, verified%s   (load %s -> %s)\n' \
+            printf '  run %d  %-28s %-8s %10.0f msgs/s   p50 %9.0f us   p99 %9.0f us   %s received, verified%s%s   (load %s -> %s)\n' \
                 "$rep" "$c" "$p" "$msgs" "$p50" "$p99" "$(field received "$result")" \
-                "${journal:+, journal $journal}" "$load_before" "$load_after"
+                "${journal:+, journal $journal}" "$behind" "$load_before" "$load_after"
         done
     done
 done

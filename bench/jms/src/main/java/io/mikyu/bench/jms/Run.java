@@ -101,14 +101,16 @@ final class Run {
         }
         go.countDown();
         double settleSeconds = 0;
+        boolean settled = true;
         if (workload.ratePerProducer > 0) {
             RunState.waitUntil(begin + warmupNs);
             long settleStart = System.nanoTime();
-            settle(producers, consumers, settleStart);
+            settled = settle(producers, consumers, settleStart);
             long now = System.nanoTime();
             settleSeconds = (now - settleStart) / 1e9;
             state.openWindow(now, now + durationNs);
         }
+        RunState.waitUntil(state.windowStart());
         long cpuAtStart = processCpuNs();
         RunState.waitUntil(state.windowEnd());
         long cpuAtEnd = processCpuNs();
@@ -157,6 +159,8 @@ final class Run {
         r.put("warmupS", options.warmupSeconds);
         r.put("durationS", options.durationSeconds);
         r.put("settleS", round(settleSeconds));
+        // false: at a fixed rate the window opened on a backlog (its latency is the backlog's), see settle
+        r.put("settled", settled);
         r.put("msgsPerS", round(receivedInWindow / window));
         r.put("sentPerS", round(sentInWindow / window));
         r.put("p50us", micros(latency, 50));
@@ -182,8 +186,11 @@ final class Run {
         return new Result(ok, r);
     }
 
-    /** Rate cases: waits until the backlog is ~2 ms of traffic plus open batches and every producer is on time. */
-    private void settle(List<Producer> producers, List<Consumer> consumers, long settleStart)
+    /**
+     * Rate cases: waits until the backlog is ~2 ms of traffic plus open batches and every producer is on time;
+     * false if that did not happen within {@link #SETTLE_LIMIT_NS}.
+     */
+    private boolean settle(List<Producer> producers, List<Consumer> consumers, long settleStart)
             throws InterruptedException {
         long allowed = Math.max(10, workload.ratePerProducer * workload.producers / 500L)
                 + (long) workload.producers * Math.max(1, workload.transactionBatch);
@@ -200,10 +207,11 @@ final class Run {
                 got += c.tally.received.get();
             }
             if (workload.expectedFor(sent) - got <= allowed && onTime) {
-                return;
+                return true;
             }
             Thread.sleep(1);
         }
+        return false;
     }
 
     /** Waits for {@code expected} messages, or until none arrived for {@link #DRAIN_IDLE_NS}; then for late copies. */
