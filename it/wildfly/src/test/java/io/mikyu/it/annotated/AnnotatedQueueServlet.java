@@ -1,0 +1,81 @@
+package io.mikyu.it.annotated;
+
+import jakarta.annotation.Resource;
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.JMSConsumer;
+import jakarta.jms.JMSContext;
+import jakarta.jms.Queue;
+import jakarta.servlet.annotation.WebServlet;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.transaction.UserTransaction;
+import java.io.IOException;
+
+/**
+ * Through the annotation-defined factory and queue ({@link AnnotatedResources}):
+ * {@code POST /annotated?body=B&outcome=commit|rollback} sends B in a JTA transaction and ends it so;
+ * {@code GET /annotated?waitMillis=N} receives one message (outside a transaction) and answers its body, or
+ * {@code none} when none came within N ms.
+ */
+@WebServlet("/annotated")
+public class AnnotatedQueueServlet extends HttpServlet {
+
+    private static final long serialVersionUID = 1L;
+
+    @Resource(lookup = AnnotatedResources.CONNECTION_FACTORY)
+    private ConnectionFactory connectionFactory;
+
+    @Resource(lookup = AnnotatedResources.QUEUE)
+    private Queue queue;
+
+    @Resource
+    private UserTransaction transaction;
+
+    @Override
+    protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        String body = request.getParameter("body");
+        boolean commit = "commit".equals(request.getParameter("outcome"));
+        try {
+            transaction.begin();
+            try (JMSContext jms = connectionFactory.createContext()) {
+                jms.createProducer().send(queue, body);
+            }
+            if (commit) {
+                transaction.commit();
+            } else {
+                transaction.rollback();
+            }
+        } catch (Exception e) {
+            fail(response, e);
+            return;
+        }
+        answer(response, (commit ? "committed " : "rolled back ") + body);
+    }
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        long waitMillis = Long.parseLong(request.getParameter("waitMillis"));
+        String body;
+        try (JMSContext jms = connectionFactory.createContext();
+             JMSConsumer consumer = jms.createConsumer(queue)) {
+            body = consumer.receiveBody(String.class, waitMillis);
+        } catch (RuntimeException e) {
+            fail(response, e);
+            return;
+        }
+        answer(response, body == null ? "none" : body);
+    }
+
+    private static void answer(HttpServletResponse response, String text) throws IOException {
+        response.setContentType("text/plain");
+        response.getWriter().print(text);
+    }
+
+    /** The failure as plain text, for the test's assertion message. */
+    private static void fail(HttpServletResponse response, Exception e) throws IOException {
+        response.setStatus(HttpServletResponse.SC_INTERNAL_SERVER_ERROR);
+        response.setContentType("text/plain");
+        e.printStackTrace(response.getWriter());
+    }
+}
