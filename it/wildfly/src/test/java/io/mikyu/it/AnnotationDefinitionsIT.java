@@ -61,4 +61,9 @@ class AnnotationDefinitionsIT extends ServerDeployments {
         assertThat(app.lines("annotated", "waitMillis", Long.toString(waitMillis))).containsExactly(committed);
         assertThat(app.lines("annotated", "waitMillis", "1000")).containsExactly("none");
     }
+
+    @Test
+    void theDefinitionsClientIdIsTheConnectionsClientId() throws Exception {
+        assertThat(new AppClient(base).lines("annotated", "clientId", "")).containsExactly(AnnotatedResources.CLIENT_ID);
+    }
 }

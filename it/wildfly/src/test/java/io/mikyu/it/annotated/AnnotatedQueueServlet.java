@@ -16,7 +16,8 @@ import java.io.IOException;
  * Through the annotation-defined factory and queue ({@link AnnotatedResources}):
  * {@code POST /annotated?body=B&outcome=commit|rollback} sends B in a JTA transaction and ends it so;
  * {@code GET /annotated?waitMillis=N} receives one message (outside a transaction) and answers its body, or
- * {@code none} when none came within N ms.
+ * {@code none} when none came within N ms; {@code GET /annotated?clientId} answers the client identifier of the
+ * factory's connections.
  */
 @WebServlet("/annotated")
 public class AnnotatedQueueServlet extends HttpServlet {
@@ -55,6 +56,12 @@ public class AnnotatedQueueServlet extends HttpServlet {
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        if (request.getParameter("clientId") != null) {
+            try (JMSContext jms = connectionFactory.createContext()) {
+                answer(response, String.valueOf(jms.getClientID()));
+            }
+            return;
+        }
         long waitMillis = Long.parseLong(request.getParameter("waitMillis"));
         String body;
         try (JMSContext jms = connectionFactory.createContext();

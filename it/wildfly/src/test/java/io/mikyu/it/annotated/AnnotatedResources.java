@@ -20,6 +20,7 @@ import jakarta.jms.JMSDestinationDefinition;
 @JMSConnectionFactoryDefinition(
         name = AnnotatedResources.CONNECTION_FACTORY,
         resourceAdapter = "mikyu-jca",
+        clientId = AnnotatedResources.CLIENT_ID,
         maxPoolSize = 5,
         properties = {"url=vm://${mikyu.it.data}/wildfly"})
 @JMSDestinationDefinition(
@@ -34,6 +35,7 @@ public final class AnnotatedResources {
     public static final String CONNECTION_FACTORY = "java:app/jms/mikyu/it/annotated/ConnectionFactory";
     public static final String QUEUE = "java:app/jms/mikyu/it/annotated/Queue";
     public static final String QUEUE_NAME = "it.annotated.queue";
+    public static final String CLIENT_ID = "annotated-it";
 
     private AnnotatedResources() {
     }
