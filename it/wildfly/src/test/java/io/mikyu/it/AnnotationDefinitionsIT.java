@@ -2,9 +2,13 @@ package io.mikyu.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mikyu.it.annotated.AnnotatedQueueMdb;
 import io.mikyu.it.annotated.AnnotatedQueueServlet;
 import io.mikyu.it.annotated.AnnotatedResources;
+import io.mikyu.it.app.Receipts;
+import io.mikyu.it.app.RecordingListener;
 import java.net.URL;
+import java.util.List;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.OperateOnDeployment;
@@ -37,7 +41,8 @@ class AnnotationDefinitionsIT extends ServerDeployments {
     @Deployment(name = "app", order = 2, testable = false)
     static WebArchive app() {
         return ShrinkWrap.create(WebArchive.class, "annotation-definitions.war")
-                .addClasses(AnnotatedResources.class, AnnotatedQueueServlet.class)
+                .addClasses(AnnotatedResources.class, AnnotatedQueueServlet.class, AnnotatedQueueMdb.class,
+                        RecordingListener.class, Receipts.class)
                 .setManifest(new StringAsset(ADAPTER_DEPENDENCY));
     }
 
@@ -60,6 +65,23 @@ class AnnotationDefinitionsIT extends ServerDeployments {
         long waitMillis = AppClient.TIMEOUT.toMillis() / 2;
         assertThat(app.lines("annotated", "waitMillis", Long.toString(waitMillis))).containsExactly(committed);
         assertThat(app.lines("annotated", "waitMillis", "1000")).containsExactly("none");
+    }
+
+    @Test
+    void aBeanOnADeclaredQueueReceivesWhatWasCommitted() throws Exception {
+        AppClient app = new AppClient(base);
+        String run = UUID.randomUUID().toString();
+        String rolledBack = "bean-rolled-back-" + run;
+        String committed = "bean-committed-" + run;
+
+        app.post("annotated", "to", "bean", "body", rolledBack, "outcome", "rollback");
+        app.post("annotated", "to", "bean", "body", committed, "outcome", "commit");
+
+        // the bean's queue is the application's own and delivers in order: had the rolled-back send been
+        // stored, it would have come first
+        List<String> received = app.await(committed + " received", lines -> lines.contains(committed),
+                "annotated", "received", "");
+        assertThat(received).containsExactly(committed);
     }
 
     @Test

@@ -1,6 +1,8 @@
 package io.mikyu.it.annotated;
 
+import io.mikyu.it.app.Receipts;
 import jakarta.annotation.Resource;
+import jakarta.ejb.EJB;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSConsumer;
 import jakarta.jms.JMSContext;
@@ -14,7 +16,8 @@ import java.io.IOException;
 
 /**
  * Through the annotation-defined factory and queue ({@link AnnotatedResources}):
- * {@code POST /annotated?body=B&outcome=commit|rollback} sends B in a JTA transaction and ends it so;
+ * {@code POST /annotated?body=B&outcome=commit|rollback[&to=bean]} sends B in a JTA transaction and ends it so, to
+ * the queue or to the message-driven bean's; {@code GET /annotated?received}: what the bean received, a line each;
  * {@code GET /annotated?waitMillis=N} receives one message (outside a transaction) and answers its body, or
  * {@code none} when none came within N ms; {@code GET /annotated?clientId} answers the client identifier of the
  * factory's connections.
@@ -30,8 +33,14 @@ public class AnnotatedQueueServlet extends HttpServlet {
     @Resource(lookup = AnnotatedResources.QUEUE)
     private Queue queue;
 
+    @Resource(lookup = AnnotatedResources.BEAN_QUEUE)
+    private Queue beanQueue;
+
     @Resource
     private UserTransaction transaction;
+
+    @EJB
+    private Receipts receipts;
 
     @Override
     protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -40,7 +49,7 @@ public class AnnotatedQueueServlet extends HttpServlet {
         try {
             transaction.begin();
             try (JMSContext jms = connectionFactory.createContext()) {
-                jms.createProducer().send(queue, body);
+                jms.createProducer().send("bean".equals(request.getParameter("to")) ? beanQueue : queue, body);
             }
             if (commit) {
                 transaction.commit();
@@ -56,6 +65,10 @@ public class AnnotatedQueueServlet extends HttpServlet {
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        if (request.getParameter("received") != null) {
+            answer(response, String.join("\n", receipts.bodies()));
+            return;
+        }
         if (request.getParameter("clientId") != null) {
             try (JMSContext jms = connectionFactory.createContext()) {
                 answer(response, String.valueOf(jms.getClientID()));

@@ -30,11 +30,23 @@ import jakarta.jms.JMSDestinationDefinition;
         resourceAdapter = "mikyu-jca",
         destinationName = AnnotatedResources.QUEUE_NAME,
         properties = {"name=" + AnnotatedResources.QUEUE_NAME})
+@JMSDestinationDefinition(
+        name = AnnotatedResources.BEAN_QUEUE,
+        interfaceName = "jakarta.jms.Queue",
+        className = "io.mikyu.jca.admin.AdminQueue",
+        resourceAdapter = "mikyu-jca",
+        properties = {"name=" + AnnotatedResources.BEAN_QUEUE_NAME})
 public final class AnnotatedResources {
 
     public static final String CONNECTION_FACTORY = "java:app/jms/mikyu/it/annotated/ConnectionFactory";
     public static final String QUEUE = "java:app/jms/mikyu/it/annotated/Queue";
     public static final String QUEUE_NAME = "it.annotated.queue";
+    /**
+     * The message-driven bean's queue ({@link AnnotatedQueueMdb}), in java:global: the adapter looks a bean's
+     * destinationLookup up on a thread of its own, where the application's java:app and java:module are not.
+     */
+    public static final String BEAN_QUEUE = "java:global/jms/mikyu/it/annotated/BeanQueue";
+    public static final String BEAN_QUEUE_NAME = "it.annotated.bean-queue";
     public static final String CLIENT_ID = "annotated-it";
 
     private AnnotatedResources() {
