@@ -1,6 +1,7 @@
 package io.mikyu.cli;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.mikyu.broker.server.AdmissionLimits;
 import io.mikyu.broker.server.BrokerOptions;
 import io.mikyu.broker.server.BrokerServer;
 import io.mikyu.broker.server.MetricsEndpoint;
@@ -83,7 +84,11 @@ final class DaemonCommand implements Callable<Integer> {
         String metricsPortText = config.get(Key.METRICS_PORT);
         PrometheusMeterRegistry registry = metricsPortText == null ? null : MetricsEndpoint.newRegistry();
         BrokerOptions options = BrokerOptions.defaults(endpoints).withHeartbeat(config.duration(Key.HEARTBEAT))
-                .withRealm(realm).withTls(config.withPrefix("tls.")).withMeterRegistry(registry);
+                .withRealm(realm).withTls(config.withPrefix("tls.")).withMeterRegistry(registry)
+                .withAdmission(new AdmissionLimits((int) config.count(Key.MAX_CONNECTIONS),
+                        (int) config.count(Key.MAX_CONNECTIONS_PER_ADDRESS), (int) config.count(Key.AUTH_THREADS),
+                        AdmissionLimits.DEFAULTS.authQueue(), (int) config.count(Key.FREE_LOGIN_FAILURES),
+                        config.duration(Key.MAX_LOGIN_DELAY)));
         EngineConfig.Builder engine = config.engineConfig();
         if (registry != null) {
             engine.meterRegistry(registry);

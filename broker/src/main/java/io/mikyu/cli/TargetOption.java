@@ -1,5 +1,6 @@
 package io.mikyu.cli;
 
+import io.mikyu.engine.config.Secrets;
 import io.mikyu.engine.Mikyu;
 import picocli.CommandLine.Option;
 
@@ -36,13 +37,13 @@ public final class TargetOption {
      */
     static Mikyu dial(String uri, boolean streams) {
         if (!uri.startsWith("tcp://") && !uri.startsWith("unix://")) {
-            throw new CommandException("invalid --target '" + uri + "': expected tcp://HOST:PORT or unix:///PATH");
+            throw new CommandException("invalid --target '" + Secrets.redact(uri) + "': expected tcp://HOST:PORT or unix:///PATH");
         }
         try {
             return Mikyu.dial(uri, streams || uri.contains("streams=") ? java.util.Map.of()
                     : java.util.Map.of("streams", "false"));
         } catch (IllegalArgumentException e) {
-            throw new CommandException("invalid --target '" + uri + "': " + e.getMessage(), e);
+            throw new CommandException("invalid --target '" + Secrets.redact(uri) + "': " + e.getMessage(), e);
         }
     }
 }

@@ -50,7 +50,7 @@ public interface Mikyu extends AutoCloseable {
                 return dialer.dial(parsed, options);
             }
         }
-        throw new MikyuException("no dialer for '" + uri + "' on the class path: add the artifact"
+        throw new MikyuException("no dialer for '" + io.mikyu.engine.config.Secrets.redact(uri) + "' on the class path: add the artifact"
                 + " io.mikyu:mikyu-client (it dials tcp:// and unix:// brokers)");
     }
 

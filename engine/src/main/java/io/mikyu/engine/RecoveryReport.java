@@ -17,7 +17,12 @@ public record RecoveryReport(List<Event> events, long recoveryMillis) {
         /** An index did not match its segment and was rebuilt from it. */
         INDEX_REBUILT,
         /** The active segment was scanned because the store was not closed cleanly. */
-        UNCLEAN_SHUTDOWN_SCAN
+        UNCLEAN_SHUTDOWN_SCAN,
+        /**
+         * A queue's (or shared group's) {@code queue.conf} is missing its content or unreadable: the queue was not
+         * opened and its files were left as they are; its name stays taken until the file is restored.
+         */
+        QUEUE_QUARANTINED
     }
 
     public record Event(Kind kind, String file, long position, String detail) {
@@ -29,6 +34,6 @@ public record RecoveryReport(List<Event> events, long recoveryMillis) {
 
     public boolean isClean() {
         return events.stream().noneMatch(e -> e.kind() == Kind.CORRUPTION_QUARANTINED
-                || e.kind() == Kind.TORN_TAIL_TRUNCATED);
+                || e.kind() == Kind.TORN_TAIL_TRUNCATED || e.kind() == Kind.QUEUE_QUARANTINED);
     }
 }

@@ -100,7 +100,7 @@ public record ConnectionSettings(String url, String user, String password) {
 
     /** The URL with passwords hidden, for messages and logs. */
     public String describe() {
-        return url.replaceAll("(?i)(password=)[^&]*", "$1****") + (user == null ? "" : " as " + user);
+        return io.mikyu.engine.config.Secrets.redact(url) + (user == null ? "" : " as " + user);
     }
 
     @Override

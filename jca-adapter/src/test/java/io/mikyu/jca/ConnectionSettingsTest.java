@@ -37,6 +37,17 @@ class ConnectionSettingsTest {
     }
 
     @Test
+    void clientIdIsTheSamePropertyAsClientID() throws Exception {
+        // the name WildFly gives @JMSConnectionFactoryDefinition(clientId = ...) when it configures the pool
+        MikyuManagedConnectionFactory pool = new MikyuManagedConnectionFactory();
+        pool.setResourceAdapter(new MikyuResourceAdapter());
+        pool.setClientId("billing");
+        assertThat(pool.getClientID()).isEqualTo("billing");
+        assertThat(pool.getClientId()).isEqualTo("billing");
+        assertThat(pool.settings().url()).isEqualTo("tcp://127.0.0.1:7420?clientID=billing");
+    }
+
+    @Test
     void aPoolOverridesTheAdapter() throws Exception {
         MikyuResourceAdapter ra = new MikyuResourceAdapter();
         ra.setUrl("tcp://broker:7420");

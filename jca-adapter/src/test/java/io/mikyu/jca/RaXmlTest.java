@@ -114,6 +114,26 @@ class RaXmlTest {
         assertThat(text(doc.getDocumentElement(), "transaction-support")).isEqualTo("XATransaction");
     }
 
+    /**
+     * The archive's WildFly defaults set only properties the adapter declares, each from a system property whose
+     * default is the adapter's own: deployed as it is, the archive behaves as ra.xml says.
+     */
+    @Test
+    void ironjacamarXmlSetsDeclaredAdapterPropertiesWithTheAdaptersDefaults() throws Exception {
+        Element adapter = (Element) parse(RA_XML).getElementsByTagNameNS("*", "resourceadapter").item(0);
+        Set<String> declared = new TreeSet<>();
+        for (Element p : children(adapter, "config-property")) {
+            declared.add(text(p, "config-property-name"));
+        }
+        List<Element> set = children(parse(IRONJACAMAR_XML).getDocumentElement(), "config-property");
+        assertThat(set).extracting(e -> e.getAttribute("name")).containsExactly("url");
+        for (Element p : set) {
+            assertThat(declared).contains(p.getAttribute("name"));
+        }
+        assertThat(set.get(0).getTextContent().trim())
+                .isEqualTo("${mikyu.url:" + ConnectionSettings.DEFAULT_URL + "}");
+    }
+
     private static String classElement(String owner) {
         return switch (owner) {
             case "resourceadapter" -> "resourceadapter-class";

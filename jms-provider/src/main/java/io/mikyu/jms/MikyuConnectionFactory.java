@@ -133,6 +133,6 @@ public class MikyuConnectionFactory implements ConnectionFactory, QueueConnectio
 
     @Override
     public String toString() {
-        return getClass().getSimpleName() + "[" + url + "]";
+        return getClass().getSimpleName() + "[" + io.mikyu.engine.config.Secrets.redact(url) + "]";
     }
 }

@@ -1,5 +1,6 @@
 package io.mikyu.client;
 
+import io.mikyu.engine.config.Secrets;
 import io.mikyu.protocol.Protocol;
 import io.mikyu.protocol.StreamDescriptor;
 
@@ -55,7 +56,7 @@ record ClientOptions(String clientName, Duration connectTimeout, Duration reques
             } else if (!NAMES.contains(name)) {
                 java.util.TreeSet<String> known = new java.util.TreeSet<>(NAMES);
                 known.addAll(io.mikyu.transport.Tls.KEYS);
-                throw new IllegalArgumentException("unknown option '" + name + "' in " + uri + " (known: "
+                throw new IllegalArgumentException("unknown option '" + name + "' in " + Secrets.redact(uri) + " (known: "
                         + String.join(", ", known) + ")");
             }
         }
@@ -112,7 +113,8 @@ record ClientOptions(String clientName, Duration connectTimeout, Duration reques
             for (String pair : query.split("&")) {
                 int eq = pair.indexOf('=');
                 if (eq <= 0) {
-                    throw new IllegalArgumentException("option '" + pair + "' in " + uri + " is not name=value");
+                    throw new IllegalArgumentException("option '" + Secrets.redact("?" + pair).substring(1) + "' in "
+                            + Secrets.redact(uri) + " is not name=value");
                 }
                 options.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
                         URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));

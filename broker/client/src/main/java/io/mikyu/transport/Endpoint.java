@@ -1,5 +1,6 @@
 package io.mikyu.transport;
 
+import io.mikyu.engine.config.Secrets;
 import io.netty.channel.unix.DomainSocketAddress;
 
 import java.net.InetSocketAddress;
@@ -23,15 +24,15 @@ public record Endpoint(URI uri) {
         String scheme = uri.getScheme();
         if (TCP.equals(scheme) || TLS.equals(scheme)) {
             if (uri.getHost() == null || uri.getPort() < 0) {
-                throw new IllegalArgumentException("'" + uri + "' needs a host and a port: " + scheme
+                throw new IllegalArgumentException("'" + Secrets.redact(uri) + "' needs a host and a port: " + scheme
                         + "://host:port");
             }
         } else if (UNIX.equals(scheme)) {
             if (uri.getPath() == null || uri.getPath().isEmpty() || uri.getHost() != null) {
-                throw new IllegalArgumentException("'" + uri + "' needs an absolute path: unix:///path/to/mikyu.sock");
+                throw new IllegalArgumentException("'" + Secrets.redact(uri) + "' needs an absolute path: unix:///path/to/mikyu.sock");
             }
         } else {
-            throw new IllegalArgumentException("'" + uri + "' is none of tcp://host:port, tls://host:port,"
+            throw new IllegalArgumentException("'" + Secrets.redact(uri) + "' is none of tcp://host:port, tls://host:port,"
                     + " unix:///path");
         }
     }

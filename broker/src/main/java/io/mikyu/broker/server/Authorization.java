@@ -34,8 +34,10 @@ import java.util.List;
  * answered as if it did not exist (TRANSACTION_NOT_FOUND, not ACCESS_DENIED), so nobody learns which xids other
  * users have in doubt (see {@link #checkDecide})</td></tr>
  * <tr><td>none (any authenticated user)</td><td>LIST (answers only the queues the user has a permission on), STATS,
- * RECOVERY_REPORT, FLUSH, CLAIM, RELEASE_CLAIM, CLAIM_HOLDERS (names, not queues: a JMS client ID, a subscription's
- * consumers), STREAM_CLOSE (a stream is the connection's own; opening it was checked)</td></tr>
+ * RECOVERY_REPORT, FLUSH, RELEASE_CLAIM, CLAIM_HOLDERS (names, not queues), STREAM_CLOSE (a stream is the
+ * connection's own; opening it was checked)</td></tr>
+ * <tr><td>a client ID the user may use</td><td>CLAIM of a JMS client ID or subscription (see {@link ClaimRules});
+ * other claims: any authenticated user</td></tr>
  * </table>
  *
  * A branch's owner is the user whose connection sent its TX_PREPARE (the broker ignores what the client says);

@@ -74,15 +74,22 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
     private boolean authenticating;
     private boolean closing;
 
-    BrokerConnection(BrokerServer server, Session session) {
+    /** Why the connection may not come in (a connection limit), or {@code null}. */
+    private final String refusal;
+
+    BrokerConnection(BrokerServer server, Session session, String refusal) {
         this.server = server;
         this.session = session;
+        this.refusal = refusal;
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
         channel = ctx.channel();
         super.channelActive(ctx);
+        if (refusal != null) {
+            refuse(ctx, ErrorCode.BUSY, refusal, false);   // before any work is done for it
+        }
     }
 
     @Override
@@ -163,17 +170,29 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
                 return;
             }
         }
-        // PBKDF2 costs a good part of a second by design: never on the event loop.
+        Admission admission = server.admission;
+        java.net.SocketAddress remote = ctx.channel().remoteAddress();
+        long wait = admission.loginWaitMillis(remote);
+        if (wait > 0) {
+            // An address that keeps failing waits, and its password is not even checked meanwhile.
+            refuse(ctx, ErrorCode.AUTHENTICATION, "too many failed logins from this address: try again in " + wait
+                    + " ms", false);
+            return;
+        }
+        // PBKDF2 costs a good part of a second by design: never on the event loop, and on a pool of its own, so a
+        // flood of logins waits there instead of taking the workers that serve requests.
         authenticating = true;
         String user = hello.user();
         char[] password = hello.password() == null ? null
                 : new String(hello.password(), StandardCharsets.UTF_8).toCharArray();
         try {
-            server.workers().execute(() -> {
+            admission.authPool().execute(() -> {
                 try {
                     Principal who = realm.authenticate(user, password);
+                    admission.loginSucceeded(remote);
                     ctx.executor().execute(() -> accept(ctx, hello, who));
                 } catch (AuthenticationException e) {
+                    admission.loginFailed(remote);
                     ctx.executor().execute(() -> refuse(ctx, ErrorCode.AUTHENTICATION, e.getMessage()));
                 } catch (RuntimeException e) {
                     LOG.error("checking the credentials of client '{}' failed", clientName, e);
@@ -185,7 +204,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
                 }
             });
         } catch (RejectedExecutionException e) {
-            refuse(ctx, ErrorCode.BUSY, "the broker is busy; try again");
+            refuse(ctx, ErrorCode.BUSY, "the broker is busy checking other logins; try again", false);
         }
     }
 
@@ -205,14 +224,27 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
 
     /** Credentials refused: an error with id 0, and the connection is closed. */
     private void refuse(ChannelHandlerContext ctx, ErrorCode code, String message) {
+        refuse(ctx, code, message, true);
+    }
+
+    /**
+     * @param checked whether the refusal followed a check of the client's credentials (counted and logged as a
+     *                warning); refusals for a limit are counted by {@link Admission} and logged at debug level only,
+     *                so that a flood of them does not flood the log as well
+     */
+    private void refuse(ChannelHandlerContext ctx, ErrorCode code, String message, boolean checked) {
         if (closing) {
             return;
         }
         closing = true;
-        if (code == ErrorCode.AUTHENTICATION) {
+        if (checked && code == ErrorCode.AUTHENTICATION) {
             server.authenticationFailures.increment();
         }
-        LOG.warn("refused client '{}' from {}: {}", clientName, ctx.channel().remoteAddress(), message);
+        if (checked) {
+            LOG.warn("refused client '{}' from {}: {}", clientName, ctx.channel().remoteAddress(), message);
+        } else {
+            LOG.debug("refused client '{}' from {}: {}", clientName, ctx.channel().remoteAddress(), message);
+        }
         ByteBuf out = FrameDescriptor.writeHeader(ctx.alloc().buffer(), FrameDescriptor.ERROR, 0,
                 FrameDescriptor.CONNECTION_ID);
         out.writeShort(code.code());

@@ -24,14 +24,16 @@ import java.util.Map;
  * @param realm           who may connect and what they may do ({@link SecurityRealm#open()}: everyone, everything)
  * @param tls             the {@code tls.*} settings for {@code tls://} endpoints (see {@link io.mikyu.transport.Tls})
  * @param meterRegistry   where the broker's own meters go (connections, requests, refusals); {@code null}: none
+ * @param admission       how many connections, and how many failed logins an address may make before it waits
  */
 public record BrokerOptions(List<Endpoint> endpoints, int maxFrameBytes, Duration heartbeat, int workerThreads,
                             int maxWaitingCalls, Duration shutdownGrace, String serverName, SecurityRealm realm,
-                            Map<String, String> tls, MeterRegistry meterRegistry) {
+                            Map<String, String> tls, MeterRegistry meterRegistry, AdmissionLimits admission) {
 
     public BrokerOptions {
         endpoints = List.copyOf(endpoints);
         tls = Map.copyOf(tls);
+        admission = java.util.Objects.requireNonNull(admission, "admission");
         if (endpoints.isEmpty()) {
             throw new IllegalArgumentException("a broker needs at least one endpoint to listen on");
         }
@@ -46,31 +48,36 @@ public record BrokerOptions(List<Endpoint> endpoints, int maxFrameBytes, Duratio
     public static BrokerOptions defaults(List<Endpoint> endpoints) {
         return new BrokerOptions(endpoints, Protocol.DEFAULT_MAX_FRAME_BYTES,
                 Duration.ofMillis(Protocol.DEFAULT_HEARTBEAT_MILLIS), 32, 1024, Duration.ofSeconds(10),
-                "mikyu broker", SecurityRealm.open(), Map.of(), null);
+                "mikyu broker", SecurityRealm.open(), Map.of(), null, AdmissionLimits.DEFAULTS);
     }
 
     public BrokerOptions withHeartbeat(Duration value) {
         return new BrokerOptions(endpoints, maxFrameBytes, value, workerThreads, maxWaitingCalls, shutdownGrace,
-                serverName, realm, tls, meterRegistry);
+                serverName, realm, tls, meterRegistry, admission);
     }
 
     public BrokerOptions withMaxFrameBytes(int value) {
         return new BrokerOptions(endpoints, value, heartbeat, workerThreads, maxWaitingCalls, shutdownGrace,
-                serverName, realm, tls, meterRegistry);
+                serverName, realm, tls, meterRegistry, admission);
     }
 
     public BrokerOptions withRealm(SecurityRealm value) {
         return new BrokerOptions(endpoints, maxFrameBytes, heartbeat, workerThreads, maxWaitingCalls, shutdownGrace,
-                serverName, value, tls, meterRegistry);
+                serverName, value, tls, meterRegistry, admission);
     }
 
     public BrokerOptions withTls(Map<String, String> value) {
         return new BrokerOptions(endpoints, maxFrameBytes, heartbeat, workerThreads, maxWaitingCalls, shutdownGrace,
-                serverName, realm, value, meterRegistry);
+                serverName, realm, value, meterRegistry, admission);
+    }
+
+    public BrokerOptions withAdmission(AdmissionLimits value) {
+        return new BrokerOptions(endpoints, maxFrameBytes, heartbeat, workerThreads, maxWaitingCalls, shutdownGrace,
+                serverName, realm, tls, meterRegistry, value);
     }
 
     public BrokerOptions withMeterRegistry(MeterRegistry value) {
         return new BrokerOptions(endpoints, maxFrameBytes, heartbeat, workerThreads, maxWaitingCalls, shutdownGrace,
-                serverName, realm, tls, value);
+                serverName, realm, tls, value, admission);
     }
 }

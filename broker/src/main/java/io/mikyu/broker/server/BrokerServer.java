@@ -79,6 +79,8 @@ public final class BrokerServer implements AutoCloseable {
     private final List<Endpoint> bound = new ArrayList<>();
     /** The TLS context of tls:// endpoints, made once; {@code null} without any. */
     private final Tls tls;
+    /** Connection limits and the password checks' own pool. */
+    final Admission admission;
     final Counter authenticationFailures;
     final Counter accessDenied;
     final Counter requests;
@@ -117,6 +119,7 @@ public final class BrokerServer implements AutoCloseable {
         this.requests = Counter.builder("mikyu.broker.requests").description("requests received").register(meters);
         this.authenticationFailures = Counter.builder("mikyu.broker.authentication.failures")
                 .description("handshakes refused for their credentials").register(meters);
+        this.admission = new Admission(options.admission(), meters, System::nanoTime);
         this.accessDenied = Counter.builder("mikyu.broker.access.denied")
                 .description("requests refused for a missing permission").register(meters);
         if (options.meterRegistry() != null) {
@@ -147,12 +150,16 @@ public final class BrokerServer implements AutoCloseable {
                     @Override
                     protected void initChannel(Channel ch) {
                         clients.add(ch);
+                        String refusal = admission.admit(ch.remoteAddress());
+                        if (refusal == null) {
+                            ch.closeFuture().addListener(f -> admission.left(ch.remoteAddress()));
+                        }
                         if (endpoint.isTls()) {
                             ch.pipeline().addLast("tls", tls.newHandler(ch, endpoint));
                         }
                         Protocol.install(ch.pipeline(), heartbeat);
                         ch.pipeline().addLast("broker", new BrokerConnection(BrokerServer.this,
-                                new Session(mikyu, filters)));
+                                new Session(mikyu, filters), refusal));
                     }
                 });
         if (!endpoint.isUnix()) {
@@ -269,6 +276,7 @@ public final class BrokerServer implements AutoCloseable {
         stopping = true;
         listeners.close().awaitUninterruptibly();
         streamTimer.shutdownNow();
+        admission.close();
         waiters.shutdownNow();
         workers.shutdown();
         long graceMillis = options.shutdownGrace().toMillis();

@@ -191,6 +191,7 @@ final class Requests {
             case CLAIM -> {
                 String name = readString(in);
                 ClaimMode mode = Values.readClaimMode(in);
+                ClaimRules.check(name, mode, session.principal());
                 yield now(r -> session.claimed(m.claim(name, mode)));
             }
             case RELEASE_CLAIM -> {

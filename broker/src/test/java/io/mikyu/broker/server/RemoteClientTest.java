@@ -167,7 +167,7 @@ class RemoteClientTest {
         // One waiting call at a time: a poll that has to wait takes the broker's only waiting thread.
         try (RunningBroker broker = new RunningBroker(dir, RunningBroker.ENGINE, o -> new BrokerOptions(o.endpoints(),
                 o.maxFrameBytes(), o.heartbeat(), o.workerThreads(), 1, o.shutdownGrace(), o.serverName(), o.realm(),
-                o.tls(), o.meterRegistry()))) {
+                o.tls(), o.meterRegistry(), o.admission()))) {
             Mikyu client = broker.dial();
             LogQueue quiet = client.createLog("quiet");
             LogQueue events = client.createLog("events");

@@ -78,6 +78,16 @@ public final class MikyuConfig {
         METRICS_HOST("metrics.host", "127.0.0.1", "daemon: address the metrics endpoint listens on"),
         ALLOW_ANONYMOUS("security.allowAnonymous", "false", "with users: connections without credentials are"
                 + " let in, with the permissions of role 'anonymous'"),
+        MAX_CONNECTIONS("maxConnections", "10000", "daemon: client connections open at once; past it a new one"
+                + " is refused at once"),
+        MAX_CONNECTIONS_PER_ADDRESS("maxConnectionsPerAddress", "1000", "daemon: client connections open at once"
+                + " from one IP address"),
+        AUTH_THREADS("security.authThreads", "2", "daemon: threads checking passwords, apart from the workers"
+                + " that serve requests (a check costs a good part of a second on purpose)"),
+        FREE_LOGIN_FAILURES("security.freeLoginFailures", "5", "daemon: failed logins from one address before"
+                + " it must wait (1 s, doubling per further failure, up to security.maxLoginDelay)"),
+        MAX_LOGIN_DELAY("security.maxLoginDelay", "30s", "daemon: the longest an address that keeps failing"
+                + " logins waits before its next one is checked"),
         USER("user", "", "client: user name sent to a broker (CLI --target, Mikyu.dial, JMS)"),
         PASSWORD("password", "", "client: password sent to a broker");
 
@@ -120,11 +130,11 @@ public final class MikyuConfig {
     public record Setting(String key, String value, String source) {
         /** Whether printing the value would show a secret (passwords and their hashes): printed as {@code ****}. */
         public boolean secret() {
-            return key.toLowerCase(Locale.ROOT).endsWith("password");
+            return Secrets.isSecret(key);
         }
 
         public String printableValue() {
-            return secret() && !value.isEmpty() ? "****" : value;
+            return Secrets.printable(key, value);
         }
     }
 
@@ -220,7 +230,7 @@ public final class MikyuConfig {
             names.add("users.<name>.password");
             names.add("users.<name>.roles");
             names.add("users.<name>.certificate");
-            names.add("roles.<role>.produce|consume|manage");
+            names.add("roles.<role>.produce|consume|manage|clientIds");
             throw new IllegalArgumentException("unknown configuration key '" + key + "' " + where + "; known: "
                     + String.join(", ", names));
         }

@@ -12,21 +12,24 @@ import java.util.regex.Pattern;
  * Who a connection authenticated as, and what they may do: for each {@link Permission}, the queue-name patterns the
  * user's roles grant it on. A pattern is a queue name in which {@code *} stands for any run of characters
  * ({@code orders}, {@code orders.*}, {@code *}); a dead-letter queue is a queue of its own ({@code jobs/dlq},
- * matched by {@code jobs*} or {@code jobs/dlq}).
+ * matched by {@code jobs*} or {@code jobs/dlq}). Besides queues, the client IDs the user may hold on a broker
+ * ({@link #mayUseClientId}): its own name, and those its roles' {@code clientIds} patterns match.
  */
 public final class Principal {
 
     /** Security off: may do everything. */
-    public static final Principal UNRESTRICTED = new Principal(null, Set.of(), null);
+    public static final Principal UNRESTRICTED = new Principal(null, Set.of(), null, List.of());
 
     private final String name;
     private final Set<String> roles;
     private final Map<Permission, List<Pattern>> grants;
+    private final List<Pattern> clientIds;
 
-    Principal(String name, Set<String> roles, Map<Permission, List<Pattern>> grants) {
+    Principal(String name, Set<String> roles, Map<Permission, List<Pattern>> grants, List<Pattern> clientIds) {
         this.name = name;
         this.roles = Set.copyOf(roles);
         this.grants = grants == null ? null : new EnumMap<>(grants);
+        this.clientIds = List.copyOf(clientIds);
     }
 
     /** The user's name; {@code null} when security is off. */
@@ -52,6 +55,31 @@ public final class Principal {
             }
         }
         return false;
+    }
+
+    /**
+     * Whether the user may hold the JMS client ID {@code id} on a broker (and the durable subscriptions made under
+     * it): its own user name, or one its roles' {@code clientIds} patterns match. Without this, any user could take
+     * another application's client ID first and lock it out.
+     */
+    public boolean mayUseClientId(String id) {
+        if (grants == null || id.equals(name)) {
+            return true;
+        }
+        for (Pattern p : clientIds) {
+            if (p.matcher(id).matches()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @throws AccessDeniedException naming the user and the client ID, unless {@link #mayUseClientId} */
+    public void checkClientId(String id) {
+        if (!mayUseClientId(id)) {
+            throw new AccessDeniedException("user '" + name + "' may not use client ID '" + id + "' (a user may use"
+                    + " its own name and those its roles' clientIds patterns match)");
+        }
     }
 
     /** Whether any permission at all is granted on {@code queue} (it may look it up, list it, read its stats). */

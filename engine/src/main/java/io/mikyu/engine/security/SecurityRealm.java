@@ -25,6 +25,7 @@ import java.util.regex.Pattern;
  *   roles.app.produce    = orders, events.*                # queue-name patterns, * = any characters
  *   roles.app.consume    = orders, replies.*
  *   roles.ops.manage     = *
+ *   roles.app.clientIds  = billing, billing-*               # JMS client IDs on a broker, besides the user's name
  *   security.allowAnonymous = false                        # true: no credentials = role 'anonymous'
  * </pre>
  *
@@ -41,7 +42,10 @@ public final class SecurityRealm {
 
     public static final String ANONYMOUS = "anonymous";
 
-    private static final SecurityRealm OPEN = new SecurityRealm(Map.of(), Map.of(), Map.of(), false);
+    /** The role key of the JMS client IDs a role's users may hold: {@code roles.<role>.clientIds}. */
+    public static final String CLIENT_IDS = "clientIds";
+
+    private static final SecurityRealm OPEN = new SecurityRealm(Map.of(), Map.of(), Map.of(), Map.of(), false);
 
     /** A user: its password hash ({@code null}: certificate only) and roles. */
     private record User(String passwordHash, Set<String> roles) {
@@ -51,13 +55,17 @@ public final class SecurityRealm {
     /** Users by the subject of their client certificate. */
     private final Map<X500Principal, String> certificateUsers;
     private final Map<String, Map<Permission, List<Pattern>>> roles;
+    /** Client-ID patterns by role ({@code roles.<role>.clientIds}). */
+    private final Map<String, List<Pattern>> clientIds;
     private final boolean allowAnonymous;
 
     private SecurityRealm(Map<String, User> users, Map<X500Principal, String> certificateUsers,
-                          Map<String, Map<Permission, List<Pattern>>> roles, boolean allowAnonymous) {
+                          Map<String, Map<Permission, List<Pattern>>> roles, Map<String, List<Pattern>> clientIds,
+                          boolean allowAnonymous) {
         this.users = users;
         this.certificateUsers = certificateUsers;
         this.roles = roles;
+        this.clientIds = clientIds;
         this.allowAnonymous = allowAnonymous;
     }
 
@@ -113,9 +121,18 @@ public final class SecurityRealm {
             }
         }
         Map<String, Map<Permission, List<Pattern>>> grants = new TreeMap<>();
+        Map<String, List<Pattern>> clientIdGrants = new TreeMap<>();
         for (Map.Entry<String, String> e : roleKeys.entrySet()) {
             String rest = e.getKey().substring("roles.".length());
             int dot = rest.lastIndexOf('.');
+            if (dot > 0 && rest.substring(dot + 1).equals(CLIENT_IDS)) {
+                List<Pattern> patterns = new ArrayList<>();
+                for (String glob : list(e.getValue())) {
+                    patterns.add(Principal.glob(glob));
+                }
+                clientIdGrants.put(rest.substring(0, dot), List.copyOf(patterns));
+                continue;
+            }
             Permission permission = null;
             if (dot > 0) {
                 for (Permission p : Permission.values()) {
@@ -126,7 +143,8 @@ public final class SecurityRealm {
             }
             if (permission == null) {
                 throw new IllegalArgumentException("configuration key '" + e.getKey() + "' is not"
-                        + " roles.<role>.produce, roles.<role>.consume or roles.<role>.manage");
+                        + " roles.<role>.produce, roles.<role>.consume, roles.<role>.manage nor roles.<role>."
+                        + CLIENT_IDS);
             }
             List<Pattern> patterns = new ArrayList<>();
             for (String glob : list(e.getValue())) {
@@ -146,7 +164,8 @@ public final class SecurityRealm {
         for (String user : certified) {
             users.putIfAbsent(user, new User(null, userRoles.getOrDefault(user, Set.of())));
         }
-        return new SecurityRealm(Map.copyOf(users), Map.copyOf(subjects), Map.copyOf(grants), anonymous);
+        return new SecurityRealm(Map.copyOf(users), Map.copyOf(subjects), Map.copyOf(grants),
+                Map.copyOf(clientIdGrants), anonymous);
     }
 
     private static Set<String> list(String text) {
@@ -221,10 +240,12 @@ public final class SecurityRealm {
 
     private Principal principal(String name, Set<String> roleNames) {
         Map<Permission, List<Pattern>> grants = new EnumMap<>(Permission.class);
+        List<Pattern> ids = new ArrayList<>();
         for (String role : roleNames) {
             roles.getOrDefault(role, Map.of()).forEach((p, patterns) ->
                     grants.computeIfAbsent(p, k -> new ArrayList<>()).addAll(patterns));
+            ids.addAll(clientIds.getOrDefault(role, List.of()));
         }
-        return new Principal(name, roleNames, grants);
+        return new Principal(name, roleNames, grants, ids);
     }
 }

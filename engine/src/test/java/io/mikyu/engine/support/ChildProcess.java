@@ -40,9 +40,15 @@ public final class ChildProcess implements AutoCloseable {
     /** Starts {@code mainClass} with {@code systemProperties} ({@code -Dk=v}) and {@code args}. */
     public static ChildProcess start(Path workDir, Class<?> mainClass, Map<String, String> systemProperties,
                                      String... args) throws IOException {
+        return start(workDir, mainClass, "256m", systemProperties, args);
+    }
+
+    /** As {@link #start(Path, Class, Map, String...)} with a heap of {@code maxHeap} ({@code -Xmx}). */
+    public static ChildProcess start(Path workDir, Class<?> mainClass, String maxHeap,
+                                     Map<String, String> systemProperties, String... args) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-Xshare:auto",
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx" + maxHeap, "-XX:+UseSerialGC", "-Xshare:auto",
                 "-XX:TieredStopAtLevel=1"));
         systemProperties.forEach((k, v) -> command.add("-D" + k + "=" + v));
         command.addAll(List.of("-cp", classPath, mainClass.getName()));

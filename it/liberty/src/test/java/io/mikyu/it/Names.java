@@ -8,6 +8,11 @@ public final class Names {
     public static final String TCP_CONNECTION_FACTORY = "jms/mikyu/it/tcp/ConnectionFactory";
     public static final String TCP_QUEUE = "jms/mikyu/it/tcp/Queue";
 
+    // Redelivery and dead letters (RedeliveryIT)
+    public static final String REDELIVERY_CONNECTION_FACTORY = "jms/mikyu/it/redelivery/ConnectionFactory";
+    public static final String REDELIVERY_TRANSACTED_QUEUE = "jms/mikyu/it/redelivery/TransactedQueue";
+    public static final String REDELIVERY_BEAN_MANAGED_QUEUE = "jms/mikyu/it/redelivery/BeanManagedQueue";
+
     private Names() {
     }
 }

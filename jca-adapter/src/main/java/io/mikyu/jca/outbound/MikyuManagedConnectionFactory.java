@@ -163,4 +163,17 @@ public class MikyuManagedConnectionFactory extends ProviderProperties implements
         }
         return "MikyuManagedConnectionFactory[" + where + "]";
     }
+
+    /**
+     * {@code clientID} under the name a server may use: WildFly configures a pool declared with
+     * {@code @JMSConnectionFactoryDefinition(clientId = ...)} through {@code setClientId}, and fails the
+     * deployment when the setter is missing (IJ020060).
+     */
+    public String getClientId() {
+        return getClientID();
+    }
+
+    public void setClientId(String v) {
+        setClientID(v);
+    }
 }

@@ -1,5 +1,6 @@
 package io.mikyu.jms.client;
 
+import io.mikyu.engine.config.Secrets;
 import io.mikyu.engine.Durability;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.LogQueueConfig;
@@ -140,7 +141,7 @@ public class MikyuConnection implements QueueConnection, TopicConnection, Tempor
                     ? UserStore.load(options.usersFile(), options.allowAnonymous())
                     : UserStore.of(SecurityRealm.from(config));
         } catch (IllegalArgumentException e) {
-            throw JmsErrors.with(new JMSException("cannot use the configuration of " + options.url() + ": "
+            throw JmsErrors.with(new JMSException("cannot use the configuration of " + Secrets.redact(options.url()) + ": "
                     + e.getMessage()), e);
         }
         if (options.isRemote()) {
@@ -657,6 +658,6 @@ public class MikyuConnection implements QueueConnection, TopicConnection, Tempor
 
     @Override
     public String toString() {
-        return "MikyuConnection[" + id + ", " + options.url() + "]";
+        return "MikyuConnection[" + id + ", " + Secrets.redact(options.url()) + "]";
     }
 }

@@ -1,11 +1,13 @@
 package io.mikyu.jms.client;
 
+import io.mikyu.engine.AccessDeniedException;
 import io.mikyu.engine.Claim;
 import io.mikyu.engine.ClaimMode;
 import io.mikyu.engine.ClaimedException;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.TaskQueue;
+import jakarta.jms.JMSSecurityException;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -35,7 +37,12 @@ final class ProviderRegistry {
         this.engine = engine;
     }
 
-    synchronized boolean claimClientId(String id) {
+    /**
+     * Takes the client ID for a connection; false if another connection (here or elsewhere) has it.
+     *
+     * @throws JMSSecurityException if a broker does not let this user use it
+     */
+    synchronized boolean claimClientId(String id) throws JMSSecurityException {
         return claimExclusive(CLIENT_ID + id);
     }
 
@@ -44,7 +51,7 @@ final class ProviderRegistry {
     }
 
     /** Marks an unshared durable subscription active; false if a consumer (here or elsewhere) already has it. */
-    synchronized boolean activate(String group) {
+    synchronized boolean activate(String group) throws JMSSecurityException {
         return claimExclusive(SUBSCRIPTION + group);
     }
 
@@ -58,10 +65,12 @@ final class ProviderRegistry {
     }
 
     /** A consumer joins a shared subscription; {@link IllegalStateException} if it is held exclusively. */
-    synchronized void join(String group) {
+    synchronized void join(String group) throws JMSSecurityException {
         try {
             Claim c = engine.claim(SUBSCRIPTION + group, ClaimMode.SHARED);
             sharedHeld.computeIfAbsent(group, g -> new ArrayDeque<>()).add(c);
+        } catch (AccessDeniedException e) {
+            throw denied(e);
         } catch (ClaimedException e) {
             throw new IllegalStateException("subscription '" + group + "' is in use by a consumer that does not"
                     + " share it", e);
@@ -83,16 +92,26 @@ final class ProviderRegistry {
         return engine.claimHolders(SUBSCRIPTION + group);
     }
 
-    private boolean claimExclusive(String name) {
+    private boolean claimExclusive(String name) throws JMSSecurityException {
         if (held.containsKey(name)) {
             return false;
         }
         try {
             held.put(name, engine.claim(name, ClaimMode.EXCLUSIVE));
             return true;
+        } catch (AccessDeniedException e) {
+            throw denied(e);
         } catch (ClaimedException e) {
             return false;
         }
+    }
+
+    /** A broker refused the claim: the user may not use that client ID (the broker's roles.*.clientIds). */
+    private static JMSSecurityException denied(AccessDeniedException e) {
+        JMSSecurityException j = new JMSSecurityException(e.getMessage());
+        j.setLinkedException(e);
+        j.initCause(e);
+        return j;
     }
 
     private void release(String name) {

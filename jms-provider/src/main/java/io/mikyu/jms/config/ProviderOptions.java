@@ -1,5 +1,6 @@
 package io.mikyu.jms.config;
 
+import io.mikyu.engine.config.Secrets;
 import io.mikyu.engine.Durability;
 
 import java.net.URLDecoder;
@@ -114,7 +115,7 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
         }
         boolean remote = url.startsWith(TCP_SCHEME) || url.startsWith(UNIX_SCHEME) || url.startsWith(TLS_SCHEME);
         if (!url.startsWith(VM_SCHEME) && !remote) {
-            throw new IllegalArgumentException("'" + url + "' is not a mikyu URL; expected vm://<data-dir>, "
+            throw new IllegalArgumentException("'" + Secrets.redact(url) + "' is not a mikyu URL; expected vm://<data-dir>, "
                     + "tcp://<host>:<port>, tls://<host>:<port> or unix://<socket path> [?options]");
         }
         String scheme = url.substring(0, url.indexOf("://") + 3);
@@ -122,7 +123,7 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
         int q = rest.indexOf('?');
         String where = q < 0 ? rest : rest.substring(0, q);
         if (where.isEmpty() || where.equals("/")) {
-            throw new IllegalArgumentException("'" + url + "' names no " + (remote ? "broker" : "data directory")
+            throw new IllegalArgumentException("'" + Secrets.redact(url) + "' names no " + (remote ? "broker" : "data directory")
                     + "; expected " + (remote ? "tcp://<host>:<port> or unix:///path/mikyu.sock" : "vm://<data-dir>"));
         }
         Map<String, String> all = q < 0 ? Map.of() : query(url, rest.substring(q + 1), remote);
@@ -140,13 +141,13 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
             }
         }
         if (remote && (opts.containsKey("users") || opts.containsKey("allowAnonymous"))) {
-            throw new IllegalArgumentException("'" + url + "': users and allowAnonymous check credentials in this JVM,"
+            throw new IllegalArgumentException("'" + Secrets.redact(url) + "': users and allowAnonymous check credentials in this JVM,"
                     + " for vm:// engines only; a broker checks them itself (its config's users.*)");
         }
         Durability durability = switch (opts.getOrDefault("durability", "sync")) {
             case "sync" -> Durability.SYNC;
             case "async" -> Durability.ASYNC;
-            default -> throw new IllegalArgumentException("durability must be sync or async in '" + url + "'");
+            default -> throw new IllegalArgumentException("durability must be sync or async in '" + Secrets.redact(url) + "'");
         };
         String users = opts.get("users");
         Map<String, Integer> attempts = new LinkedHashMap<>();
@@ -184,7 +185,7 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
             if (!KNOWN.contains(name) && !perDestination && !(remote ? DIAL : ENGINE).contains(name)) {
                 java.util.TreeSet<String> known = new java.util.TreeSet<>(KNOWN);
                 known.addAll(remote ? DIAL : ENGINE);
-                throw new IllegalArgumentException("unknown option '" + name + "' in '" + url + "'; known: "
+                throw new IllegalArgumentException("unknown option '" + name + "' in '" + Secrets.redact(url) + "'; known: "
                         + String.join(", ", known));
             }
             out.put(name, value);
@@ -207,7 +208,7 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
         if (v.equals("false")) {
             return false;
         }
-        throw new IllegalArgumentException(name + " must be true or false in '" + url + "'");
+        throw new IllegalArgumentException(name + " must be true or false in '" + Secrets.redact(url) + "'");
     }
 
     private static int intOption(String url, Map<String, String> opts, String name, int dflt, int min) {
@@ -218,11 +219,11 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
         try {
             int n = Integer.parseInt(v);
             if (n < min) {
-                throw new IllegalArgumentException(name + " must be at least " + min + " in '" + url + "'");
+                throw new IllegalArgumentException(name + " must be at least " + min + " in '" + Secrets.redact(url) + "'");
             }
             return n;
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be a whole number in '" + url + "'", e);
+            throw new IllegalArgumentException(name + " must be a whole number in '" + Secrets.redact(url) + "'", e);
         }
     }
 }

@@ -9,6 +9,10 @@ import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.TaskView;
 import io.mikyu.engine.Transaction;
 
+import io.mikyu.jms.metrics.JmsMetrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,6 +30,8 @@ import java.util.TreeSet;
  * <p>Tokens name the record's offset; their lease part is the attempt.
  */
 public final class LogCursorSource implements MessageSource {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LogCursorSource.class);
 
     private final LogQueue log;
     private final TaskFilter filter;
@@ -171,7 +177,12 @@ public final class LogCursorSource implements MessageSource {
             return;
         }
         if (n >= maxAttempts) {
-            attempts.remove(offset); // a non-durable subscription keeps no dead letters
+            // A non-durable subscription keeps no dead letters: the message is given up, loudly.
+            attempts.remove(offset);
+            JmsMetrics.GLOBAL.discarded();
+            LOG.warn("non-durable subscription on topic '{}' discards the message at offset {} after {} deliveries"
+                    + " (maxAttempts {}; a non-durable subscription has no dead-letter queue){}", log.name(), offset,
+                    n, maxAttempts, reason == null ? "" : "; last failure: " + reason);
         } else if (delay == null || delay.isZero()) {
             again.add(offset);
         } else {

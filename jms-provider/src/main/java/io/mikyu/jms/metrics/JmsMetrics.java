@@ -10,7 +10,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The provider's meters, in Micrometer's global registry (add your registry to {@link Metrics#globalRegistry};
  * the embedded engine registers its meters there too): open connections, sessions, producers and consumers
- * ({@code mikyu.jms.connections} ...), and counters of sends, deliveries and redeliveries.
+ * ({@code mikyu.jms.connections} ...), and counters of sends, deliveries and redeliveries, and of messages a
+ * non-durable subscription discarded after {@code maxAttempts} deliveries ({@code mikyu.jms.discarded}: such a
+ * subscription has no dead-letter queue to move them to).
  */
 public final class JmsMetrics {
 
@@ -23,6 +25,7 @@ public final class JmsMetrics {
     private final Counter sends;
     private final Counter deliveries;
     private final Counter redeliveries;
+    private final Counter discarded;
     private final MeterRegistry registry;
 
     JmsMetrics(MeterRegistry registry) {
@@ -41,6 +44,9 @@ public final class JmsMetrics {
                 .register(registry);
         redeliveries = Counter.builder("mikyu.jms.redeliveries")
                 .description("deliveries of messages delivered before (JMSRedelivered)").register(registry);
+        discarded = Counter.builder("mikyu.jms.discarded")
+                .description("messages a non-durable subscription discarded after maxAttempts deliveries")
+                .register(registry);
     }
 
     public MeterRegistry registry() {
@@ -49,6 +55,11 @@ public final class JmsMetrics {
 
     public void sent(int n) {
         sends.increment(n);
+    }
+
+    /** A non-durable subscription gave up on a message: it has no dead-letter queue. */
+    public void discarded() {
+        discarded.increment();
     }
 
     public void delivered(boolean redelivered) {

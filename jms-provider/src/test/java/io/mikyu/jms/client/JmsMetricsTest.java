@@ -8,6 +8,7 @@ import jakarta.jms.Connection;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
+import jakarta.jms.Topic;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,6 +51,31 @@ class JmsMetricsTest {
             assertThat(registry.counter("mikyu.jms.deliveries").count() - deliveries).isEqualTo(3);
             assertThat(registry.counter("mikyu.jms.redeliveries").count() - redeliveries).isEqualTo(1);
             assertThat(registry.get("mikyu.jms.connections").gauge().value()).isEqualTo(connections);
+        } finally {
+            Metrics.removeRegistry(registry);
+        }
+    }
+
+    @Test
+    void aNonDurableSubscriptionThatGivesUpOnAMessageCountsIt() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        Metrics.addRegistry(registry);
+        try {
+            double discarded = registry.counter("mikyu.jms.discarded").count();
+            try (Connection c = new MikyuConnectionFactory("vm://" + data + "?maxAttempts=2").createConnection()) {
+                c.start();
+                Session s = c.createSession(false, Session.CLIENT_ACKNOWLEDGE);
+                Topic prices = s.createTopic("prices");
+                MessageConsumer subscriber = s.createConsumer(prices);
+                s.createProducer(prices).send(s.createTextMessage("poison"));
+                assertThat(subscriber.receive(5_000)).isNotNull();
+                s.recover();
+                assertThat(subscriber.receive(5_000).getJMSRedelivered()).isTrue();
+                s.recover();
+                // the second delivery was the last: no dead-letter queue for a non-durable subscription
+                assertThat(subscriber.receive(200)).isNull();
+            }
+            assertThat(registry.counter("mikyu.jms.discarded").count() - discarded).isEqualTo(1);
         } finally {
             Metrics.removeRegistry(registry);
         }

@@ -1,6 +1,7 @@
 package io.mikyu.engine.internal.files;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -15,12 +16,21 @@ public final class Directories {
     private Directories() {
     }
 
-    /** fsyncs a directory so a rename or create in it survives a crash (a no-op where the OS refuses). */
+    /**
+     * fsyncs a directory so a rename or create in it survives a crash (a no-op where the OS cannot open
+     * directories). A failing fsync is not ignored: the entries it was to make durable may be lost.
+     */
     public static void fsync(Path dir) {
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-            ch.force(true);
+        FileChannel ch;
+        try {
+            ch = FileChannels.open(dir, StandardOpenOption.READ);
         } catch (IOException ignored) {
-            // some platforms cannot open directories; rename durability then rests on the filesystem
+            return; // some platforms cannot open directories; rename durability then rests on the filesystem
+        }
+        try (ch) {
+            ch.force(true);
+        } catch (IOException e) {
+            throw new UncheckedIOException("fsync of directory " + dir + " failed", e);
         }
     }
 
@@ -40,6 +50,7 @@ public final class Directories {
         deleteRecursively(tmp);
         Files.createDirectories(tmp);
         init.fill(tmp);
+        fsync(tmp); // its entries (files written by init are fsynced by it) before the rename publishes them
         Files.move(tmp, dir, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         fsync(root);
         return dir;

@@ -5,6 +5,7 @@ import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.RecoveryReport;
 import io.mikyu.engine.internal.format.FileHeader;
+import io.mikyu.engine.internal.files.FileChannels;
 import io.mikyu.engine.internal.files.Quarantine;
 import io.mikyu.engine.internal.format.SegmentDescriptor;
 
@@ -91,7 +92,7 @@ public final class LogRecovery {
                                           EngineConfig engine, Listener listener) throws IOException {
         Path file = dir.resolve(SegmentDescriptor.fileName(base));
         Path indexFile = dir.resolve(SegmentDescriptor.indexFileName(base));
-        FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        FileChannel ch = FileChannels.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
         boolean keep = false;
         try {
             long fileSize = ch.size();

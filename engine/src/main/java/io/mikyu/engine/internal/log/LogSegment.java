@@ -1,6 +1,7 @@
 package io.mikyu.engine.internal.log;
 
 import io.mikyu.engine.internal.files.Directories;
+import io.mikyu.engine.internal.files.FileChannels;
 import io.mikyu.engine.internal.format.FileHeader;
 import io.mikyu.engine.internal.format.SegmentDescriptor;
 
@@ -68,7 +69,7 @@ final class LogSegment {
     /** Creates a new, empty segment file starting at {@code baseOffset}. */
     static LogSegment create(Path dir, long baseOffset) throws IOException {
         Path file = dir.resolve(SegmentDescriptor.fileName(baseOffset));
-        FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+        FileChannel ch = FileChannels.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
         try {
             ByteBuffer header = ByteBuffer.allocate(SegmentDescriptor.HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
@@ -160,7 +161,16 @@ final class LogSegment {
     /** fsync of the data (and of the file length only if it changed). Clears the mark first: see BackgroundFlusher. */
     void force() throws IOException {
         dirty = false;
-        channel.force(false);
+        sync(false);
+    }
+
+    /** An fsync whose failure is told apart from other I/O errors: it stops the log. */
+    private void sync(boolean metaData) throws FsyncFailedException {
+        try {
+            channel.force(metaData);
+        } catch (IOException e) {
+            throw new FsyncFailedException(file.toString(), e);
+        }
     }
 
     /**
@@ -172,7 +182,7 @@ final class LogSegment {
             return;
         }
         channel.truncate(size);
-        channel.force(true);
+        sync(true);
         index.writeTo(indexFile, size, nextOffset);
         allocated = size;
         dirty = false;
@@ -182,7 +192,7 @@ final class LogSegment {
     /** Writer, on clean close: like {@link #seal()} for the active segment, so reopening needs no scan. */
     void closeCleanly() throws IOException {
         channel.truncate(size);
-        channel.force(true);
+        sync(true);
         index.writeTo(indexFile, size, nextOffset);
         allocated = size;
         dirty = false;

@@ -148,8 +148,8 @@ final class SegmentIndex {
         }
         buf.putInt(IndexDescriptor.CRC_OFFSET, crc(buf));
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (FileChannel ch = io.mikyu.engine.internal.files.FileChannels.open(tmp, StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             buf.position(0);
             while (buf.hasRemaining()) {
                 ch.write(buf);
@@ -157,6 +157,7 @@ final class SegmentIndex {
             ch.force(true);
         }
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        io.mikyu.engine.internal.files.Directories.fsync(file.getParent());
     }
 
     /** What a persisted index says about its segment. */

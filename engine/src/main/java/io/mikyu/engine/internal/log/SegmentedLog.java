@@ -4,6 +4,7 @@ import io.mikyu.engine.CorruptionException;
 import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.Record;
+import io.mikyu.engine.StorageFailedException;
 import io.mikyu.engine.StoreClosedException;
 import io.mikyu.engine.internal.cache.RecentBatchCache;
 import io.mikyu.engine.internal.files.Directories;
@@ -54,6 +55,8 @@ public final class SegmentedLog implements WriteTarget {
     private volatile long endOffset;
     private volatile long startOffset;
     private volatile boolean open = true;
+    /** Set by the first failed fsync; from then on nothing is written, acknowledged or read (see failure()). */
+    private volatile FsyncFailedException fsyncFailure;
 
     private final ReentrantLock waitLock = new ReentrantLock();
     private final Condition appended = waitLock.newCondition();
@@ -129,6 +132,15 @@ public final class SegmentedLog implements WriteTarget {
 
     @Override
     public long write(List<AppendRequest> requests) throws IOException {
+        try {
+            return writeRequests(requests);
+        } catch (FsyncFailedException e) { // sealing a full segment on the way
+            fsyncFailed(e);
+            throw e;
+        }
+    }
+
+    private long writeRequests(List<AppendRequest> requests) throws IOException {
         LogSegment seg = active;
         long pos = writerSize;
         long pendingAt = pos;
@@ -246,7 +258,39 @@ public final class SegmentedLog implements WriteTarget {
 
     @Override
     public void force() throws IOException {
-        active.force();
+        RuntimeException failed = failure();
+        if (failed != null) {
+            throw failed;
+        }
+        try {
+            active.force();
+        } catch (FsyncFailedException e) {
+            fsyncFailed(e);
+            throw e;
+        }
+    }
+
+    /**
+     * After a failed fsync the kernel may have dropped the dirty pages and cleared the error, so a later fsync
+     * would succeed without having written them: acknowledging anything on top would be a lie. The log stops
+     * (writes, acknowledgements and reads fail) until the store is reopened and recovers it from the files.
+     */
+    private void fsyncFailed(FsyncFailedException e) {
+        if (fsyncFailure == null) {
+            fsyncFailure = e;
+        }
+    }
+
+    /** Why this log is stopped ({@link StorageFailedException}), or {@code null} while it is healthy. */
+    @Override
+    public RuntimeException failure() {
+        FsyncFailedException e = fsyncFailure;
+        if (e == null) {
+            return null;
+        }
+        return new StorageFailedException(describe() + " is stopped: " + e.getMessage()
+                + "; what it had not fsynced may be lost. Close and reopen the store to recover it from its files",
+                e);
     }
 
     @Override
@@ -663,6 +707,10 @@ public final class SegmentedLog implements WriteTarget {
         if (!open) {
             throw new StoreClosedException(describe() + " is closed");
         }
+        RuntimeException failed = failure();
+        if (failed != null) {
+            throw failed;
+        }
     }
 
     /** Writer thread: stops accepting appends; on a clean close makes the next open need no scan. */
@@ -673,7 +721,8 @@ public final class SegmentedLog implements WriteTarget {
         open = false;
         signalWaiters();
         IOException first = null;
-        if (clean) {
+        // A log stopped by a failed fsync is not closed cleanly: its index must not vouch for data never fsynced.
+        if (clean && fsyncFailure == null) {
             try {
                 active.closeCleanly();
             } catch (IOException e) {

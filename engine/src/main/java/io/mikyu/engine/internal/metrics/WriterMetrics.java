@@ -22,6 +22,8 @@ public final class WriterMetrics implements AutoCloseable {
     private volatile long fsyncs;
     private volatile long backgroundFsyncs;
     private volatile long bytes;
+    /** Written by the writer and the flusher: failures are rare enough for an atomic. */
+    private final java.util.concurrent.atomic.AtomicLong fsyncFailures = new java.util.concurrent.atomic.AtomicLong();
     private final Timer fsyncLatency;
     private final Timer commitLatency;
     private final DistributionSummary batchSize;
@@ -36,6 +38,8 @@ public final class WriterMetrics implements AutoCloseable {
         meters.add(FunctionCounter.builder("mikyu.engine.commit.requests", this, m -> m.commitRequests)
                 .description("append calls covered by group commits").register(registry));
         meters.add(FunctionCounter.builder("mikyu.engine.fsyncs", this, m -> m.fsyncs()).register(registry));
+        meters.add(FunctionCounter.builder("mikyu.engine.fsync.failures", this, m -> m.fsyncFailures.get())
+                .description("failed fsyncs; each stopped its queue until the store is reopened").register(registry));
         meters.add(FunctionCounter.builder("mikyu.engine.written", this, m -> m.bytes).baseUnit("bytes")
                 .register(registry));
         fsyncLatency = Timer.builder("mikyu.engine.fsync.latency")
@@ -74,6 +78,11 @@ public final class WriterMetrics implements AutoCloseable {
     /** An fsync by the writer thread for a synchronous cycle. */
     public void fsync() {
         fsyncs++;
+    }
+
+    /** A failed fsync, by the writer or the flusher. */
+    public void fsyncFailure() {
+        fsyncFailures.incrementAndGet();
     }
 
     /** An fsync by the background flusher thread. */

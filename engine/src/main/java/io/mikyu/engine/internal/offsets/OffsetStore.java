@@ -195,8 +195,8 @@ public final class OffsetStore implements AutoCloseable {
         FileHeader.OFFSETS.write(header);
         header.flip();
         long pos;
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (FileChannel ch = io.mikyu.engine.internal.files.FileChannels.open(tmp, StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             pos = ch.write(header, 0);
             for (Map.Entry<String, Long> e : committed.entrySet()) {
                 ByteBuffer entry = encode(e.getKey(), e.getValue());

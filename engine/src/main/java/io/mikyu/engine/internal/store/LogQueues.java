@@ -13,6 +13,7 @@ import io.mikyu.engine.internal.metrics.QueueMeters;
 import io.mikyu.engine.internal.offsets.OffsetStore;
 import io.mikyu.engine.internal.task.SharedGroupHandle;
 import io.mikyu.engine.internal.task.TaskQueueHandle;
+import io.mikyu.engine.internal.txn.TxOp;
 import io.mikyu.engine.internal.write.GroupCommitWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,11 +46,15 @@ final class LogQueues {
     private final ByteBuffer writerScratch;
     private final Consumer<RecoveryReport.Event> recovery;
     private final TaskQueues tasks;
+    private final Consumer<List<TxOp>> transactions;
     private final ConcurrentHashMap<String, LogQueueHandle> queues = new ConcurrentHashMap<>();
+    /** Queues found with an unreadable queue.conf: not opened, their names kept from reuse. */
+    private final java.util.Set<String> quarantined = ConcurrentHashMap.newKeySet();
 
     LogQueues(Path root, EngineConfig config, GroupCommitWriter writer, ByteBuffer writerScratch,
-              Consumer<RecoveryReport.Event> recovery, TaskQueues tasks) {
+              Consumer<RecoveryReport.Event> recovery, TaskQueues tasks, Consumer<List<TxOp>> transactions) {
         this.root = root;
+        this.transactions = transactions;
         this.config = config;
         this.writer = writer;
         this.writerScratch = writerScratch;
@@ -65,7 +70,15 @@ final class LogQueues {
                 if (name.startsWith(".")) {
                     Directories.deleteRecursively(d);
                 } else if (Files.isDirectory(d) && Files.exists(d.resolve(QueueConfigFile.FILE_NAME))) {
-                    queues.put(name, open(name, d, QueueConfigFile.read(d)));
+                    LogQueueConfig c;
+                    try {
+                        c = QueueConfigFile.read(d);
+                    } catch (IOException | RuntimeException e) {
+                        recovery.accept(QueueConfigFile.unreadable(d, "log queue", e));
+                        quarantined.add(name);
+                        continue;
+                    }
+                    queues.put(name, open(name, d, c));
                 }
             }
         }
@@ -75,6 +88,9 @@ final class LogQueues {
         QueueNames.check("queue", name);
         if (queues.containsKey(name)) {
             throw new QueueExistsException("log queue '" + name + "' already exists");
+        }
+        if (quarantined.contains(name)) {
+            throw new QueueExistsException(QueueConfigFile.quarantinedMessage("log queue", name));
         }
         try {
             Path dir = Directories.createAtomically(root, name, tmp -> QueueConfigFile.write(tmp, queueConfig));
@@ -102,7 +118,7 @@ final class LogQueues {
         SegmentedLog log = SegmentedLog.open(name, "log queue", dir, queueConfig, config, writerScratch,
                 recovery::accept);
         OffsetStore offsets = OffsetStore.open(dir, config, recovery);
-        SharedGroups shared = new SharedGroups(log, offsets, writer, config, new SharedGroups.Opener() {
+        SharedGroups shared = new SharedGroups(log, offsets, writer, config, recovery, new SharedGroups.Opener() {
             @Override
             public SegmentedLog openLog(String groupName, Path groupDir, LogQueueConfig c) throws IOException {
                 return SegmentedLog.open(groupName, "shared group", groupDir, c, config, writerScratch,
@@ -113,6 +129,11 @@ final class LogQueues {
             public TaskQueueHandle openDeadLetters(String dlqName, Path dlqDir, TaskQueueConfig c)
                     throws IOException {
                 return tasks.openOne(dlqName, dlqDir, c, null);
+            }
+
+            @Override
+            public void commit(List<TxOp> ops) {
+                transactions.accept(ops);
             }
 
             @Override

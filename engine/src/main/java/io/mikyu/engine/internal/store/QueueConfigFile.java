@@ -4,7 +4,9 @@ import io.mikyu.engine.CorruptionException;
 import io.mikyu.engine.Durability;
 import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.SharedGroupConfig;
+import io.mikyu.engine.RecoveryReport;
 import io.mikyu.engine.TaskQueueConfig;
+import io.mikyu.engine.internal.files.DurableFiles;
 
 import java.io.IOException;
 import java.io.StringReader;
@@ -35,11 +37,15 @@ final class QueueConfigFile {
                 + "compacted=" + c.compacted() + "\n"
                 + "tombstone.retention.ms=" + c.tombstoneRetention().toMillis() + "\n"
                 + "segment.bytes=" + c.segmentBytes() + "\n";
-        Files.writeString(dir.resolve(FILE_NAME), text, StandardCharsets.UTF_8);
+        DurableFiles.write(dir.resolve(FILE_NAME), text.getBytes(StandardCharsets.UTF_8));
     }
 
     static void write(Path dir, TaskQueueConfig c) throws IOException {
-        String text = MAGIC + "\n"
+        DurableFiles.write(dir.resolve(FILE_NAME), taskText(c).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String taskText(TaskQueueConfig c) {
+        return MAGIC + "\n"
                 + "kind=task\n"
                 + "durability=" + c.durability().name().toLowerCase() + "\n"
                 + "max.attempts=" + c.maxAttempts() + "\n"
@@ -48,14 +54,12 @@ final class QueueConfigFile {
                 + "backoff.max.ms=" + c.backoffMax().toMillis() + "\n"
                 + "lease.default.ms=" + c.defaultLease().toMillis() + "\n"
                 + "segment.bytes=" + c.segmentBytes() + "\n";
-        Files.writeString(dir.resolve(FILE_NAME), text, StandardCharsets.UTF_8);
     }
 
     /** Attribute names are stored as {@code attribute.<name>} keys, values in properties escaping. */
     private static final String ATTRIBUTE = "attribute.";
 
     static void write(Path dir, SharedGroupConfig c) throws IOException {
-        write(dir, c.redelivery());
         Properties extra = new Properties();
         extra.setProperty("kind", "shared-group");
         extra.setProperty("max.in.flight", Integer.toString(c.maxInFlight()));
@@ -65,8 +69,24 @@ final class QueueConfigFile {
         // Properties.store starts with a date comment; keep the file reproducible without it
         String body = text.toString().lines().filter(l -> !l.startsWith("#")).collect(
                 java.util.stream.Collectors.joining("\n", "", "\n"));
-        Files.writeString(dir.resolve(FILE_NAME), body, StandardCharsets.UTF_8,
-                java.nio.file.StandardOpenOption.APPEND);
+        DurableFiles.write(dir.resolve(FILE_NAME),
+                (taskText(c.redelivery()) + body).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The recovery event for a queue whose settings cannot be read (empty after a power loss, damaged, invalid):
+     * that queue is not opened, the rest of the store is.
+     */
+    static RecoveryReport.Event unreadable(Path dir, String what, Exception e) {
+        return new RecoveryReport.Event(RecoveryReport.Kind.QUEUE_QUARANTINED, dir.resolve(FILE_NAME).toString(), 0,
+                what + " '" + dir.getFileName() + "' not opened, its files left as they are: " + e.getMessage()
+                        + "; restore its " + FILE_NAME + " and reopen the store");
+    }
+
+    /** Why a name is taken by a queue {@link #unreadable} set aside. */
+    static String quarantinedMessage(String what, String name) {
+        return what + " '" + name + "' exists but was not opened: its " + FILE_NAME
+                + " is damaged (see the recovery report); restore the file and reopen the store";
     }
 
     static SharedGroupConfig readShared(Path dir) throws IOException {

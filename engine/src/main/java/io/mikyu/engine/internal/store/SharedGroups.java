@@ -34,6 +34,9 @@ final class SharedGroups {
 
         TaskQueueHandle openDeadLetters(String name, Path dir, TaskQueueConfig config) throws IOException;
 
+        /** Commits a store transaction (a group's dead letters move as one). */
+        void commit(List<io.mikyu.engine.internal.txn.TxOp> ops);
+
         /** Closes and unregisters a dead-letter queue whose files are about to be deleted. */
         void forgetDeadLetters(TaskQueueHandle dlq);
     }
@@ -44,9 +47,12 @@ final class SharedGroups {
     private final EngineConfig engine;
     private final Opener opener;
     private final ConcurrentHashMap<String, SharedGroupHandle> groups = new ConcurrentHashMap<>();
+    /** Groups found with an unreadable queue.conf: not opened, their names kept from reuse. */
+    private final java.util.Set<String> quarantined = ConcurrentHashMap.newKeySet();
 
     SharedGroups(SegmentedLog source, OffsetStore offsets, GroupCommitWriter writer, EngineConfig engine,
-                 Opener opener) throws IOException {
+                 java.util.function.Consumer<io.mikyu.engine.RecoveryReport.Event> recovery, Opener opener)
+            throws IOException {
         this.source = source;
         this.offsets = offsets;
         this.writer = writer;
@@ -60,7 +66,15 @@ final class SharedGroups {
                     if (name.startsWith(".")) {
                         Directories.deleteRecursively(d);
                     } else if (Files.exists(d.resolve(QueueConfigFile.FILE_NAME))) {
-                        groups.put(name, open(name, d, QueueConfigFile.readShared(d)));
+                        SharedGroupConfig c;
+                        try {
+                            c = QueueConfigFile.readShared(d);
+                        } catch (IOException | RuntimeException e) {
+                            recovery.accept(QueueConfigFile.unreadable(d, "shared group", e));
+                            quarantined.add(name);
+                            continue;
+                        }
+                        groups.put(name, open(name, d, c));
                     }
                 }
             }
@@ -84,6 +98,9 @@ final class SharedGroups {
         SharedGroupHandle g = groups.get(name);
         if (g != null) {
             return g;
+        }
+        if (quarantined.contains(name)) {
+            throw new io.mikyu.engine.QueueExistsException(QueueConfigFile.quarantinedMessage("shared group", name));
         }
         Path root = source.dir().resolve(DIRECTORY);
         try {
@@ -141,7 +158,7 @@ final class SharedGroups {
         LogQueueConfig stateConfig = LogQueueConfig.defaults().withDurability(config.redelivery().durability())
                 .withSegmentBytes(config.redelivery().segmentBytes());
         SegmentedLog stateLog = opener.openLog(source.name() + ":" + name, dir, stateConfig);
-        return SharedGroupHandle.open(name, source, offsets, config, stateLog, writer, engine, dlq);
+        return SharedGroupHandle.open(name, source, offsets, config, stateLog, writer, engine, dlq, opener::commit);
     }
 
     List<SegmentedLog> stateLogs() {

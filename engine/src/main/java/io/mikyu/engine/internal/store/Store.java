@@ -96,6 +96,7 @@ public final class Store implements Mikyu {
     private final List<RecoveryReport.Event> recoveryEvents = Collections.synchronizedList(new ArrayList<>());
     private final RecoveryReport recoveryReport;
     private volatile boolean closed;
+    private final java.util.concurrent.atomic.AtomicLong housekeepingFailures = new java.util.concurrent.atomic.AtomicLong();
 
     private Store(Path dataDir, EngineConfig config, DataDirectoryLock lock) throws IOException {
         long started = System.nanoTime();
@@ -108,9 +109,9 @@ public final class Store implements Mikyu {
         this.writerMetrics = new WriterMetrics(config.meterRegistry());
         this.writer = new GroupCommitWriter("mikyu-writer", MAX_CYCLE_BYTES, diskGuard, writerMetrics);
         this.tasks = new TaskQueues(dataDir.resolve(QueueKind.TASK.directory()), config, writer, writerScratch,
-                recoveryEvents::add);
+                recoveryEvents::add, this::commitInternal);
         this.logs = new LogQueues(dataDir.resolve(QueueKind.LOG.directory()), config, writer, writerScratch,
-                recoveryEvents::add, tasks);
+                recoveryEvents::add, tasks, this::commitInternal);
         try {
             logs.load();
             tasks.load();
@@ -141,6 +142,10 @@ public final class Store implements Mikyu {
                 .register(config.meterRegistry()));
         writerMetrics.own(Gauge.builder("mikyu.engine.disk.free", diskGuard, DiskSpaceGuard::freeBytes)
                 .baseUnit("bytes").register(config.meterRegistry()));
+        writerMetrics.own(io.micrometer.core.instrument.FunctionCounter.builder("mikyu.engine.housekeeping.failures",
+                        housekeepingFailures, java.util.concurrent.atomic.AtomicLong::get)
+                .description("housekeeping steps (retention, compaction, checkpoints, cleanup) that failed")
+                .register(config.meterRegistry()));
         TransactionManager txns = transactions;
         writerMetrics.own(Gauge.builder("mikyu.engine.transactions.indoubt", txns, TransactionManager::inDoubtCount)
                 .description("transactions prepared and not yet decided").register(config.meterRegistry()));
@@ -151,7 +156,8 @@ public final class Store implements Mikyu {
         this.recoveryReport = new RecoveryReport(List.copyOf(recoveryEvents),
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
         for (RecoveryReport.Event e : recoveryReport.events()) {
-            if (e.kind() == RecoveryReport.Kind.CORRUPTION_QUARANTINED) {
+            if (e.kind() == RecoveryReport.Kind.CORRUPTION_QUARANTINED
+                    || e.kind() == RecoveryReport.Kind.QUEUE_QUARANTINED) {
                 LOG.error("recovery: {}", e);
             } else {
                 LOG.warn("recovery: {}", e);
@@ -212,7 +218,7 @@ public final class Store implements Mikyu {
                         + "', this mikyu reads '" + FORMAT_TEXT.trim() + "'");
             }
         } else {
-            Files.writeString(f, FORMAT_TEXT, StandardCharsets.UTF_8);
+            io.mikyu.engine.internal.files.DurableFiles.write(f, FORMAT_TEXT.getBytes(StandardCharsets.UTF_8));
         }
         Files.createDirectories(dataDir.resolve(QueueKind.LOG.directory()));
         Files.createDirectories(dataDir.resolve(QueueKind.TASK.directory()));
@@ -258,6 +264,15 @@ public final class Store implements Mikyu {
             }
             default -> throw new IllegalArgumentException("unknown transaction target " + target);
         }
+    }
+
+    /** A transaction the engine itself commits (a move to a dead-letter queue). */
+    private void commitInternal(List<io.mikyu.engine.internal.txn.TxOp> ops) {
+        TransactionManager txns = transactions;
+        if (txns == null) {
+            throw new StoreClosedException("the transaction log of " + dataDir + " is not open yet");
+        }
+        txns.commit(ops);
     }
 
     @Override
@@ -438,11 +453,12 @@ public final class Store implements Mikyu {
         checkOpen();
         for (SegmentedLog log : allLogs()) {
             try {
-                if (log.isDirty()) {
-                    log.force();
+                if (log.isDirty() || log.failure() != null) {
+                    log.force(); // a stopped log throws its failure: flush() never reports success over it
                 }
             } catch (IOException e) {
-                throw new UncheckedIOException("flushing " + log.describe(), e);
+                RuntimeException stopped = log.failure();
+                throw stopped != null ? stopped : new UncheckedIOException("flushing " + log.describe(), e);
             }
         }
     }
@@ -470,35 +486,49 @@ public final class Store implements Mikyu {
         }
     }
 
+    /**
+     * Retention, compaction, checkpoints and log cleanup of every queue. Runs on a scheduled executor, which stops
+     * rescheduling a task for good once it throws: so nothing may escape, not even an Error (an OutOfMemoryError in
+     * one queue's compaction must not end retention for all of them and let the disk fill). Each failure is logged
+     * and counted ({@code mikyu.engine.housekeeping.failures}), and the next run tries again.
+     */
     private void housekeeping() {
         try {
-            transactions.housekeeping();
-        } catch (RuntimeException e) {
-            if (!closed) {
-                LOG.warn("housekeeping of the transaction log failed", e);
+            housekeep("the transaction log", () -> transactions.housekeeping());
+            for (TaskQueueHandle t : tasks.all()) {
+                housekeep(t.storage().describe(), t::housekeeping);
             }
+            for (LogQueueHandle h : logs.all()) {
+                housekeep(h.storage().describe(), () -> {
+                    h.shared().checkpointAll();
+                    h.applyRetention();
+                    if (h.config().compacted()) {
+                        h.compact();
+                    }
+                });
+            }
+        } catch (Throwable t) {
+            housekeepingFailed("housekeeping", t);
         }
-        for (TaskQueueHandle t : tasks.all()) {
-            try {
-                t.housekeeping();
-            } catch (RuntimeException e) {
-                if (!closed) {
-                    LOG.warn("housekeeping of {} failed", t.storage().describe(), e);
-                }
-            }
+    }
+
+    private void housekeep(String what, Runnable step) {
+        try {
+            step.run();
+        } catch (Throwable t) {
+            housekeepingFailed(what, t);
         }
-        for (LogQueueHandle h : logs.all()) {
-            try {
-                h.shared().checkpointAll();
-                h.applyRetention();
-                if (h.config().compacted()) {
-                    h.compact();
-                }
-            } catch (RuntimeException e) {
-                if (!closed) {
-                    LOG.warn("housekeeping of {} failed", h.storage().describe(), e);
-                }
-            }
+    }
+
+    private void housekeepingFailed(String what, Throwable t) {
+        if (closed) {
+            return;
+        }
+        housekeepingFailures.incrementAndGet();
+        if (t instanceof Error) {
+            LOG.error("housekeeping of {} failed; the next run tries again", what, t);
+        } else {
+            LOG.warn("housekeeping of {} failed; the next run tries again", what, t);
         }
     }
 

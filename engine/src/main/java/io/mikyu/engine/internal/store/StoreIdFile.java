@@ -60,7 +60,8 @@ final class StoreIdFile {
         buf.putLong(id.getMostSignificantBits()).putLong(id.getLeastSignificantBits());
         buf.putInt(crc(buf.array()));
         buf.flip();
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        try (FileChannel ch = io.mikyu.engine.internal.files.FileChannels.open(tmp, StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.WRITE)) {
             while (buf.hasRemaining()) {
                 ch.write(buf);
             }

@@ -11,6 +11,7 @@ import io.mikyu.engine.internal.files.Directories;
 import io.mikyu.engine.internal.log.SegmentedLog;
 import io.mikyu.engine.internal.metrics.QueueMeters;
 import io.mikyu.engine.internal.task.TaskQueueHandle;
+import io.mikyu.engine.internal.txn.TxOp;
 import io.mikyu.engine.internal.write.GroupCommitWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,12 +44,17 @@ final class TaskQueues {
     private final GroupCommitWriter writer;
     private final ByteBuffer writerScratch;
     private final Consumer<RecoveryReport.Event> recovery;
+    /** Commits a store transaction: how dead letters move atomically. */
+    private final Consumer<List<TxOp>> transactions;
     private final ConcurrentHashMap<String, TaskQueueHandle> queues = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, QueueMeters> meters = new ConcurrentHashMap<>();
+    /** Queues found with an unreadable queue.conf: not opened, their names kept from reuse. */
+    private final java.util.Set<String> quarantined = ConcurrentHashMap.newKeySet();
 
     TaskQueues(Path root, EngineConfig config, GroupCommitWriter writer, ByteBuffer writerScratch,
-               Consumer<RecoveryReport.Event> recovery) {
+               Consumer<RecoveryReport.Event> recovery, Consumer<List<TxOp>> transactions) {
         this.root = root;
+        this.transactions = transactions;
         this.config = config;
         this.writer = writer;
         this.writerScratch = writerScratch;
@@ -63,7 +69,15 @@ final class TaskQueues {
                 if (name.startsWith(".")) {
                     Directories.deleteRecursively(d);
                 } else if (Files.isDirectory(d) && Files.exists(d.resolve(QueueConfigFile.FILE_NAME))) {
-                    open(name, d, QueueConfigFile.readTask(d));
+                    TaskQueueConfig c;
+                    try {
+                        c = QueueConfigFile.readTask(d);
+                    } catch (IOException | RuntimeException e) {
+                        recovery.accept(QueueConfigFile.unreadable(d, "task queue", e));
+                        quarantined.add(name);
+                        continue;
+                    }
+                    open(name, d, c);
                 }
             }
         }
@@ -73,6 +87,9 @@ final class TaskQueues {
         QueueNames.check("queue", name);
         if (queues.containsKey(name)) {
             throw new QueueExistsException("task queue '" + name + "' already exists");
+        }
+        if (quarantined.contains(name)) {
+            throw new QueueExistsException(QueueConfigFile.quarantinedMessage("task queue", name));
         }
         try {
             Path dir = Directories.createAtomically(root, name, tmp -> {
@@ -115,7 +132,7 @@ final class TaskQueues {
                 recovery::accept);
         TaskQueueHandle handle;
         try {
-            handle = TaskQueueHandle.open(name, c, log, writer, config, dlq);
+            handle = TaskQueueHandle.open(name, c, log, writer, config, dlq, transactions);
         } catch (RuntimeException e) {
             log.close(false);
             throw e;

@@ -18,6 +18,8 @@ import io.mikyu.engine.internal.format.BatchDescriptor;
 import io.mikyu.engine.internal.format.BatchEncoder;
 import io.mikyu.engine.internal.format.TaskRecordDescriptor;
 import io.mikyu.engine.internal.log.SegmentedLog;
+import io.mikyu.engine.internal.txn.TransactionManager;
+import io.mikyu.engine.internal.txn.TxOp;
 import io.mikyu.engine.internal.write.AppendRequest;
 import io.mikyu.engine.internal.write.GroupCommitWriter;
 import org.slf4j.Logger;
@@ -57,6 +59,10 @@ final class LeaseLedger {
     private final GroupCommitWriter writer;
     private final EngineConfig engine;
     private final TaskQueueHandle deadLetters;
+    /** This ledger as a transaction participant ({@code task/<queue>} or {@code shared/<queue>:<group>}). */
+    private final String txTarget;
+    /** Commits a transaction of the store: how dead letters move atomically. */
+    private final Consumer<List<TxOp>> transactions;
     /** The work item (task or log record) of an id, for its payload and headers. */
     private final LongFunction<Record> item;
     /** The timestamp stamped on state records (shared groups store their window end there). */
@@ -84,8 +90,10 @@ final class LeaseLedger {
 
     LeaseLedger(String name, TaskQueueConfig config, SegmentedLog stateLog, GroupCommitWriter writer,
                 EngineConfig engine, TaskQueueHandle deadLetters, LongFunction<Record> item, LongSupplier stateStamp,
-                boolean window) {
+                boolean window, String txTarget, Consumer<List<TxOp>> transactions) {
         this.name = name;
+        this.txTarget = txTarget;
+        this.transactions = transactions;
         this.config = config;
         this.stateLog = stateLog;
         this.writer = writer;
@@ -490,9 +498,10 @@ final class LeaseLedger {
     }
 
     /**
-     * Moves items marked leaving to the dead-letter queue: enqueue there first, then record DEAD here. A crash
-     * between the two leaves the item here, past its attempts, so it is moved again on the next promotion: a
-     * dead letter may be duplicated, never lost. Releases the lock (if held) around the writes.
+     * Moves items marked leaving to the dead-letter queue, each as one transaction: the copy's enqueue there and
+     * the DEAD record here commit together (the fsynced COMMIT record is the atomic point; recovery completes
+     * whichever of the two writes a crash cut off), so a dead letter is neither duplicated nor lost, whatever the
+     * queues' durability. Releases the lock (if held) around the writes.
      */
     void deadLetter(List<TaskEntry> leaving) {
         if (leaving.isEmpty()) {
@@ -530,13 +539,17 @@ final class LeaseLedger {
             Task dead = new Task(payload, hb.build(), e.priority, 0, 0);
             if (e.isTransient()) {
                 deadLetters.enqueueTransient(List.of(dead)); // stays as durable as it was: memory only
-            } else {
-                deadLetters.enqueue(dead, config.durability());
-                writeState(List.of(stateRecord(TaskRecordDescriptor.DEAD, e.id, e.lease,
-                        System.currentTimeMillis(), e.attempts, e.lastReason)));
+                withLock(() -> state.finish(e.id));
+                deadLettered++;
+                return;
             }
-            withLock(() -> state.finish(e.id));
-            deadLettered++;
+            // The DEAD settlement's memory update (settled) finishes the item, here or in recovery.
+            transactions.accept(List.of(new TxOp.Enqueue(deadLetters.name(), dead),
+                    new TxOp.DeadLetter(txTarget, e.id, e.lease, e.attempts, e.lastReason)));
+        } catch (io.mikyu.engine.CommittedNotAppliedException committed) {
+            // Decided: the store applies it later (housekeeping or the next open); moving it again would duplicate.
+            LOG.warn("moving {} of '{}' to its dead-letter queue is committed but not yet applied", e.id, name,
+                    committed);
         } catch (RuntimeException failure) {
             LOG.warn("moving {} of '{}' to its dead-letter queue failed; retrying later", e.id, name, failure);
             long now = System.currentTimeMillis();
@@ -546,15 +559,28 @@ final class LeaseLedger {
 
     // ---------------------------------------------------------------------------------------- transactions
 
-    /** An ack or nack decided by a transaction. {@code delayMillis} -1: the backoff. */
-    record Settlement(LeaseToken token, boolean nack, long delayMillis, String reason) {
+    /**
+     * An ack or nack decided by a transaction ({@code delayMillis} -1: the backoff), or the DEAD record of a move to
+     * the dead-letter queue ({@code dead}, with the attempts it had).
+     */
+    record Settlement(LeaseToken token, boolean nack, long delayMillis, String reason, boolean dead, int attempts) {
+
+        Settlement(LeaseToken token, boolean nack, long delayMillis, String reason) {
+            this(token, nack, delayMillis, reason, false, 0);
+        }
+
+        static Settlement deadLetter(TxOp.DeadLetter d) {
+            return new Settlement(new LeaseToken(d.id(), d.lease()), false, 0, d.reason(), true, d.attempts());
+        }
     }
 
     /** Fails unless every settlement's lease still holds. */
     void validate(List<Settlement> settlements) {
         withLock(() -> {
             for (Settlement s : settlements) {
-                state.holder(s.token());
+                if (!s.dead()) { // a dead letter's task left its lease when the ledger decided to move it
+                    state.holder(s.token());
+                }
             }
         });
     }
@@ -571,11 +597,18 @@ final class LeaseLedger {
         });
         byte[] batch = BatchEncoder.encode(records, now, engine.maxRecordBytes(), engine.maxBatchBytes(),
                 BatchDescriptor.TYPE_TASK_STATE, txId);
-        return new AppendRequest(stateLog, batch, config.durability() == Durability.SYNC);
+        // A DEAD record is fsynced whatever the queue's durability: the transaction's APPLIED record must never
+        // outlive it, or recovery would not restore it and the task would be moved a second time.
+        boolean sync = config.durability() == Durability.SYNC || settlements.stream().anyMatch(Settlement::dead);
+        return new AppendRequest(stateLog, batch, sync);
     }
 
     /** The ACK or NACK record of one settlement; under the lock. */
     private Entry settleRecord(Settlement s, int attempts, long now) {
+        if (s.dead()) {
+            return stateRecord(TaskRecordDescriptor.DEAD, s.token().taskId(), s.token().lease(), now, s.attempts(),
+                    s.reason());
+        }
         if (!s.nack()) {
             return stateRecord(TaskRecordDescriptor.ACK, s.token().taskId(), s.token().lease(), 0, attempts, null);
         }
@@ -594,6 +627,13 @@ final class LeaseLedger {
             long now = System.currentTimeMillis();
             for (Settlement s : settlements) {
                 TaskEntry e = state.find(s.token().taskId());
+                if (s.dead()) {
+                    if (e != null) {
+                        state.finish(e.id);
+                        deadLettered++;
+                    }
+                    continue;
+                }
                 if (e == null || e.state == TaskEntry.State.LEAVING) {
                     continue;
                 }

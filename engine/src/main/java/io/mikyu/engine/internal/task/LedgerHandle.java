@@ -75,6 +75,8 @@ abstract class LedgerHandle implements TxParticipant {
                 out.add(new LeaseLedger.Settlement(s.token(), s.nack(), s.delayMillis(), s.reason()));
             } else if (op instanceof TxOp.SettleShared s) {
                 out.add(new LeaseLedger.Settlement(s.token(), s.nack(), s.delayMillis(), s.reason()));
+            } else if (op instanceof TxOp.DeadLetter d) {
+                out.add(LeaseLedger.Settlement.deadLetter(d));
             }
         }
         return out;

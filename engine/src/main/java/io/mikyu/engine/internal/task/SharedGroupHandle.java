@@ -53,21 +53,23 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
 
     private SharedGroupHandle(String group, SegmentedLog source, OffsetStore offsets, SharedGroupConfig config,
                               SegmentedLog stateLog, GroupCommitWriter writer, EngineConfig engine,
-                              TaskQueueHandle deadLetters) {
+                              TaskQueueHandle deadLetters, java.util.function.Consumer<List<TxOp>> transactions) {
         this.group = group;
         this.source = source;
         this.offsets = offsets;
         this.config = config;
         ledger = new LeaseLedger(source.name() + ":" + group, config.redelivery(), stateLog, writer, engine,
-                deadLetters, this::readRecord, () -> windowEnd, true);
+                deadLetters, this::readRecord, () -> windowEnd, true, "shared/" + source.name() + ":" + group,
+                transactions);
     }
 
     /** Opens the group, replaying its state log from its committed offset. */
     public static SharedGroupHandle open(String group, SegmentedLog source, OffsetStore offsets,
                                          SharedGroupConfig config, SegmentedLog stateLog, GroupCommitWriter writer,
-                                         EngineConfig engine, TaskQueueHandle deadLetters) {
+                                         EngineConfig engine, TaskQueueHandle deadLetters,
+                                         java.util.function.Consumer<List<TxOp>> transactions) {
         SharedGroupHandle g = new SharedGroupHandle(group, source, offsets, config, stateLog, writer, engine,
-                deadLetters);
+                deadLetters, transactions);
         Long c = offsets.committed(group);
         long start = Math.max(source.startOffset(), c == null || c < 0 ? 0 : c);
         g.committed = start;

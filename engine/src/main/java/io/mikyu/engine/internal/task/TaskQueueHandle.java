@@ -42,17 +42,19 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     private final EngineConfig engine;
 
     private TaskQueueHandle(String name, TaskQueueConfig config, SegmentedLog log, GroupCommitWriter writer,
-                            EngineConfig engine, TaskQueueHandle deadLetters) {
+                            EngineConfig engine, TaskQueueHandle deadLetters,
+                            java.util.function.Consumer<List<TxOp>> transactions) {
         this.log = log;
         this.engine = engine;
         ledger = new LeaseLedger(name, config, log, writer, engine, deadLetters, this::readTask,
-                System::currentTimeMillis, false);
+                System::currentTimeMillis, false, "task/" + name, transactions);
     }
 
     /** Opens a task queue over its recovered log, replaying its records to rebuild the tasks' state. */
     public static TaskQueueHandle open(String name, TaskQueueConfig config, SegmentedLog log, GroupCommitWriter writer,
-                                       EngineConfig engine, TaskQueueHandle deadLetters) {
-        TaskQueueHandle q = new TaskQueueHandle(name, config, log, writer, engine, deadLetters);
+                                       EngineConfig engine, TaskQueueHandle deadLetters,
+                                       java.util.function.Consumer<List<TxOp>> transactions) {
+        TaskQueueHandle q = new TaskQueueHandle(name, config, log, writer, engine, deadLetters, transactions);
         long now = System.currentTimeMillis();
         log.replay(log.startOffset(), (type, records) -> {
             for (Record r : records) {

@@ -49,6 +49,7 @@ record TransactionRecord(byte kind, long txId, byte[] xid, String owner, Map<Str
     private static final byte OP_SETTLE = 3;
     private static final byte OP_SETTLE_SHARED = 4;
     private static final byte OP_COMMIT_OFFSET = 5;
+    private static final byte OP_DEAD_LETTER = 6;
 
     byte[] encode() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
@@ -129,6 +130,16 @@ record TransactionRecord(byte kind, long txId, byte[] xid, String owner, Map<Str
             out.writeUTF(s.logQueue());
             out.writeUTF(s.group());
             writeSettle(out, s.token(), s.nack(), s.delayMillis(), s.reason());
+        } else if (op instanceof TxOp.DeadLetter d) {
+            out.writeByte(OP_DEAD_LETTER);
+            out.writeUTF(d.target());
+            out.writeLong(d.id());
+            out.writeLong(d.lease());
+            out.writeInt(d.attempts());
+            out.writeBoolean(d.reason() != null);
+            if (d.reason() != null) {
+                out.writeUTF(d.reason());
+            }
         } else if (op instanceof TxOp.CommitOffset c) {
             out.writeByte(OP_COMMIT_OFFSET);
             out.writeUTF(c.logQueue());
@@ -172,6 +183,9 @@ record TransactionRecord(byte kind, long txId, byte[] xid, String owner, Map<Str
             }
             case OP_COMMIT_OFFSET -> {
                 return new TxOp.CommitOffset(in.readUTF(), in.readUTF(), in.readLong());
+            }
+            case OP_DEAD_LETTER -> {
+                return new TxOp.DeadLetter(in.readUTF(), in.readLong(), in.readLong(), in.readInt(), readString(in));
             }
             default -> throw new IOException("unknown operation " + op);
         }

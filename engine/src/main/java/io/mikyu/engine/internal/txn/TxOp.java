@@ -55,6 +55,19 @@ public sealed interface TxOp {
         }
     }
 
+    /**
+     * The DEAD record of work item {@code id} (held under {@code lease}) in the task queue or shared group
+     * {@code target} ({@code task/<queue>} or {@code shared/<queue>:<group>}): committed with the
+     * {@link Enqueue} of its copy to the dead-letter queue, so the move is one atomic step.
+     */
+    record DeadLetter(String target, long id, long lease, int attempts, String reason) implements TxOp {
+        public String queue() {
+            String rest = target.substring(target.indexOf('/') + 1);
+            int colon = rest.lastIndexOf(':');
+            return target.startsWith("shared/") && colon > 0 ? rest.substring(0, colon) : rest;
+        }
+    }
+
     record CommitOffset(String logQueue, String group, long offset) implements TxOp {
         public String queue() {
             return logQueue;

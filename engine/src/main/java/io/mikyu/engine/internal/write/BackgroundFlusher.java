@@ -13,7 +13,7 @@ import java.util.function.Supplier;
  * fsyncs asynchronously written data every flush interval, off the writer thread: at hundreds of MB/s one
  * interval's fsync can take tens of milliseconds, which on the writer thread would stall every producer.
  * {@link WriteTarget#force()} clears the dirty mark before it syncs, so a write racing a flush is caught by the
- * next one.
+ * next one; a failed fsync does not leave a clean mark behind, since it stops its target for good.
  */
 public final class BackgroundFlusher implements AutoCloseable {
 
@@ -49,13 +49,16 @@ public final class BackgroundFlusher implements AutoCloseable {
     /** fsyncs every dirty target now. */
     public void flushAll() {
         for (WriteTarget target : targets.get()) {
-            if (target.isOpen() && target.isDirty()) {
+            // A target stopped by a failed fsync is not tried again: its error was reported once, where it happened.
+            if (target.isOpen() && target.isDirty() && target.failure() == null) {
                 try {
                     target.force();
                     metrics.backgroundFsync();
                 } catch (IOException | RuntimeException e) {
                     if (target.isOpen()) {
-                        LOG.error("background fsync of {} failed", target.describe(), e);
+                        metrics.fsyncFailure();
+                        LOG.error("background fsync of {} failed; it is stopped until the store is reopened",
+                                target.describe(), e);
                     }
                 }
             }

@@ -290,6 +290,8 @@ public final class GroupCommitWriter implements AutoCloseable {
                 r.fail(full);
             } else if (!r.target.isOpen()) {
                 r.fail(new StoreClosedException(r.target.describe() + " is closed or deleted"));
+            } else if (r.target.failure() != null) {
+                r.fail(r.target.failure());
             } else {
                 byTarget.computeIfAbsent(r.target, t -> new ArrayList<>()).add(r);
                 anySync |= r.sync;
@@ -342,7 +344,10 @@ public final class GroupCommitWriter implements AutoCloseable {
             target.force();
             metrics.fsync();
         } catch (IOException | RuntimeException ex) {
-            // After a failed fsync the page cache state is unknown: never acknowledge, never publish.
+            // After a failed fsync the page cache state is unknown: never acknowledge, never publish (and the
+            // target refuses every later request: see SegmentedLog.failure()).
+            metrics.fsyncFailure();
+            LOG.error("fsync of {} failed; it is stopped until the store is reopened", target.describe(), ex);
             target.abort();
             RuntimeException failure = new MikyuException("fsync failed for " + target.describe() + ": " + ex, ex);
             for (AppendRequest r : requests) {

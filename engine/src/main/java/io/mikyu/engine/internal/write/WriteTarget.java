@@ -33,4 +33,7 @@ public interface WriteTarget {
 
     /** {@code false} once the queue is closed or deleted: its requests fail. */
     boolean isOpen();
+
+    /** Why the target stopped taking writes (a failed fsync), or {@code null}: its requests fail with it. */
+    RuntimeException failure();
 }

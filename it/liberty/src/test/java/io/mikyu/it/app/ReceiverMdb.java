@@ -5,11 +5,10 @@ import jakarta.ejb.MessageDriven;
 
 /**
  * The test queue's bean. Its activation is server.xml's jmsActivationSpec e2e/ReceiverMdb, which names the queue by
- * the adapter's own destination property. Not by destinationLookup (nor by a destination given here, which
- * Liberty takes as a JNDI name): Liberty looks such a name up itself and hands the adapter the administered
- * object's toString(), "queue://it.queue", as destination, which the adapter takes for a queue of that name; with
- * destinationLookup set as well it refuses the activation (J2CA8802E, InvalidPropertyException "both destination
- * ('queue://it.queue') and destinationLookup ('jms/mikyu/it/Queue') are set").
+ * the adapter's own destination property. Liberty treats a destination or destinationLookup given to it as a JNDI
+ * name: it looks the name up itself and hands the adapter the administered object's toString(),
+ * "queue://it.queue", as destination (the adapter reads that text form; when destinationLookup is set too, the
+ * lookup wins). Naming the queue directly keeps the activation free of that indirection.
  */
 @MessageDriven(name = "ReceiverMdb", activationConfig = {
         @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue")})
