@@ -381,6 +381,11 @@ final class Connection implements AutoCloseable {
         return (features & Protocol.FEATURE_XA) != 0;
     }
 
+    /** Whether an ack may say how durable it must be: the broker agreed. */
+    boolean durableAcks() {
+        return (features & Protocol.FEATURE_DURABLE_ACKS) != 0;
+    }
+
     /** Whether log records travel in the engine's batch layout: the broker agreed. */
     boolean encodedBatches() {
         return (features & Protocol.FEATURE_ENCODED_BATCHES) != 0;
@@ -474,6 +479,54 @@ final class Connection implements AutoCloseable {
                     sendWithoutAnswer(Op.STREAM_CLOSE, b -> b.writeInt(id));
                 }
             }
+        }
+    }
+
+    /** How long closing a connection waits for the broker to answer its streams' closes. */
+    private static final long CLOSE_STREAMS_MILLIS = 5_000;
+
+    /**
+     * Before the channel closes: the streams nobody waits on are closed with the broker, each close answered, so
+     * what this side never took goes back undelivered at once (not counted as an attempt). A connection that just
+     * ends leaves the broker unable to tell those items from ones whose CREDIT was lost with it: it keeps them all
+     * leased until their leases end. Waits at most {@value #CLOSE_STREAMS_MILLIS} ms.
+     */
+    private void closeStreamsFirst() {
+        if (closedBecause != null || !up.isDone() || streamsByKey.isEmpty()) {
+            return;
+        }
+        List<Integer> open = new ArrayList<>();
+        long now = System.nanoTime();
+        for (ClientStream<?> s : streamsByKey.values()) {
+            int id = s.closeIfIdle(now, 0);
+            if (id < 0) {
+                continue;
+            }
+            streamsByKey.remove(s.key(), s);
+            if (id > 0) {
+                streamsById.remove(id, s);
+                open.add(id);
+            }
+        }
+        if (open.isEmpty()) {
+            return;
+        }
+        Thread closer = new Thread(() -> {
+            for (int id : open) {
+                try {
+                    call(Op.STREAM_CLOSE, b -> b.writeInt(id), b -> null);
+                } catch (RuntimeException e) {
+                    LOG.debug("closing stream {} on {} before closing: {}", id, endpoint, e.toString());
+                    return;
+                }
+            }
+        }, "mikyu-client-close-streams");
+        closer.setDaemon(true);
+        closer.start();
+        try {
+            closer.join(CLOSE_STREAMS_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -691,6 +744,7 @@ final class Connection implements AutoCloseable {
     /** Closes the channel; calls still waiting fail with {@link StoreClosedException}. Idempotent. */
     @Override
     public void close() {
+        closeStreamsFirst();
         closeBecause("the client closed its connection to " + endpoint);
         up.completeExceptionally(new StoreClosedException(closedBecause));
         Channel ch = channel;

@@ -1,5 +1,6 @@
 package io.mikyu.client;
 
+import io.mikyu.engine.Durability;
 import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.SharedGroup;
 import io.mikyu.engine.SharedGroupConfig;
@@ -113,6 +114,21 @@ final class RemoteSharedGroup implements SharedGroup {
         connection.call(Op.SHARED_ACK, b -> {
             names(b);
             Values.writeTokens(b, tokens);
+        }, b -> null);
+    }
+
+    /** {@code queue group list<token> durability} → empty; a broker without DURABLE_ACKS acks as configured. */
+    @Override
+    public void ack(List<LeaseToken> tokens, Durability durability) {
+        Objects.requireNonNull(durability, "durability");
+        if (!connection.durableAcks()) {
+            ack(tokens);
+            return;
+        }
+        connection.call(Op.SHARED_ACK_DURABLE, b -> {
+            names(b);
+            Values.writeTokens(b, tokens);
+            Values.writeDurability(b, durability);
         }, b -> null);
     }
 

@@ -145,6 +145,21 @@ final class RemoteTaskQueue implements TaskQueue {
         }, b -> null);
     }
 
+    /** {@code queue list<token> durability} → empty; a broker without feature DURABLE_ACKS acks as configured. */
+    @Override
+    public void ack(List<LeaseToken> tokens, Durability durability) {
+        Objects.requireNonNull(durability, "durability");
+        if (!connection.durableAcks()) {
+            ack(tokens);
+            return;
+        }
+        connection.call(Op.TASK_ACK_DURABLE, b -> {
+            Fields.writeString(b, name);
+            Values.writeTokens(b, tokens);
+            Values.writeDurability(b, durability);
+        }, b -> null);
+    }
+
     @Override
     public void nack(LeaseToken token, Duration delay, String reason) {
         Objects.requireNonNull(token, "token");

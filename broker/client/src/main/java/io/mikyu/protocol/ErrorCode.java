@@ -2,6 +2,7 @@ package io.mikyu.protocol;
 
 import io.mikyu.engine.AccessDeniedException;
 import io.mikyu.engine.AuthenticationException;
+import io.mikyu.engine.CommittedNotAppliedException;
 import io.mikyu.engine.CorruptionException;
 import io.mikyu.engine.InvalidQueueNameException;
 import io.mikyu.engine.MikyuException;
@@ -46,6 +47,8 @@ public enum ErrorCode {
     TRANSACTION_NOT_FOUND(15, TransactionNotFoundException::new),
     /** A transaction is already prepared under the xid. */
     TRANSACTION_EXISTS(16, TransactionExistsException::new),
+    /** The transaction is committed; its writes failed and are applied later ({@link CommittedNotAppliedException}). */
+    COMMITTED_NOT_APPLIED(17, CommittedNotAppliedException::new),
     ILLEGAL_ARGUMENT(20, IllegalArgumentException::new),
     ILLEGAL_STATE(21, IllegalStateException::new),
     NULL_ARGUMENT(22, NullPointerException::new),
@@ -118,6 +121,8 @@ public enum ErrorCode {
             return TRANSACTION_NOT_FOUND;
         } else if (t instanceof TransactionExistsException) {
             return TRANSACTION_EXISTS;
+        } else if (t instanceof CommittedNotAppliedException) {
+            return COMMITTED_NOT_APPLIED;
         } else if (t instanceof ProtocolException || t instanceof MalformedFrameException) {
             return PROTOCOL;
         } else if (t instanceof MikyuException) {

@@ -63,6 +63,8 @@ public enum Op {
     SHARED_COUNTS(0x56),
     SHARED_LAG(0x57),
     SHARED_RETURN_UNDELIVERED(0x58),
+    /** Feature DURABLE_ACKS. */
+    SHARED_ACK_DURABLE(0x59),
     // TaskQueue
     ENQUEUE(0x60),
     DEQUEUE(0x61),
@@ -74,6 +76,8 @@ public enum Op {
     TASK_COUNTS(0x67),
     TASK_STATS(0x68),
     TASK_RETURN_UNDELIVERED(0x69),
+    /** Feature DURABLE_ACKS. */
+    TASK_ACK_DURABLE(0x6A),
     // Consumer streams (feature STREAMS): pushed deliveries under credit
     STREAM_TASKS(0x70),
     STREAM_SHARED(0x71),

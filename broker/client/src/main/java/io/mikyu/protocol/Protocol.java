@@ -28,8 +28,13 @@ public final class Protocol {
      * answers {@link Op#IN_DOUBT_TRANSACTIONS}.
      */
     public static final long FEATURE_XA = 4L;
+    /**
+     * Feature bit 3: acks that say how durable they must be ({@link Op#TASK_ACK_DURABLE},
+     * {@link Op#SHARED_ACK_DURABLE}); without it an ack is as durable as its queue's configuration.
+     */
+    public static final long FEATURE_DURABLE_ACKS = 8L;
     /** The optional features this code has; a connection uses those both sides have. */
-    public static final long FEATURES = FEATURE_STREAMS | FEATURE_ENCODED_BATCHES | FEATURE_XA;
+    public static final long FEATURES = FEATURE_STREAMS | FEATURE_ENCODED_BATCHES | FEATURE_XA | FEATURE_DURABLE_ACKS;
 
     /**
      * 16 MiB: twice the engine's default largest record (8 MiB), so one record always fits a frame. Larger batches

@@ -195,14 +195,17 @@ final class ConnectionStreams {
         }
     }
 
-    /** The connection is gone: every stream gives its outstanding items back, on a worker (it writes). */
+    /**
+     * The connection is gone: every stream keeps its outstanding items leased (their CREDITs may have been lost with
+     * the connection; see {@link PushStream.Outstanding#KEEP_LEASED}), on a worker.
+     */
     void closeAll() {
         if (streams.isEmpty()) {
             return;
         }
         List<PushStream<?>> all = List.copyOf(streams.values());
-        boolean giveBack = !server.isStopping(); // see PushStream#close(boolean)
-        Runnable closing = () -> all.forEach(s -> s.close(giveBack));
+        PushStream.Outstanding outstanding = PushStream.Outstanding.KEEP_LEASED;
+        Runnable closing = () -> all.forEach(s -> s.close(outstanding));
         try {
             server.workers().execute(closing);
         } catch (RejectedExecutionException e) {

@@ -28,7 +28,8 @@ import java.util.function.Consumer;
  *
  * <p>The stream remembers what it pushed and the client has not reported taken ("outstanding"), in push order.
  * That list is what it renews (so items waiting in the client's buffer never expire into duplicates while the
- * connection lives) and what it gives back undelivered when the stream or the connection closes.
+ * connection lives), what it gives back undelivered when the client closes the stream, and what it keeps leased
+ * when the stream ends otherwise ({@link Outstanding}).
  *
  * <p>Threads: a stream of a task queue takes on the connection's event loop ({@link AsyncDequeue}): a take leases
  * what is ready and its completion pushes it and takes again; when nothing is ready the queue calls the stream
@@ -413,18 +414,31 @@ final class PushStream<T> {
         kick();
     }
 
-    /** Ends the stream: no more pushes; every outstanding item goes back undelivered. Idempotent; blocks. */
-    void close() {
-        close(true);
+    /** What becomes of the items a closing stream pushed and the client has not reported taken. */
+    enum Outstanding {
+        /**
+         * The client closed the stream: every CREDIT it sent came before its close, so they were never taken and go
+         * back undelivered, not counted as attempts.
+         */
+        GIVE_BACK,
+        /**
+         * The stream ends without the client's word (its connection was lost, the broker is stopping, the engine
+         * refused the stream's work): a CREDIT for an item the application already took may have been lost with the
+         * connection, or be unread, and giving that item back would deliver it again, unflagged, while the
+         * application has it. They stay leased as they are in the store (leases outlive a restart): a client that
+         * reconnects renews what it took and gives back what it did not take; a client that is gone has its items
+         * come back when their leases end, as a delivery counted.
+         */
+        KEEP_LEASED
     }
 
-    /**
-     * Ends the stream; {@code giveBack} false keeps the outstanding items leased as they are in the store. A
-     * stopping broker does that: a CREDIT for an item the application already took may still be unread on the
-     * connection, and giving that item back would deliver it again, unflagged, while the client still holds it.
-     * Leases outlive a restart; the client renews what it took, and what it did not take runs out.
-     */
-    void close(boolean giveBack) {
+    /** The client closed the stream: no more pushes; what it did not take goes back undelivered. Idempotent; blocks. */
+    void close() {
+        close(Outstanding.GIVE_BACK);
+    }
+
+    /** Ends the stream; {@code outstanding} says what becomes of the items the client has not reported taken. */
+    void close(Outstanding outstandingItems) {
         List<LeaseToken> back = new ArrayList<>();
         synchronized (this) {
             if (closed) {
@@ -445,8 +459,10 @@ final class PushStream<T> {
             // the queue is gone, and its registrations with it
         }
         onClose.run();
-        if (giveBack) {
-            giveBack(back);
+        switch (outstandingItems) {
+            case GIVE_BACK -> giveBack(back);
+            case KEEP_LEASED -> {
+            }
         }
     }
 
@@ -469,8 +485,8 @@ final class PushStream<T> {
             }
         }
         try {
-            // A stopping broker interrupts the pump: keep what is outstanding leased, as close(false) says why.
-            close(!server.isStopping());
+            // Credits may be on their way: keep what is outstanding leased (see Outstanding).
+            close(Outstanding.KEEP_LEASED);
         } catch (RuntimeException ignored) {
             // the store is gone: the leases run out
         }

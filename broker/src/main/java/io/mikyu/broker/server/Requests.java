@@ -431,6 +431,13 @@ final class Requests {
                     }
                 });
             }
+            case SHARED_ACK_DURABLE -> {
+                String queue = readString(in);
+                String group = readString(in);
+                List<LeaseToken> tokens = Values.readTokens(in);
+                Durability durability = Values.readDurability(in);
+                yield now(r -> session.sharedGroup(queue, group).ack(tokens, durability));
+            }
             case SHARED_NACK -> {
                 String queue = readString(in);
                 String group = readString(in);
@@ -499,6 +506,12 @@ final class Requests {
                         m.taskQueue(queue).ack(tokens);
                     }
                 });
+            }
+            case TASK_ACK_DURABLE -> {
+                String queue = readString(in);
+                List<LeaseToken> tokens = Values.readTokens(in);
+                Durability durability = Values.readDurability(in);
+                yield now(r -> m.taskQueue(queue).ack(tokens, durability));
             }
             case TASK_NACK -> {
                 String queue = readString(in);

@@ -1,5 +1,6 @@
 package io.mikyu.jms.client;
 
+import io.mikyu.engine.Durability;
 import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.StaleLeaseException;
 import io.mikyu.jms.delivery.MessageSource;
@@ -25,14 +26,17 @@ final class Acknowledgements {
 
     /** Stops renewing a message's lease: it is settled now. */
     private final Consumer<Held> released;
+    /** The URL's durability: with SYNC an ack is written and fsynced before it counts as done. */
+    private final Durability durability;
     /** Delivered and not yet acknowledged (CLIENT_ACKNOWLEDGE), in delivery order. */
     private final List<Held> unacked = new ArrayList<>();
     /** AUTO/DUPS_OK messages delivered whose engine ack is not written yet (see {@link #ackSoon}). */
     private final List<Held> pending = new ArrayList<>();
     private long pendingSince;
 
-    Acknowledgements(Consumer<Held> released) {
+    Acknowledgements(Consumer<Held> released, Durability durability) {
         this.released = released;
+        this.durability = durability;
     }
 
     /** CLIENT_ACKNOWLEDGE: kept until the session's next acknowledge() or recover(). */
@@ -73,7 +77,12 @@ final class Acknowledgements {
             batch = new ArrayList<>(pending);
             pending.clear();
         }
-        ackAll(batch);
+        int stale = ackAll(batch);
+        if (stale > 0) {
+            // Nobody to tell: receive() or onMessage() returned long ago. The engine counted the delivery.
+            LOG.warn("{} automatically acknowledged messages had lost their leases; they were or will be delivered"
+                    + " again, flagged redelivered", stale);
+        }
     }
 
     /** The connection's timer: acks that waited long enough are written. */
@@ -90,9 +99,18 @@ final class Acknowledgements {
         }
     }
 
-    /** CLIENT_ACKNOWLEDGE: acknowledges every message delivered so far. */
+    /**
+     * CLIENT_ACKNOWLEDGE: acknowledges every message delivered so far.
+     *
+     * @throws StaleLeaseException if some could not be (the others are acknowledged): their leases had ended
+     */
     void acknowledgeAll() {
-        ackAll(takeUnacked());
+        int stale = ackAll(takeUnacked());
+        if (stale > 0) {
+            throw new StaleLeaseException(stale + " of the messages could not be acknowledged: their leases had ended"
+                    + " (their consumer's connection was lost, say), and they were or will be delivered again,"
+                    + " flagged redelivered");
+        }
     }
 
     /** The CLIENT_ACKNOWLEDGE messages delivered so far, for recover() or close() to give back. */
@@ -116,25 +134,28 @@ final class Acknowledgements {
         return false;
     }
 
-    private void ackAll(List<Held> all) {
+    /** Acks {@code all}, one write per source; returns how many could not be acked because their lease had ended. */
+    private int ackAll(List<Held> all) {
         Map<MessageSource, List<LeaseToken>> bySource = new IdentityHashMap<>();
         for (Held h : all) {
             released.accept(h);
             bySource.computeIfAbsent(h.source, k -> new ArrayList<>()).add(h.token());
         }
+        int stale = 0;
         for (Map.Entry<MessageSource, List<LeaseToken>> e : bySource.entrySet()) {
             try {
-                e.getKey().ack(e.getValue());
-            } catch (StaleLeaseException stale) {
+                e.getKey().ack(e.getValue(), durability);
+            } catch (StaleLeaseException refused) {
                 // One stale token refuses the whole batch: ack the rest one by one.
                 for (LeaseToken t : e.getValue()) {
                     try {
-                        e.getKey().ack(List.of(t));
-                    } catch (StaleLeaseException ignored) {
-                        LOG.warn("an acknowledged message's lease had ended; it was or will be delivered again");
+                        e.getKey().ack(List.of(t), durability);
+                    } catch (StaleLeaseException gone) {
+                        stale++;
                     }
                 }
             }
         }
+        return stale;
     }
 }

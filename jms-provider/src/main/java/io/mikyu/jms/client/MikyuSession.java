@@ -90,7 +90,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
     /** Every message under a lease this session holds (buffered or delivered), for renewal. */
     private final Set<Held> leased = ConcurrentHashMap.newKeySet();
     /** Automatic acks waiting for their batch, CLIENT_ACKNOWLEDGE messages waiting for acknowledge(). */
-    private final Acknowledgements acks = new Acknowledgements(this::released);
+    private final Acknowledgements acks;
     /** A transacted session's current transaction; null for the other modes. */
     private final TransactionWork work;
     static final long ACK_DELAY_MILLIS = Acknowledgements.DELAY_MILLIS;
@@ -118,6 +118,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
         this.mode = mode;
         this.domain = domain;
         this.work = mode == SESSION_TRANSACTED ? new TransactionWork() : null;
+        this.acks = new Acknowledgements(this::released, connection.options.persistentDurability());
         JmsMetrics.GLOBAL.sessions.incrementAndGet();
     }
 
@@ -701,7 +702,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
         leased.remove(h);
         try {
             if (ack) {
-                h.source.ack(List.of(h.token()));
+                h.source.ack(List.of(h.token()), connection.options.persistentDurability());
             } else {
                 h.source.nack(h.token(), connection.options.redeliveryDelayOf(h.consumer.destination().name()),
                         reason);
@@ -918,9 +919,18 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
         try {
             taken.commit(connection);
         } catch (RuntimeException e) {
-            taken.rollback("the transaction failed");
-            throw JmsErrors.with(new TransactionRolledBackException("the transaction was rolled back: "
-                    + e.getMessage()), e);
+            RuntimeException cause = CommitFailure.cause(e);
+            if (CommitFailure.of(e) == CommitFailure.ROLLED_BACK) {
+                taken.rollback("the transaction failed");
+                throw JmsErrors.with(new TransactionRolledBackException("the transaction was rolled back: "
+                        + cause.getMessage()), cause);
+            }
+            // Reporting a rollback here would make the application send again, or wait for messages that were
+            // consumed for good: say that nobody knows.
+            taken.abandon("the outcome of its commit is unknown");
+            throw JmsErrors.with(new JMSException("the outcome of the commit is unknown: it may have taken effect;"
+                    + " consumed messages it did not settle come back when their leases end (" + cause.getMessage()
+                    + ")"), cause);
         }
     }
 

@@ -29,6 +29,8 @@ import java.util.Set;
  */
 final class MikyuXAResource implements XAResource {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(MikyuXAResource.class);
+
     private final MikyuXASession session;
     private final MikyuXAConnection connection;
     /** Seconds; 0: the connection's {@code transactionTimeout}. */
@@ -196,14 +198,15 @@ final class MikyuXAResource implements XAResource {
             throw XaErrors.of(XAException.XAER_DUPID, "transaction " + b + " is already prepared in the store", e);
         } catch (RuntimeException e) {
             branches.forget(b);
-            if (XaErrors.outcomeUnknown(e)) {
+            RuntimeException cause = CommitFailure.cause(e);
+            if (CommitFailure.of(e) != CommitFailure.ROLLED_BACK) {
                 branches.preparedHere(id, work); // rollback() settles it either way
                 throw XaErrors.of(XAException.XAER_RMFAIL, "cannot tell whether transaction " + b + " was prepared",
-                        e);
+                        cause);
             }
             work.rollback("the XA transaction could not be prepared");
             throw XaErrors.of(XAException.XA_RBROLLBACK, "transaction " + b + " could not be prepared and was "
-                    + "rolled back", e);
+                    + "rolled back", cause);
         }
         branches.forget(b);
         branches.preparedHere(id, work);
@@ -229,7 +232,12 @@ final class MikyuXAResource implements XAResource {
         } catch (TransactionNotFoundException e) {
             throw XaErrors.of(XAException.XAER_NOTA, "no transaction is prepared as " + XidFormat.toText(id), e);
         } catch (RuntimeException e) {
-            throw failedDecision(branches, id, here, "committed", e);
+            if (CommitFailure.of(e) != CommitFailure.COMMITTED) {
+                throw failedDecision(branches, id, here, "committed", e);
+            }
+            // The decision is durable; the store applies its writes later. A failure here would be a lie.
+            LOG.warn("transaction {} is committed but not applied yet; the store applies it later: {}",
+                    XidFormat.toText(id), e.getMessage());
         }
         if (here != null) {
             here.afterPrepared(true, null);
@@ -243,14 +251,15 @@ final class MikyuXAResource implements XAResource {
             work.commit(connection);
         } catch (RuntimeException e) {
             branches.forget(b);
-            if (XaErrors.outcomeUnknown(e)) {
-                work.rollback("the outcome of its commit is unknown"); // refused for what was committed
+            RuntimeException cause = CommitFailure.cause(e);
+            if (CommitFailure.of(e) != CommitFailure.ROLLED_BACK) {
+                work.abandon("the outcome of its commit is unknown");
                 throw XaErrors.of(XAException.XAER_RMFAIL, "cannot tell whether transaction " + b
-                        + " was committed", e);
+                        + " was committed", cause);
             }
             work.rollback("the XA transaction could not be committed");
             throw XaErrors.of(XAException.XA_RBROLLBACK, "transaction " + b + " could not be committed and was "
-                    + "rolled back", e);
+                    + "rolled back", cause);
         }
         branches.forget(b);
     }

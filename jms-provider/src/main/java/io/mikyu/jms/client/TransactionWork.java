@@ -3,17 +3,22 @@ package io.mikyu.jms.client;
 import io.mikyu.engine.Durability;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.LeaseToken;
+import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.Task;
+import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.Transaction;
 import io.mikyu.jms.MikyuDestination;
 import io.mikyu.jms.delivery.MessageSource;
 import io.mikyu.jms.message.EncodedMessage;
 import io.mikyu.jms.metrics.JmsMetrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * What a transaction in progress has done: the messages it sent, held back until it commits, and the messages it
@@ -24,6 +29,8 @@ import java.util.Map;
  * <p>Thread-safe: a session adds to it on its own thread, while a branch's timeout may roll it back from a timer.
  */
 final class TransactionWork {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TransactionWork.class);
 
     private final List<PendingSend> sends = new ArrayList<>();
     private final List<Held> consumed = new ArrayList<>();
@@ -75,23 +82,32 @@ final class TransactionWork {
 
         /**
          * Commits the work. The common shapes need no transaction record (see {@link #commitInOneWrite}); the
-         * rest is one engine transaction. Afterwards the consumed messages are settled for good.
+         * rest is one engine transaction. Afterwards the consumed messages are settled for good. A commit the
+         * store decided but could not apply yet ({@link CommitFailure#COMMITTED}) is committed: it returns.
          *
-         * @throws RuntimeException the engine's failure; nothing was committed unless the store could not be
-         *                          reached in time to say ({@link io.mikyu.engine.StoreClosedException})
+         * @throws RuntimeException the engine's failure, to be read with {@link CommitFailure#of}: before the first
+         *                          write it is wrapped in {@link CommitFailure.NothingWritten}
          */
         void commit(MikyuConnection connection) {
             if (isEmpty()) {
                 return;
             }
-            if (!commitInOneWrite(connection)) {
-                List<Held> afterCommit = new ArrayList<>();
-                try (Transaction tx = connection.engine.beginTransaction()) {
-                    addTo(tx, connection, afterCommit);
-                    tx.commit();
+            List<Held> afterCommit = new ArrayList<>();
+            try {
+                if (!commitInOneWrite(connection)) {
+                    try (Transaction tx = beforeWriting(connection.engine::beginTransaction)) {
+                        beforeWriting(() -> addTo(tx, connection, afterCommit));
+                        tx.commit();
+                    }
                 }
-                ackOutsideTransactions(afterCommit);
+            } catch (RuntimeException e) {
+                if (CommitFailure.of(e) != CommitFailure.COMMITTED) {
+                    throw e;
+                }
+                LOG.warn("a transaction is committed but not applied yet; the store applies it later: {}",
+                        e.getMessage());
             }
+            ackOutsideTransactions(afterCommit);
             JmsMetrics.GLOBAL.sent(sends.size());
             forgetLeases();
         }
@@ -102,8 +118,8 @@ final class TransactionWork {
          */
         void prepare(MikyuConnection connection, byte[] xid, String owner) {
             List<Held> outside = new ArrayList<>();
-            try (Transaction tx = connection.engine.beginTransaction()) {
-                addTo(tx, connection, outside);
+            try (Transaction tx = beforeWriting(connection.engine::beginTransaction)) {
+                beforeWriting(() -> addTo(tx, connection, outside));
                 tx.prepare(xid, owner);
             }
             forgetLeases();
@@ -127,6 +143,22 @@ final class TransactionWork {
             }
         }
 
+        /**
+         * After a commit whose outcome is unknown: the session stops renewing the consumed messages' leases. If the
+         * commit took effect they are settled; if not, they come back, flagged redelivered, when their leases end.
+         * Nothing is nacked, which could race a commit still under way. Messages of non-durable subscriptions (in
+         * memory, outside the store's transactions) are delivered again.
+         */
+        void abandon(String reason) {
+            for (Held h : consumed) {
+                if (h.source.transactional()) {
+                    h.consumer.session().released(h);
+                } else {
+                    h.consumer.session().settle(h, false, reason);
+                }
+            }
+        }
+
         /** Drops the sends; the consumed messages are delivered again, flagged redelivered. */
         void rollback(String reason) {
             for (Held h : consumed) {
@@ -134,7 +166,8 @@ final class TransactionWork {
             }
         }
 
-        private void addTo(Transaction tx, MikyuConnection connection, List<Held> outside) {
+        /** Adds the work to {@code tx} (nothing is written yet); returns {@code tx}. */
+        private Transaction addTo(Transaction tx, MikyuConnection connection, List<Held> outside) {
             for (PendingSend s : sends) {
                 if (s.destination().isQueue()) {
                     connection.taskQueue(s.destination().name());
@@ -149,6 +182,7 @@ final class TransactionWork {
                     outside.add(h);
                 }
             }
+            return tx;
         }
 
         /**
@@ -170,13 +204,15 @@ final class TransactionWork {
                     for (PendingSend p : sends) {
                         tasks.add(p.message().toTask());
                     }
-                    connection.taskQueue(d.name()).enqueueBatch(tasks, durability);
+                    TaskQueue q = beforeWriting(() -> connection.taskQueue(d.name()));
+                    q.enqueueBatch(tasks, durability);
                 } else {
                     List<Entry> entries = new ArrayList<>(sends.size());
                     for (PendingSend p : sends) {
                         entries.add(p.message().toEntry());
                     }
-                    connection.logQueue(d.name()).appendBatch(entries, durability);
+                    LogQueue q = beforeWriting(() -> connection.logQueue(d.name()));
+                    q.appendBatch(entries, durability);
                 }
                 return true;
             }
@@ -195,6 +231,15 @@ final class TransactionWork {
             }
             source.ack(tokens, durability);
             return true;
+        }
+
+        /** Looks something up before the first write: a failure means nothing was committed. */
+        private static <T> T beforeWriting(Supplier<T> lookup) {
+            try {
+                return lookup.get();
+            } catch (RuntimeException e) {
+                throw new CommitFailure.NothingWritten(e);
+            }
         }
 
         /** The session stops renewing: the messages are settled, or held by a prepared transaction. */

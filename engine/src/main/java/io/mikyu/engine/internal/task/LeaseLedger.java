@@ -546,7 +546,7 @@ final class LeaseLedger {
             // The DEAD settlement's memory update (settled) finishes the item, here or in recovery.
             transactions.accept(List.of(new TxOp.Enqueue(deadLetters.name(), dead),
                     new TxOp.DeadLetter(txTarget, e.id, e.lease, e.attempts, e.lastReason)));
-        } catch (TransactionManager.CommittedException committed) {
+        } catch (io.mikyu.engine.CommittedNotAppliedException committed) {
             // Decided: the store applies it later (housekeeping or the next open); moving it again would duplicate.
             LOG.warn("moving {} of '{}' to its dead-letter queue is committed but not yet applied", e.id, name,
                     committed);

@@ -1,9 +1,9 @@
 package io.mikyu.engine.internal.txn;
 
+import io.mikyu.engine.CommittedNotAppliedException;
 import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.Headers;
-import io.mikyu.engine.MikyuException;
 import io.mikyu.engine.PreparedTransaction;
 import io.mikyu.engine.Record;
 import io.mikyu.engine.TransactionExistsException;
@@ -69,15 +69,6 @@ public final class TransactionManager {
     private final Map<Long, TransactionRecord> unapplied = new ConcurrentHashMap<>();
     private long nextTxId = 1;
 
-    /** The transaction is committed (its COMMIT record is durable) but not applied yet: never commit it again. */
-    public static final class CommittedException extends MikyuException {
-        private static final long serialVersionUID = 1L;
-
-        CommittedException(String message, Throwable cause) {
-            super(message, cause);
-        }
-    }
-
     /** {@code txId} -1: a reservation of the xid while its PREPARE is being written. */
     private record Prepared(long txId, byte[] xid, String owner, long preparedAt, List<TxOp> ops,
                             Map<String, Long> scanFrom) {
@@ -126,7 +117,7 @@ public final class TransactionManager {
             apply(commit.txId(), byTarget);
         } catch (RuntimeException failure) {
             unapplied.put(commit.txId(), commit);
-            throw new CommittedException("transaction " + commit.txId() + " is committed but its writes failed ("
+            throw new CommittedNotAppliedException("transaction " + commit.txId() + " is committed but its writes failed ("
                     + failure.getMessage() + "); it will be applied when they succeed, by housekeeping or on the "
                     + "next open", failure);
         }
