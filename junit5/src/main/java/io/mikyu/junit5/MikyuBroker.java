@@ -9,7 +9,11 @@ package io.mikyu.junit5;
  */
 public record MikyuBroker(String address, String jmsUrl) {
 
-    /** The port the broker listens on, on the loopback interface. */
+    /**
+     * The port the broker listens on.
+     *
+     * @return the port, on the loopback interface
+     */
     public int port() {
         return Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
     }

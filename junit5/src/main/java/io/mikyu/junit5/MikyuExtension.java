@@ -99,7 +99,11 @@ public final class MikyuExtension implements BeforeAllCallback, AfterAllCallback
         this.configured = options;
     }
 
-    /** Options in code, for {@code @RegisterExtension}. */
+    /**
+     * Options in code, for {@code @RegisterExtension}.
+     *
+     * @return a builder with {@link MikyuTest}'s defaults
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -336,32 +340,56 @@ public final class MikyuExtension implements BeforeAllCallback, AfterAllCallback
 
     // ---- accessors for @RegisterExtension users
 
-    /** The {@code vm://} JMS URL of the open store. */
+    /**
+     * The open store's JMS URL.
+     *
+     * @return the {@code vm://} URL with the test's options
+     */
     public String url() {
         return current().url();
     }
 
-    /** The connection factory on the open store. */
+    /**
+     * The connection factory on the open store.
+     *
+     * @return the factory on its {@code vm://} URL
+     */
     public ConnectionFactory connectionFactory() {
         return current().connectionFactory();
     }
 
-    /** The engine API on the open store (its {@code close()} does nothing). */
+    /**
+     * The engine API on the open store.
+     *
+     * @return the store (its {@code close()} does nothing)
+     */
     public Mikyu mikyu() {
         return current().mikyu();
     }
 
-    /** The helpers on the open store. */
+    /**
+     * The helpers on the open store.
+     *
+     * @return its queue helpers
+     */
     public MikyuQueues queues() {
         return current().queues();
     }
 
-    /** The broker serving the open store; the broker option only. */
+    /**
+     * The broker serving the open store; the broker option only.
+     *
+     * @return its address and JMS URL
+     */
     public MikyuBroker broker() {
         return current().broker();
     }
 
-    /** The open store's temporary directory (deleted when the store closes). */
+    /**
+     * The open store's temporary directory, deleted when the store closes.
+     *
+     * @return the directory
+     */
     public Path directory() {
         return current().directory();
     }
@@ -398,48 +426,86 @@ public final class MikyuExtension implements BeforeAllCallback, AfterAllCallback
         private Builder() {
         }
 
-        /** One store for the test class; needs a static field. */
+        /**
+         * One store for the test class; needs a static field.
+         *
+         * @return this builder
+         */
         public Builder perClass() {
             return lifecycle(StoreLifecycle.PER_CLASS);
         }
 
-        /** A fresh store for every test. */
+        /**
+         * A fresh store for every test.
+         *
+         * @return this builder
+         */
         public Builder perTest() {
             return lifecycle(StoreLifecycle.PER_TEST);
         }
 
-        /** One store per class or per test. */
+        /**
+         * One store per class or per test.
+         *
+         * @param value the lifecycle
+         * @return this builder
+         */
         public Builder lifecycle(StoreLifecycle value) {
             lifecycle = Objects.requireNonNull(value, "lifecycle");
             lifecycleChosen = true;
             return this;
         }
 
-        /** Durability of PERSISTENT sends, acknowledgements and commits: {@code ASYNC} unless set. */
+        /**
+         * Durability of PERSISTENT sends, acknowledgements and commits: {@code ASYNC} unless set.
+         *
+         * @param value the durability
+         * @return this builder
+         */
         public Builder durability(Durability value) {
             durability = Objects.requireNonNull(value, "durability");
             return this;
         }
 
-        /** Also serve the store on a free loopback port through mikyu's broker (needs {@code mikyu-broker}). */
+        /**
+         * Also serve the store on a free loopback port through mikyu's broker (needs {@code mikyu-broker}).
+         *
+         * @return this builder
+         */
         public Builder broker() {
             broker = true;
             return this;
         }
 
-        /** A JMS URL option, e.g. {@code option("maxAttempts", "3")} (see {@code docs/jms.md}, URL options). */
+        /**
+         * A JMS URL option, e.g. {@code option("maxAttempts", "3")} (see {@code docs/jms.md}, URL options).
+         *
+         * @param name  the option's name
+         * @param value its value
+         * @return this builder
+         */
         public Builder option(String name, String value) {
             options.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
             return this;
         }
 
-        /** How long {@link MikyuQueues} waits for a message, a drained queue or dead letters: 30 s unless set. */
+        /**
+         * How long {@link MikyuQueues} waits for a message, a drained queue or dead letters: 30 s unless set.
+         *
+         * @param value the deadline
+         * @return this builder
+         */
         public Builder timeout(Duration value) {
             timeout = Objects.requireNonNull(value, "timeout");
             return this;
         }
 
-        /** Where the temporary directories are made: {@code java.io.tmpdir} unless set. */
+        /**
+         * Where the temporary directories are made: {@code java.io.tmpdir} unless set.
+         *
+         * @param value the parent directory, made if it does not exist
+         * @return this builder
+         */
         public Builder directory(Path value) {
             parent = Objects.requireNonNull(value, "directory");
             return this;
@@ -448,6 +514,7 @@ public final class MikyuExtension implements BeforeAllCallback, AfterAllCallback
         /**
          * The extension.
          *
+         * @return the extension with these options
          * @throws IllegalArgumentException for an unknown or invalid URL option, or one the extension sets itself
          */
         public MikyuExtension build() {

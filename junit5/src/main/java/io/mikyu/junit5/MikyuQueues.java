@@ -51,7 +51,12 @@ public final class MikyuQueues {
         this.timeout = timeout;
     }
 
-    /** How long {@link #receive(String)}, {@link #awaitDrained(String)} and {@link #awaitDeadLetters(String, long)} wait. */
+    /**
+     * How long the waits without a duration of their own wait.
+     *
+     * @return the deadline of {@link #receive(String)}, {@link #awaitDrained(String)} and
+     *         {@link #awaitDeadLetters(String, long)}
+     */
     public Duration timeout() {
         return timeout;
     }
@@ -59,6 +64,8 @@ public final class MikyuQueues {
     /**
      * Sends a PERSISTENT text message to the queue (made if it does not exist).
      *
+     * @param queue the JMS queue's name
+     * @param text  the message's body
      * @return the message sent, with its {@code JMSMessageID}
      */
     public TextMessage send(String queue, String text) {
@@ -66,8 +73,11 @@ public final class MikyuQueues {
     }
 
     /**
-     * Sends a PERSISTENT text message with properties (values of the types {@code Message.setObjectProperty} takes).
+     * Sends a PERSISTENT text message with properties.
      *
+     * @param queue      the JMS queue's name
+     * @param text       the message's body
+     * @param properties message properties, of the types {@code Message.setObjectProperty} takes
      * @return the message sent, with its {@code JMSMessageID}
      */
     public synchronized TextMessage send(String queue, String text, Map<String, ?> properties) {
@@ -87,6 +97,8 @@ public final class MikyuQueues {
     /**
      * Receives (and acknowledges) the next message of the queue, waiting up to {@link #timeout()}.
      *
+     * @param queue the JMS queue's name
+     * @return the message
      * @throws AssertionFailedError if none came in time
      */
     public Message receive(String queue) {
@@ -96,6 +108,9 @@ public final class MikyuQueues {
     /**
      * Receives (and acknowledges) the next message of the queue, waiting up to {@code wait}.
      *
+     * @param queue the JMS queue's name
+     * @param wait  how long to wait for it
+     * @return the message
      * @throws AssertionFailedError if none came in time
      */
     public Message receive(String queue, Duration wait) {
@@ -107,7 +122,12 @@ public final class MikyuQueues {
         return message;
     }
 
-    /** Receives (and acknowledges) the next message of the queue if there is one now; {@code null} otherwise. */
+    /**
+     * Receives (and acknowledges) the next message of the queue if there is one now.
+     *
+     * @param queue the JMS queue's name
+     * @return the message, or {@code null} if none is ready
+     */
     public Message receiveNoWait(String queue) {
         return take(queue, 0);
     }
@@ -123,6 +143,8 @@ public final class MikyuQueues {
      * The messages of the queue not yet consumed: ready, waiting for their delivery time or redelivery, and delivered
      * but not yet acknowledged.
      *
+     * @param queue the JMS queue's name
+     * @return how many messages it holds
      * @throws IllegalArgumentException if there is no such queue
      */
     public long depth(String queue) {
@@ -133,6 +155,8 @@ public final class MikyuQueues {
      * The messages in the queue's dead-letter queue ({@code <queue>/dlq}): those delivered {@code maxAttempts}
      * times without being acknowledged.
      *
+     * @param queue the JMS queue's name (not its dead-letter queue's)
+     * @return how many messages its dead-letter queue holds
      * @throws IllegalArgumentException if there is no such queue
      */
     public long deadLetterDepth(String queue) {
@@ -142,6 +166,8 @@ public final class MikyuQueues {
     /**
      * The queue's counts by state.
      *
+     * @param queue the JMS queue's name, or a dead-letter queue's ({@code orders/dlq})
+     * @return its ready, scheduled and in-flight messages
      * @throws IllegalArgumentException if there is no such queue
      */
     public TaskCounts counts(String queue) {
@@ -153,12 +179,22 @@ public final class MikyuQueues {
         }
     }
 
-    /** The messages ready in the queue, in delivery order, left where they are. */
+    /**
+     * The messages ready in the queue, in delivery order, left where they are.
+     *
+     * @param queue the JMS queue's name
+     * @return the messages
+     */
     public List<Message> browse(String queue) {
         return browseQueue(queue);
     }
 
-    /** The messages in the queue's dead-letter queue, left where they are: what failed, and why it is there. */
+    /**
+     * The messages in the queue's dead-letter queue, left where they are.
+     *
+     * @param queue the JMS queue's name (not its dead-letter queue's)
+     * @return the messages of {@code <queue>/dlq}
+     */
     public List<Message> browseDeadLetters(String queue) {
         return browseQueue(deadLetterQueue(queue));
     }
@@ -180,13 +216,20 @@ public final class MikyuQueues {
      * Waits until the queue exists and holds nothing ({@link #depth(String)} is 0), up to {@link #timeout()}: for
      * instance until a listener under test has consumed what the test sent.
      *
+     * @param queue the JMS queue's name
      * @throws AssertionFailedError if it is not drained in time
      */
     public void awaitDrained(String queue) {
         awaitDrained(queue, timeout);
     }
 
-    /** As {@link #awaitDrained(String)}, waiting up to {@code wait}. */
+    /**
+     * As {@link #awaitDrained(String)}, waiting up to {@code wait}.
+     *
+     * @param queue the JMS queue's name
+     * @param wait  how long to wait
+     * @throws AssertionFailedError if it is not drained in time
+     */
     public void awaitDrained(String queue, Duration wait) {
         await(queue, queue, depth -> depth == 0, "to be drained", wait);
     }
@@ -194,13 +237,22 @@ public final class MikyuQueues {
     /**
      * Waits until the queue's dead-letter queue holds at least {@code count} messages, up to {@link #timeout()}.
      *
+     * @param queue the JMS queue's name (not its dead-letter queue's)
+     * @param count how many dead letters to wait for
      * @throws AssertionFailedError if they are not there in time
      */
     public void awaitDeadLetters(String queue, long count) {
         awaitDeadLetters(queue, count, timeout);
     }
 
-    /** As {@link #awaitDeadLetters(String, long)}, waiting up to {@code wait}. */
+    /**
+     * As {@link #awaitDeadLetters(String, long)}, waiting up to {@code wait}.
+     *
+     * @param queue the JMS queue's name (not its dead-letter queue's)
+     * @param count how many dead letters to wait for
+     * @param wait  how long to wait
+     * @throws AssertionFailedError if they are not there in time
+     */
     public void awaitDeadLetters(String queue, long count, Duration wait) {
         await(queue, deadLetterQueue(queue), depth -> depth >= count, "to hold " + count + " dead letters", wait);
     }

@@ -34,13 +34,19 @@ import java.lang.annotation.Target;
 @ExtendWith(MikyuExtension.class)
 public @interface MikyuTest {
 
-    /** One store for the class (default) or a fresh one for each test. */
+    /**
+     * One store for the class (default) or a fresh one for each test.
+     *
+     * @return the store's lifecycle
+     */
     StoreLifecycle lifecycle() default StoreLifecycle.PER_CLASS;
 
     /**
      * Durability of PERSISTENT sends, acknowledgements and commits: {@code ASYNC} by default, which is fast and loses
      * nothing unless the machine loses power; {@code SYNC} to test with an fsync per commit, as the JMS provider's
      * own default.
+     *
+     * @return the durability
      */
     Durability durability() default Durability.ASYNC;
 
@@ -48,12 +54,16 @@ public @interface MikyuTest {
      * Also serve the store on a free loopback port through mikyu's broker, for code that connects over
      * {@code tcp://} ({@link BrokerUrl}, {@link MikyuBroker}). Needs {@code io.mikyu:mikyu-broker} on the test class
      * path.
+     *
+     * @return whether to start the broker
      */
     boolean broker() default false;
 
     /**
      * More options of the JMS URL, {@code "name=value"} each, e.g. {@code {"maxAttempts=3", "redeliveryDelay=0"}}
      * (see {@code docs/jms.md}, URL options).
+     *
+     * @return the options
      */
     String[] options() default {};
 }
