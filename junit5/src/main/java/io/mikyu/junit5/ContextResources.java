@@ -4,17 +4,13 @@ import jakarta.jms.Connection;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;
 
-import java.util.ArrayDeque;
-import java.util.Deque;
-
 /**
  * The JMS objects made for one test (or, for {@code @BeforeAll} parameters, one class): one {@link JMSContext} and one
  * started {@link Connection}, each made when first asked for and given to every field and parameter that asks
- * again, closed together, newest first, when the test ends.
+ * again, both closed when the test ends.
  */
 final class ContextResources implements AutoCloseable {
 
-    private final Deque<AutoCloseable> toClose = new ArrayDeque<>();
     private JMSContext context;
     private Connection connection;
     private boolean closed;
@@ -23,7 +19,6 @@ final class ContextResources implements AutoCloseable {
         checkOpen();
         if (context == null) {
             context = store.connectionFactory().createContext();
-            toClose.push(context);
         }
         return context;
     }
@@ -32,10 +27,8 @@ final class ContextResources implements AutoCloseable {
         checkOpen();
         if (connection == null) {
             try {
-                Connection c = store.connectionFactory().createConnection();
-                toClose.push(c);
-                c.start();
-                connection = c;
+                connection = store.connectionFactory().createConnection();
+                connection.start();
             } catch (JMSException e) {
                 throw new IllegalStateException("cannot connect to " + store.url() + ": " + e.getMessage(), e);
             }
@@ -50,25 +43,19 @@ final class ContextResources implements AutoCloseable {
     }
 
     @Override
-    public synchronized void close() throws Exception {
+    public synchronized void close() throws JMSException {
         if (closed) {
             return;
         }
         closed = true;
-        Exception failure = null;
-        while (!toClose.isEmpty()) {
-            try {
-                toClose.pop().close();
-            } catch (Exception e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
+        try {
+            if (context != null) {
+                context.close();
             }
-        }
-        if (failure != null) {
-            throw failure;
+        } finally {
+            if (connection != null) {
+                connection.close();
+            }
         }
     }
 }
