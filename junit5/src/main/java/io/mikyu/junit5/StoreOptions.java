@@ -7,6 +7,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -32,7 +33,7 @@ record StoreOptions(StoreLifecycle lifecycle, boolean lifecycleChosen, Durabilit
     private static final Set<String> RESERVED = Set.of("durability", "users", "allowAnonymous");
 
     StoreOptions {
-        urlOptions = Map.copyOf(new LinkedHashMap<>(urlOptions));
+        urlOptions = Collections.unmodifiableMap(new LinkedHashMap<>(urlOptions));   // in the order given
         for (String name : urlOptions.keySet()) {
             if (RESERVED.contains(name)) {
                 throw new IllegalArgumentException("the URL option '" + name + "' is not for the test store: "

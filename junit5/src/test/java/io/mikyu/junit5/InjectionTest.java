@@ -138,6 +138,24 @@ class InjectionTest {
     }
 
     @Test
+    void theTestsOptionsAreTheUrlsAndTheClientIdIsTheTestsOwn() throws Exception {
+        Kit.runExpecting(WithClientId.class, s -> s.started(1).succeeded(1));
+    }
+
+    @OnlyInTestKit
+    @MikyuTest(durability = io.mikyu.engine.Durability.SYNC, options = {"clientID=app", "maxAttempts=5"})
+    static class WithClientId {
+        @Test
+        void subscribesDurably(@MikyuUrl String url, JMSContext jms, MikyuQueues queues) throws Exception {
+            assertThat(url).endsWith("?durability=sync&clientID=app&maxAttempts=5");
+            assertThat(jms.getClientID()).isEqualTo("app");
+            jms.createDurableConsumer(jms.createTopic("prices"), "ticker").close();   // needs the client ID
+            queues.send("q", "the helpers work beside it");
+            assertThat(queues.receive("q").getBody(String.class)).isEqualTo("the helpers work beside it");
+        }
+    }
+
+    @Test
     void theAccessorsNeedAnOpenStore() throws Exception {
         MikyuExtension unused = MikyuExtension.builder().build();
         assertThatThrownBy(unused::url).isInstanceOf(IllegalStateException.class)

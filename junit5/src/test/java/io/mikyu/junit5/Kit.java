@@ -25,7 +25,16 @@ final class Kit {
     /** Runs {@code fixture} and checks its tests' outcome, e.g. {@code s -> s.started(2).succeeded(2)}. */
     static EngineExecutionResults runExpecting(Class<?> fixture, Consumer<EventStatistics> tests) {
         EngineExecutionResults results = run(fixture);
-        results.testEvents().assertStatistics(tests);
+        try {
+            results.testEvents().assertStatistics(tests);
+        } catch (AssertionError e) {
+            // Say why the fixture's tests failed, not only how many did.
+            results.allEvents().failed().stream()
+                    .forEach(f -> f.getPayload(org.junit.platform.engine.TestExecutionResult.class)
+                            .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable)
+                            .ifPresent(e::addSuppressed));
+            throw e;
+        }
         return results;
     }
 }
