@@ -10,6 +10,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
@@ -174,6 +175,31 @@ class LifecycleTest {
     @Test
     void staticFieldsAndBeforeAllParametersForAStorePerClass() {
         Kit.runExpecting(StaticFields.class, s -> s.started(1).succeeded(1));
+        assertThat(DIRS.get(0)).doesNotExist();
+    }
+
+    @OnlyInTestKit
+    @MikyuTest
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    static class OneTestInstance {
+        @InjectMikyu
+        MikyuQueues queues;
+
+        @BeforeAll
+        void before(MikyuQueues given) {
+            given.send("prepared", "by a non-static @BeforeAll");
+        }
+
+        @Test
+        void seesIt(Mikyu mikyu) {
+            assertThat(queues.depth("prepared")).isEqualTo(1);
+            DIRS.add(Path.of(mikyu.location()));
+        }
+    }
+
+    @Test
+    void aTestClassWithOneInstanceGetsItsFieldsAndBeforeAllParameters() {
+        Kit.runExpecting(OneTestInstance.class, s -> s.started(1).succeeded(1));
         assertThat(DIRS.get(0)).doesNotExist();
     }
 
