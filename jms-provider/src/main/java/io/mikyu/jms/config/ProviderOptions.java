@@ -32,6 +32,7 @@ import java.util.Set;
  * in a {@code vm://} URL, and override the file and {@code -Dmikyu.<key>}.
  *
  * <table>
+ * <caption>The URL options</caption>
  * <tr><th>option</th><th>default</th><th>meaning</th></tr>
  * <tr><td>durability</td><td>sync</td><td>PERSISTENT sends return after fsync ({@code sync}) or after the write
  * reached the OS ({@code async}, flushed within the engine's interval); NON_PERSISTENT is always async</td></tr>
