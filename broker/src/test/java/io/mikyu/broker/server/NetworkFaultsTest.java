@@ -326,6 +326,7 @@ class NetworkFaultsTest {
         private long duplicates;
         private long unflagged;
         private final Map<String, Integer> failures = new java.util.TreeMap<>();
+        private final Map<String, String> failureSamples = new java.util.TreeMap<>();
         private long peakOutbound;
         private final Map<NetFault, Integer> cycles = new EnumMap<>(NetFault.class);
         private final Map<NetFault, Long> slowestNotice = new EnumMap<>(NetFault.class);
@@ -342,7 +343,9 @@ class NetworkFaultsTest {
             unflagged += ledger.unflaggedDuplicates();
             for (DeliveryLedger.Failure f : ledger.failures()) {
                 String what = f.what().replaceAll(" (c[0-9]+-|\\[|the ).*", "");
-                failures.merge(what + ": " + f.error().getClass().getSimpleName(), 1, Integer::sum);
+                String kind = what + ": " + f.error().getClass().getSimpleName();
+                failures.merge(kind, 1, Integer::sum);
+                failureSamples.putIfAbsent(kind, String.valueOf(f.error().getMessage()));
             }
             peakOutbound = Math.max(peakOutbound, outbound);
         }
@@ -354,7 +357,8 @@ class NetworkFaultsTest {
             return messages + " messages delivered (" + sent + " sends returned), " + duplicates
                     + " delivered more than once, " + unflagged + " unflagged duplicates; failed calls reported "
                     + failures + "; faults " + cycles + "; slowest heartbeat notice " + notice
-                    + "; peak bytes buffered for clients " + peakOutbound;
+                    + "; peak bytes buffered for clients " + peakOutbound + "; what the failed calls said: "
+                    + failureSamples;
         }
     }
 }
