@@ -53,6 +53,12 @@ final class DeliveryLedger {
         failed("send of " + id, e);
     }
 
+    /** A transaction of sends whose commit's outcome the client said is unknown. */
+    void sendsUnknown(List<String> ids, Exception e) {
+        mayArrive.addAll(ids);
+        failed("commit of sends " + ids, e);
+    }
+
     void sendsRolledBack(List<String> ids, Exception e) {
         mustNotArrive.addAll(ids);
         failed("commit of sends " + ids, e);

@@ -149,7 +149,7 @@ final class JmsTraffic implements AutoCloseable {
                 ledger.sendsRolledBack(ids, e);
             } catch (JMSException e) {
                 checkUnknown("commit of sends " + ids, e);
-                ids.forEach(id -> ledger.sendUnknown(id, e));
+                ledger.sendsUnknown(ids, e);
             }
         }
     }
