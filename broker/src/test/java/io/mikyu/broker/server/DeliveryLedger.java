@@ -175,6 +175,10 @@ final class DeliveryLedger {
             synchronized (e.getValue()) {
                 ds = List.copyOf(e.getValue());
             }
+            if (!mustArrive.contains(e.getKey()) && !mayArrive.contains(e.getKey())
+                    && !mustNotArrive.contains(e.getKey())) {
+                out.add("delivered but never sent: " + ds);
+            }
             Set<Integer> counts = new java.util.HashSet<>();
             int unflagged = 0;
             for (Delivery d : ds) {
