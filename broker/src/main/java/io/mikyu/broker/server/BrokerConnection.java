@@ -543,7 +543,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
         if (streams != null) {
             streams.closeAll();
         }
-        session.releaseAll();
+        server.reclaimLater(session.releaseAll());
         LOG.debug("client '{}' disconnected", clientName);
         super.channelInactive(ctx);
     }
