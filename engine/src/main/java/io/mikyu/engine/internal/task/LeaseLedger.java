@@ -234,7 +234,11 @@ final class LeaseLedger {
         }
         PacedProducer paced = new PacedProducer(target, System.nanoTime() + EngineConfig.PACING_MAX_WAIT.toNanos(),
                 timer, proceed);
-        timer.execute(paced::tick);
+        try {
+            timer.execute(paced::tick);
+        } catch (RejectedExecutionException e) {
+            paced.go(); // the timer is shutting down: do not hold the producer
+        }
         return true;
     }
 
