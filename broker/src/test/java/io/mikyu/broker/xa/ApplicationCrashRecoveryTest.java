@@ -101,7 +101,9 @@ class ApplicationCrashRecoveryTest {
                 List<Jms.Received> out;
                 List<Jms.Received> in;
                 try (Connection c = Jms.plain(store.url()).createConnection()) {
-                    out = Jms.drain(c, XaApplication.OUT);
+                    // committed: out-<n> must come (on a loaded machine its first receive may take more than QUIET);
+                    // rolled back: nothing may come
+                    out = Jms.drain(c, XaApplication.OUT, haltIn.equals("commit") ? Duration.ofSeconds(10) : Jms.QUIET);
                     // rolled back: the consumed message comes back; committed: it must not (a quiet queue)
                     in = Jms.drain(c, XaApplication.IN, haltIn.equals("commit") ? Jms.QUIET : Duration.ofSeconds(5));
                 }
