@@ -101,9 +101,7 @@ class ApplicationCrashRecoveryTest {
                 List<Jms.Received> out;
                 List<Jms.Received> in;
                 try (Connection c = Jms.plain(store.url()).createConnection()) {
-                    // committed: out-<n> must come (on a loaded machine its first receive may take more than QUIET);
-                    // rolled back: nothing may come
-                    out = Jms.drain(c, XaApplication.OUT, haltIn.equals("commit") ? Duration.ofSeconds(10) : Jms.QUIET);
+                    out = Jms.drain(c, XaApplication.OUT, haltIn.equals("commit") ? Jms.EXPECTED : Jms.QUIET);
                     // rolled back: the consumed message comes back; committed: it must not (a quiet queue)
                     in = Jms.drain(c, XaApplication.IN, haltIn.equals("commit") ? Jms.QUIET : Duration.ofSeconds(5));
                 }
