@@ -113,6 +113,17 @@ class MikyuAutoConfigurationTest {
     }
 
     @Test
+    void optionNamesKeepTheirCaseWithOrWithoutBrackets() {
+        embedded().withPropertyValues("spring.mikyu.options.flushInterval=100ms",
+                "spring.mikyu.options[maxAttempts.Orders]=4").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(MikyuUrl.class).parsed().configOverrides())
+                            .containsEntry("flushInterval", "100ms");
+                    assertThat(context.getBean(MikyuUrl.class).parsed().maxAttemptsOf("Orders")).isEqualTo(4);
+                });
+    }
+
+    @Test
     void aDaemonUrlKeepsItsOwnOptionsAndTakesTheTypedOnes() {
         runner.withPropertyValues("spring.mikyu.url=tcp://127.0.0.1:21449?clientName=billing-app",
                 "spring.mikyu.reconnect=2s", "spring.mikyu.options[connectTimeout]=3s").run(context -> {
