@@ -72,7 +72,10 @@ public class MikyuProperties {
     /** The store in this JVM, when no url is given. */
     public static class Embedded {
 
-        /** Directory of the store, relative to the working directory unless absolute. */
+        /**
+         * Directory of the store, relative to the working directory unless absolute; unused when url names a
+         * daemon.
+         */
         private String directory;
 
         public String getDirectory() {

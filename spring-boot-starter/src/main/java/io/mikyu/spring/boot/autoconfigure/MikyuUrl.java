@@ -41,9 +41,11 @@ public final class MikyuUrl {
     public static MikyuUrl from(MikyuProperties properties) {
         String url = properties.getUrl();
         String directory = properties.getEmbedded().getDirectory();
-        if (url != null && directory != null) {
-            throw new IllegalArgumentException("spring.mikyu.url and spring.mikyu.embedded.directory are both set;"
-                    + " set one: the url names the store (vm://DIR) or the daemon, the directory an embedded store");
+        // A daemon's URL leaves the embedded directory unused (so that one property switches an application from
+        // its embedded store to a daemon); two names of the embedded store would be ambiguous.
+        if (url != null && url.startsWith(ProviderOptions.VM_SCHEME) && directory != null) {
+            throw new IllegalArgumentException("spring.mikyu.url is a vm:// URL and spring.mikyu.embedded.directory"
+                    + " is set too; set one of them: both name the embedded store's directory");
         }
         Options options = new Options();
         String base;

@@ -125,7 +125,8 @@ class MikyuAutoConfigurationTest {
 
     @Test
     void aDaemonUrlKeepsItsOwnOptionsAndTakesTheTypedOnes() {
-        runner.withPropertyValues("spring.mikyu.url=tcp://127.0.0.1:21449?clientName=billing-app",
+        // the embedded directory stays unused: one property switches an application to a daemon
+        embedded().withPropertyValues("spring.mikyu.url=tcp://127.0.0.1:21449?clientName=billing-app",
                 "spring.mikyu.reconnect=2s", "spring.mikyu.options[connectTimeout]=3s").run(context -> {
                     assertThat(context).hasNotFailed().doesNotHaveBean(MikyuEmbeddedStore.class);
                     ProviderOptions options = context.getBean(MikyuUrl.class).parsed();
@@ -134,6 +135,7 @@ class MikyuAutoConfigurationTest {
                             .containsEntry("reconnect", "2000").containsEntry("connectTimeout", "3s");
                     assertThat(context.getBean("mikyuHealthIndicator")).isInstanceOf(MikyuBrokerHealthIndicator.class);
                 });
+        assertThat(dir.resolve("store")).doesNotExist();
     }
 
     @Test
@@ -146,7 +148,8 @@ class MikyuAutoConfigurationTest {
                         .hasMessageContaining("unknown option 'flushIntervall'"));
         embedded().withPropertyValues("spring.mikyu.url=vm://" + dir.resolve("other"))
                 .run(context -> assertThat(context).getFailure().rootCause()
-                        .hasMessageContaining("spring.mikyu.url and spring.mikyu.embedded.directory are both set"));
+                        .hasMessageContaining("spring.mikyu.url is a vm:// URL and spring.mikyu.embedded.directory"
+                                + " is set too"));
         embedded().withPropertyValues("spring.mikyu.reconnect=5s")
                 .run(context -> assertThat(context).getFailure().rootCause()
                         .hasMessageContaining("unknown option 'reconnect'"));
