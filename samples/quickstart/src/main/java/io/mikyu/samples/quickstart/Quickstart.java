@@ -1,4 +1,4 @@
-package io.mikyu.samples;
+package io.mikyu.samples.quickstart;
 
 import io.mikyu.engine.ConsumerGroup;
 import io.mikyu.engine.Durability;
@@ -23,7 +23,7 @@ import java.util.List;
  * task queue (leases, acks, retries, a dead letter).
  *
  * <pre>
- *   mvn -q -DskipTests package &amp;&amp; java -jar samples/target/mikyu-samples.jar [data-dir]
+ *   mvn -q -DskipTests package &amp;&amp; java -jar samples/quickstart/target/mikyu-quickstart.jar [data-dir]
  * </pre>
  *
  * Run it twice: the records stay in {@code ./data}, and the consumer group carries on where it stopped.
@@ -128,9 +128,6 @@ public final class Quickstart {
             }
         }
         System.out.println("closed; run again to see the records kept and the group resume");
-
-        // The same engine through Jakarta Messaging (JMS): see JmsQuickstart.
-        JmsQuickstart.main(args);
     }
 
     private Quickstart() {

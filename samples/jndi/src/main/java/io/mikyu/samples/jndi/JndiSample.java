@@ -1,4 +1,4 @@
-package io.mikyu.samples;
+package io.mikyu.samples.jndi;
 
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSConsumer;
@@ -17,7 +17,7 @@ import javax.naming.NamingException;
  * receive, a durable subscriber that gets what was published while it was away, and a message that fails three
  * times and lands in the queue's dead-letter queue, {@code orders/dlq}.
  */
-public final class JmsQuickstart {
+public final class JndiSample {
 
     public static void main(String[] args) throws NamingException, InterruptedException {
         java.util.Hashtable<String, String> env = new java.util.Hashtable<>();
@@ -75,6 +75,6 @@ public final class JmsQuickstart {
         }
     }
 
-    private JmsQuickstart() {
+    private JndiSample() {
     }
 }
