@@ -34,7 +34,11 @@ public class MikyuProperties {
      */
     private Durability durability;
 
-    /** Client ID of every connection of the factory. */
+    /**
+     * Client ID of every connection of the factory. A client ID is one connection's at a time, so with a JmsTemplate
+     * and listener containers (each with connections of their own) prefer spring.jms.client-id, which the listener
+     * containers set on their connection.
+     */
     private String clientId;
 
     /** Most messages a consumer leases ahead of the application (the provider's default: 64; 0: one per receive). */
