@@ -67,7 +67,10 @@ final class Acknowledgements {
         }
     }
 
-    /** Writes the waiting automatic acks. */
+    /**
+     * Writes the waiting automatic acks. Never throws: the messages were handed out already (a full batch is written
+     * by the thread receiving the next one, which must still get it), so there is nobody to tell.
+     */
     void flush() {
         List<Held> batch;
         synchronized (pending) {
@@ -77,7 +80,16 @@ final class Acknowledgements {
             batch = new ArrayList<>(pending);
             pending.clear();
         }
-        int stale = ackAll(batch);
+        int stale;
+        try {
+            stale = ackAll(batch);
+        } catch (RuntimeException e) {
+            // Not written, or not known to be (the connection was lost, no answer came): what the store did not
+            // take comes back when its lease ends, flagged redelivered.
+            LOG.warn("writing {} automatic acknowledgements failed; messages whose acknowledgement the store did not"
+                    + " take will be delivered again, flagged redelivered: {}", batch.size(), e.toString());
+            return;
+        }
         if (stale > 0) {
             // Nobody to tell: receive() or onMessage() returned long ago. The engine counted the delivery.
             LOG.warn("{} automatically acknowledged messages had lost their leases; they were or will be delivered"
@@ -92,11 +104,7 @@ final class Acknowledgements {
                 return;
             }
         }
-        try {
-            flush();
-        } catch (RuntimeException e) {
-            LOG.warn("writing automatic acknowledgements failed; the messages will be delivered again", e);
-        }
+        flush();
     }
 
     /**
