@@ -95,7 +95,10 @@ final class Acknowledgements {
         }
     }
 
-    /** Writes the waiting automatic acks, after the batch being written in the background, and returns when done. */
+    /**
+     * Writes the waiting automatic acks, after the batch being written in the background, and returns when done.
+     * Never throws: the messages were handed out already, so there is nobody to tell.
+     */
     void flush() {
         synchronized (this) {
             awaitWriting();
@@ -108,32 +111,30 @@ final class Acknowledgements {
             batch = new ArrayList<>(pending);
             pending.clear();
         }
-        int stale = ackAll(batch);
-        if (stale > 0) {
-            logStale(stale);
-        }
+        writeAutomatic(batch);
     }
 
-    /** The background write of a full batch; its failure is logged, as the timer's is. */
+    /** Writes a batch of automatic acks; a failure is logged, not thrown. */
     private void writeAutomatic(List<Held> batch) {
+        int stale;
         try {
-            int stale = ackAll(batch);
-            if (stale > 0) {
-                logStale(stale);
-            }
+            stale = ackAll(batch);
         } catch (RuntimeException e) {
-            LOG.warn("writing automatic acknowledgements failed; the messages will be delivered again", e);
+            // Not written, or not known to be (the connection was lost, no answer came): what the store did not
+            // take comes back when its lease ends, flagged redelivered.
+            LOG.warn("writing {} automatic acknowledgements failed; messages whose acknowledgement the store did not"
+                    + " take will be delivered again, flagged redelivered: {}", batch.size(), e.toString());
+            return;
+        }
+        if (stale > 0) {
+            // Nobody to tell: receive() or onMessage() returned long ago. The engine counted the delivery.
+            LOG.warn("{} automatically acknowledged messages had lost their leases; they were or will be delivered"
+                    + " again, flagged redelivered", stale);
         }
     }
 
     private void awaitWriting() {
         writing.join(); // writeAutomatic catches its failures: join returns normally
-    }
-
-    private static void logStale(int stale) {
-        // Nobody to tell: receive() or onMessage() returned long ago. The engine counted the delivery.
-        LOG.warn("{} automatically acknowledged messages had lost their leases; they were or will be delivered"
-                + " again, flagged redelivered", stale);
     }
 
     /** The connection's timer: acks that waited long enough are written. */
@@ -143,11 +144,7 @@ final class Acknowledgements {
                 return;
             }
         }
-        try {
-            flush();
-        } catch (RuntimeException e) {
-            LOG.warn("writing automatic acknowledgements failed; the messages will be delivered again", e);
-        }
+        flush();
     }
 
     /**
