@@ -69,8 +69,9 @@ final class Acknowledgements {
      * AUTO/DUPS_OK: the message counts as acknowledged; the engine ack is written with others — when
      * {@value #BATCH} are waiting, within {@value #DELAY_MILLIS} ms (the connection's timer), and before anything
      * that must see it (recover, close, unsubscribe). One engine write per batch instead of per message: with a
-     * single write per message a consumer runs at the writer's cycle rate. A full batch is written in the
-     * background while the application goes on (one batch at a time: the next full one waits for it). The message
+     * single write per message a consumer runs at the writer's cycle rate. With {@code durability=sync} a full
+     * batch is written in the background while the application goes on, its fsync included (one batch at a time:
+     * the next full one waits for it). The message
      * stays leased (and renewed) until then, so nobody else receives it; only a crash in between can deliver it
      * again, flagged redelivered.
      */
@@ -86,11 +87,16 @@ final class Acknowledgements {
                 pending.clear();
             }
         }
-        if (full != null) {
-            List<Held> batch = full;
-            synchronized (this) {
-                awaitWriting();
+        if (full == null) {
+            return;
+        }
+        List<Held> batch = full;
+        synchronized (this) {
+            awaitWriting();
+            if (durability == Durability.SYNC) {
                 writing = CompletableFuture.runAsync(() -> writeAutomatic(batch), WRITER);
+            } else {
+                writeAutomatic(batch); // no fsync to wait for: a hand-off to another thread would cost more
             }
         }
     }
