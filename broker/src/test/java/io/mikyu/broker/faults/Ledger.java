@@ -148,8 +148,9 @@ final class Ledger {
         return stream(streamName).deliveries.size();
     }
 
-    synchronized boolean wasDelivered(String streamName, String id) {
-        return stream(streamName).deliveries.containsKey(id);
+    /** The highest {@code JMSXDeliveryCount} seen for {@code id}, 0 if it was never delivered. */
+    synchronized int deliveryCount(String streamName, String id) {
+        return stream(streamName).deliveries.getOrDefault(id, 0);
     }
 
     synchronized int unflaggedDuplicates() {
