@@ -38,7 +38,7 @@ class ConsumerKillLoopTest {
     private static final int DEFAULT_CYCLES = 5;
     private static final int CONSUMERS = 8;
     private static final int BATCH = 20;
-    private static final int POISON_EVERY = 2;
+    private static final int POISON_EVERY = 5;
     private static final int MAX_ATTEMPTS = 4;
     private static final String QUEUE = "ck.work";
     private static final String DLQ = QUEUE + "/dlq";
@@ -72,6 +72,7 @@ class ConsumerKillLoopTest {
                 for (int i = 0; i < CONSUMERS; i++) {
                     consumers[i] = startConsumer(url, i, ledger, starts);
                 }
+                awaitReady(List.of(consumers));
                 long seq = 0;
                 for (int cycle = 1; cycle <= cycles; cycle++) {
                     String where = "cycle " + cycle + " of " + cycles + " (-D" + Faults.SEED + "=" + seed + ")";
@@ -103,18 +104,22 @@ class ConsumerKillLoopTest {
                 }
                 String where = "after " + cycles + " cycles (-D" + Faults.SEED + "=" + seed + ")";
                 try (Mikyu admin = Mikyu.dial(daemon.url())) {
-                    Faults.await(Duration.ofMinutes(4), () -> where + ": not finished: lost so far "
+                    // Done when the queue is empty and every poison is a dead letter (more dead letters than
+                    // poisons end it too: the checks below say which).
+                    Faults.await(Duration.ofMinutes(4), () -> where + ": not finished: undelivered so far "
                             + ledger.lost() + ", queue " + counts(admin, QUEUE) + ", dead letters "
-                            + counts(admin, DLQ) + " of " + poisons.size() + "\n" + ledger.summary(), () -> {
+                            + counts(admin, DLQ) + " of " + poisons.size() + " poisons\n" + ledger.summary(), () -> {
                                 restartDead(consumers, url, ledger, starts);
-                                return ledger.allDelivered() && counts(admin, QUEUE).depth() == 0
-                                        && counts(admin, DLQ).depth() >= poisons.size();
+                                long dead = counts(admin, DLQ).depth();
+                                return counts(admin, QUEUE).depth() == 0 && dead >= poisons.size()
+                                        && (ledger.allDelivered() || dead > poisons.size());
                             });
                     for (ChildProcess c : consumers) {
                         c.kill();
                     }
+                    ledger.assertNoViolations(where);
                     assertNothingLeft(admin, where);
-                    assertOnlyThePoisonsAreDeadLetters(admin, url, poisons, where);
+                    assertOnlyThePoisonsAreDeadLetters(admin, url, poisons, where + "\n" + ledger.summary());
                 }
                 ledger.assertNoViolations(where);
                 ledger.assertNothingLost(where);
@@ -132,17 +137,18 @@ class ConsumerKillLoopTest {
         }
     }
 
+    /** Starts a consumer JVM in {@code slot}, without waiting for it to be ready. */
     private ChildProcess startConsumer(String url, int slot, Ledger ledger, int[] starts) throws Exception {
         starts[0]++;
         boolean listener = slot % 2 == 0;
-        ChildProcess child = ChildProcess.startJava(dir.resolve("consumers"), "consumer-" + slot, List.of(),
+        return ChildProcess.startJava(dir.resolve("consumers"), "consumer-" + slot, List.of(),
                 PoisonedConsumerMain.class.getName(), PoisonedConsumerMain.args(url, QUEUE, listener),
                 line -> PoisonedConsumerMain.parse(line, QUEUE, ledger));
-        child.awaitLine("ready", Duration.ofSeconds(120));
-        return child;
     }
 
+    /** Starts a new consumer in the slot of each that died (killed, or halted by a poison), side by side. */
     private void restartDead(ChildProcess[] consumers, String url, Ledger ledger, int[] starts) throws Exception {
+        List<ChildProcess> started = new ArrayList<>();
         for (int i = 0; i < consumers.length; i++) {
             if (!consumers[i].isAlive()) {
                 int exit = consumers[i].exitValue();
@@ -152,6 +158,21 @@ class ConsumerKillLoopTest {
                 }
                 consumers[i].close();
                 consumers[i] = startConsumer(url, i, ledger, starts);
+                started.add(consumers[i]);
+            }
+        }
+        awaitReady(started);
+    }
+
+    private static void awaitReady(List<ChildProcess> started) throws InterruptedException {
+        for (ChildProcess c : started) {
+            try {
+                c.awaitLine("ready", Duration.ofSeconds(120));
+            } catch (AssertionError e) {
+                if (c.isAlive()) {
+                    throw e;
+                }
+                // a poison reached it at once: restarted on the next round
             }
         }
     }
@@ -186,7 +207,11 @@ class ConsumerKillLoopTest {
             }
         }
         if (!dead.equals(poisons)) {
-            throw new AssertionError(where + ": dead letters " + dead + ", poisons sent " + poisons);
+            Set<String> innocent = new TreeSet<>(dead);
+            innocent.removeAll(poisons);
+            throw new AssertionError(where + ": dead letters " + dead + ", poisons sent " + poisons + "; not a"
+                    + " poison but dead-lettered: " + innocent + " (each a message prefetched with a poison by the"
+                    + " consumers it killed: see docs/reliability.md, known gaps)");
         }
         if (!attempts.stream().allMatch(String.valueOf(MAX_ATTEMPTS)::equals)) {
             throw new AssertionError(where + ": attempts of the dead letters " + attempts + ", not "
