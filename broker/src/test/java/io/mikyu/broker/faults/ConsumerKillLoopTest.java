@@ -141,9 +141,10 @@ class ConsumerKillLoopTest {
     private ChildProcess startConsumer(String url, int slot, Ledger ledger, int[] starts) throws Exception {
         starts[0]++;
         boolean listener = slot % 2 == 0;
-        return ChildProcess.startJava(dir.resolve("consumers"), "consumer-" + slot, List.of(),
+        String name = "consumer-" + slot + "." + starts[0];
+        return ChildProcess.startJava(dir.resolve("consumers"), name, List.of(),
                 PoisonedConsumerMain.class.getName(), PoisonedConsumerMain.args(url, QUEUE, listener),
-                line -> PoisonedConsumerMain.parse(line, QUEUE, ledger));
+                line -> PoisonedConsumerMain.parse(line, QUEUE, ledger, name));
     }
 
     /** Starts a new consumer in the slot of each that died (killed, or halted by a poison), side by side. */

@@ -55,7 +55,15 @@ final class Ledger {
 
     /** A message handed to the application. */
     synchronized void delivered(String streamName, String id, boolean redelivered, int deliveryCount) {
+        delivered(streamName, id, redelivered, deliveryCount, Thread.currentThread().getName());
+    }
+
+    /** A message handed to the application of {@code consumer} (named in violations). */
+    synchronized void delivered(String streamName, String id, boolean redelivered, int deliveryCount,
+                                String consumer) {
         Stream stream = stream(streamName);
+        String previousBy = stream.lastBy.put(id, consumer + " at " + System.currentTimeMillis() % 1_000_000
+                + " ms");
         stream.deliveryTotal++;
         if (stream.rolledBack.contains(id)) {
             violation(streamName, id, "delivered, but its transaction was rolled back");
@@ -73,8 +81,8 @@ final class Ledger {
                         + ", JMSXDeliveryCount " + deliveryCount + ")");
             }
             if (deliveryCount <= previous) {
-                violation(streamName, id, "JMSXDeliveryCount " + deliveryCount + " after " + previous
-                        + ": the count did not go up");
+                violation(streamName, id, "JMSXDeliveryCount " + deliveryCount + " to " + stream.lastBy.get(id)
+                        + " after " + previous + " to " + previousBy + ": the count did not go up");
             }
         }
         if (deliveryCount > 1 && !redelivered) {
@@ -200,6 +208,8 @@ final class Ledger {
         final Map<String, Integer> deliveries = new HashMap<>();
         /** id → the delivery count whose acknowledgement or commit returned. */
         final Map<String, Integer> settled = new HashMap<>();
+        /** id → who had its latest delivery, and when (for the failure message). */
+        final Map<String, String> lastBy = new HashMap<>();
         long deliveryTotal;
         int duplicates;
         int unflagged;

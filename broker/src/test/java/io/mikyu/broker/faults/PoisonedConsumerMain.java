@@ -105,13 +105,13 @@ public final class PoisonedConsumerMain {
     }
 
     /** Parses a line of a consumer into {@code ledger} (stream {@code stream}); other lines are ignored. */
-    static void parse(String line, String stream, Ledger ledger) {
+    static void parse(String line, String stream, Ledger ledger, String consumer) {
         if (!line.endsWith(" $")) {
             return;
         }
         String[] f = line.substring(0, line.length() - 2).split(" ");
         if (f[0].equals("D") && f.length == 4) {
-            ledger.delivered(stream, f[1], Boolean.parseBoolean(f[2]), Integer.parseInt(f[3]));
+            ledger.delivered(stream, f[1], Boolean.parseBoolean(f[2]), Integer.parseInt(f[3]), consumer);
         } else if (f[0].equals("S") && f.length == 3) {
             ledger.settled(stream, java.util.Map.of(f[1], Integer.parseInt(f[2])));
         }
