@@ -2,6 +2,7 @@ package io.mikyu.broker.faults;
 
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.Mikyu;
+import io.mikyu.engine.QueueKind;
 import io.mikyu.engine.TaskCounts;
 import io.mikyu.jms.MikyuConnectionFactory;
 import jakarta.jms.Connection;
@@ -179,7 +180,7 @@ class ConsumerKillLoopTest {
     }
 
     private static TaskCounts counts(Mikyu admin, String queue) {
-        return admin.list(io.mikyu.engine.QueueKind.TASK).contains(queue) ? admin.taskQueue(queue).counts()
+        return admin.list(QueueKind.TASK).contains(queue) ? admin.taskQueue(queue).counts()
                 : new TaskCounts(0, 0, 0);
     }
 

@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -53,6 +54,9 @@ class DaemonKillLoopTest {
     /** Reconnect for longer than any restart takes; short leases so what a lost connection held comes back soon. */
     private static final String OPTIONS = "reconnect=120s&leaseMillis=5000&maxAttempts=100&connectTimeout=5s";
     private static final Duration RECEIVE = Duration.ofMillis(200);
+
+    /** Set once the faults stop: producers send no more, consumers go on until everything is delivered. */
+    private final AtomicBoolean producersStop = new AtomicBoolean();
 
     @TempDir
     Path dir;
@@ -126,9 +130,6 @@ class DaemonKillLoopTest {
             }
         }
     }
-
-    private final java.util.concurrent.atomic.AtomicBoolean producersStop =
-            new java.util.concurrent.atomic.AtomicBoolean();
 
     private static int deliveries(Ledger ledger) {
         return ledger.deliveredCount(AUTO) + ledger.deliveredCount(CLIENT) + ledger.deliveredCount(TX)

@@ -1,7 +1,9 @@
 package io.mikyu.broker.faults;
 
 import java.time.Duration;
+import java.util.concurrent.Callable;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 
 /**
  * What every fault scenario shares: its number of cycles ({@code -Dmikyu.faults.cycles=N}; the profile
@@ -50,8 +52,7 @@ final class Faults {
     }
 
     /** Polls {@code probe} until it is true; fails with {@code what} (evaluated then) after {@code timeout}. */
-    static void await(Duration timeout, java.util.function.Supplier<String> what,
-                      java.util.concurrent.Callable<Boolean> probe) throws Exception {
+    static void await(Duration timeout, Supplier<String> what, Callable<Boolean> probe) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!probe.call()) {
             if (System.nanoTime() > deadline) {

@@ -2,6 +2,7 @@ package io.mikyu.broker.faults;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -143,7 +144,7 @@ final class Ledger {
         return lost().values().stream().mapToLong(Set::size).sum();
     }
 
-    /** Whether every send that returned to {@code streamNames} has been delivered. */
+    /** Whether every send that returned has been delivered. */
     synchronized boolean allDelivered() {
         return lost().isEmpty();
     }
@@ -201,9 +202,9 @@ final class Ledger {
     }
 
     private static final class Stream {
-        final Set<String> sent = new java.util.HashSet<>();
-        final Set<String> maybe = new java.util.HashSet<>();
-        final Set<String> rolledBack = new java.util.HashSet<>();
+        final Set<String> sent = new HashSet<>();
+        final Set<String> maybe = new HashSet<>();
+        final Set<String> rolledBack = new HashSet<>();
         /** id → highest JMSXDeliveryCount seen. */
         final Map<String, Integer> deliveries = new HashMap<>();
         /** id → the delivery count whose acknowledgement or commit returned. */

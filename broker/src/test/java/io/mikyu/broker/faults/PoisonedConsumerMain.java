@@ -11,6 +11,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -113,7 +114,7 @@ public final class PoisonedConsumerMain {
         if (f[0].equals("D") && f.length == 4) {
             ledger.delivered(stream, f[1], Boolean.parseBoolean(f[2]), Integer.parseInt(f[3]), consumer);
         } else if (f[0].equals("S") && f.length == 3) {
-            ledger.settled(stream, java.util.Map.of(f[1], Integer.parseInt(f[2])));
+            ledger.settled(stream, Map.of(f[1], Integer.parseInt(f[2])));
         }
     }
 
