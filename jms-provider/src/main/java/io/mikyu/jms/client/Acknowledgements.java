@@ -63,7 +63,7 @@ final class Acknowledgements {
             full = pending.size() >= BATCH;
         }
         if (full) {
-            flush();
+            flushLoggingFailure();  // the receive that filled the batch has its message to return
         }
     }
 
@@ -92,6 +92,15 @@ final class Acknowledgements {
                 return;
             }
         }
+        flushLoggingFailure();
+    }
+
+    /**
+     * Writes the waiting automatic acks where nobody can be told of a failure: receive() or onMessage() has
+     * returned or is about to. The messages are no longer renewed: if the acks were not carried out (the
+     * connection was lost with them in flight), they come again when their leases end, flagged redelivered.
+     */
+    private void flushLoggingFailure() {
         try {
             flush();
         } catch (RuntimeException e) {
