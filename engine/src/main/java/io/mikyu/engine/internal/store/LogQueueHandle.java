@@ -105,7 +105,7 @@ final class LogQueueHandle implements LogQueue, TxParticipant, AsyncWrites {
     @Override
     public long appendBatch(List<Entry> entries, Durability durability) {
         long start = System.nanoTime();
-        byte[] batch = BatchEncoder.encode(entries, System.currentTimeMillis(), limits.maxRecordBytes(),
+        byte[] batch = BatchEncoder.encode(entries, limits.timeSource().wallMillis(), limits.maxRecordBytes(),
                 limits.maxBatchBytes());
         long offset = writer.append(new AppendRequest(log, batch, durability == Durability.SYNC,
                 StagingBuffer.stage(batch)));
@@ -321,7 +321,7 @@ final class LogQueueHandle implements LogQueue, TxParticipant, AsyncWrites {
     @Override
     public long applyRetention() {
         try {
-            return Retention.apply(log, System.currentTimeMillis());
+            return Retention.apply(log, limits.timeSource().wallMillis());
         } catch (IOException e) {
             throw new UncheckedIOException("retention of " + log.describe(), e);
         }
@@ -330,7 +330,7 @@ final class LogQueueHandle implements LogQueue, TxParticipant, AsyncWrites {
     @Override
     public long compact() {
         try {
-            return Compactor.compact(log, System.currentTimeMillis());
+            return Compactor.compact(log, limits.timeSource().wallMillis());
         } catch (IOException e) {
             throw new UncheckedIOException("compaction of " + log.describe(), e);
         }
@@ -361,7 +361,7 @@ final class LogQueueHandle implements LogQueue, TxParticipant, AsyncWrites {
 
     @Override
     public List<TxWrite> prepareWrites(List<TxOp> ops, long txId) {
-        byte[] batch = BatchEncoder.encode(entries(ops), System.currentTimeMillis(), limits.maxRecordBytes(),
+        byte[] batch = BatchEncoder.encode(entries(ops), limits.timeSource().wallMillis(), limits.maxRecordBytes(),
                 limits.maxBatchBytes(), io.mikyu.engine.internal.format.BatchDescriptor.TYPE_DATA, txId);
         // appended records are visible once written; nothing is kept in memory
         return List.of(new TxWrite(new AppendRequest(log, batch, true), () -> { }));

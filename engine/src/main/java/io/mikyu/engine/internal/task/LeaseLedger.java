@@ -36,6 +36,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
+import io.mikyu.engine.spi.TimeSource;
 
 /**
  * Leases, acks, nacks and dead letters over a set of work items, shared by task queues (the items are the
@@ -58,6 +59,8 @@ final class LeaseLedger {
     final Condition changed = lock.newCondition();
     private final GroupCommitWriter writer;
     private final EngineConfig engine;
+    /** Wall time stamps records; steady time times leases and backoffs. */
+    private final TimeSource clock;
     private final TaskQueueHandle deadLetters;
     /** This ledger as a transaction participant ({@code task/<queue>} or {@code shared/<queue>:<group>}). */
     private final String txTarget;
@@ -98,6 +101,7 @@ final class LeaseLedger {
         this.stateLog = stateLog;
         this.writer = writer;
         this.engine = engine;
+        this.clock = engine.timeSource();
         this.deadLetters = deadLetters;
         this.item = item;
         this.stateStamp = stateStamp;
@@ -334,7 +338,7 @@ final class LeaseLedger {
     /** Leases whose records could not be written end now: their items are ready again, no attempt counted. */
     private void unlease(Taken taken) {
         withLock(() -> {
-            state.unlease(taken.entries(), System.currentTimeMillis());
+            state.unlease(taken.entries(), clock.wallMillis());
             wakeAll();
         });
     }
@@ -374,7 +378,7 @@ final class LeaseLedger {
     }
 
     void nack(LeaseToken token, Duration delay, String reason) {
-        long now = System.currentTimeMillis();
+        long now = clock.wallMillis();
         TaskEntry[] held = new TaskEntry[1];
         int[] attempts = new int[1];
         boolean[] leaving = new boolean[1];
@@ -398,7 +402,7 @@ final class LeaseLedger {
         }
         withLock(() -> {
             if (state.holder(token) == held[0]) {
-                state.giveBack(held[0], visibleAt, reason, System.currentTimeMillis());
+                state.giveBack(held[0], visibleAt, reason, clock.wallMillis());
                 wakeAll();
             }
         });
@@ -412,7 +416,7 @@ final class LeaseLedger {
         if (tokens.isEmpty()) {
             return;
         }
-        long now = System.currentTimeMillis();
+        long now = clock.wallMillis();
         List<Entry> records = new ArrayList<>(tokens.size());
         List<TaskEntry> held = new ArrayList<>(tokens.size());
         withLock(() -> {
@@ -444,7 +448,7 @@ final class LeaseLedger {
 
     long extend(LeaseToken token, Duration lease) {
         checkLease(lease);
-        long until = System.currentTimeMillis() + lease.toMillis();
+        long until = clock.wallMillis() + lease.toMillis();
         int[] attempts = new int[1];
         boolean[] inMemory = new boolean[1];
         withLock(() -> {
@@ -478,7 +482,7 @@ final class LeaseLedger {
             return;
         }
         try {
-            long now = System.currentTimeMillis();
+            long now = clock.wallMillis();
             if (state.millisUntilNextChange(now) == 0) {
                 promote(now);
                 wakeAll();
@@ -491,7 +495,7 @@ final class LeaseLedger {
     TaskCounts counts() {
         TaskCounts[] c = new TaskCounts[1];
         withLock(() -> {
-            promote(System.currentTimeMillis());
+            promote(clock.wallMillis());
             c[0] = state.counts();
         });
         return c[0];
@@ -552,7 +556,7 @@ final class LeaseLedger {
                     committed);
         } catch (RuntimeException failure) {
             LOG.warn("moving {} of '{}' to its dead-letter queue failed; retrying later", e.id, name, failure);
-            long now = System.currentTimeMillis();
+            long now = clock.wallMillis();
             withLock(() -> state.stay(e, now + DEAD_LETTER_RETRY_MILLIS, now));
         }
     }
@@ -587,7 +591,7 @@ final class LeaseLedger {
 
     /** The state records of {@code settlements}, as one request stamped with {@code txId}. */
     AppendRequest settleRequest(List<Settlement> settlements, long txId) {
-        long now = System.currentTimeMillis();
+        long now = clock.wallMillis();
         List<Entry> records = new ArrayList<>(settlements.size());
         withLock(() -> {
             for (Settlement s : settlements) {
@@ -624,7 +628,7 @@ final class LeaseLedger {
     void settled(List<Settlement> settlements) {
         List<TaskEntry> leaving = new ArrayList<>();
         withLock(() -> {
-            long now = System.currentTimeMillis();
+            long now = clock.wallMillis();
             for (Settlement s : settlements) {
                 TaskEntry e = state.find(s.token().taskId());
                 if (s.dead()) {
@@ -677,7 +681,7 @@ final class LeaseLedger {
         List<Settlement> nacks = new ArrayList<>();
         List<Entry> records = new ArrayList<>();
         withLock(() -> {
-            long now = System.currentTimeMillis();
+            long now = clock.wallMillis();
             for (Settlement s : settlements) {
                 TaskEntry e = state.find(s.token().taskId());
                 if (e != null && e.lease == s.token().lease() && e.state == TaskEntry.State.LEASED) {
@@ -724,7 +728,7 @@ final class LeaseLedger {
 
     private byte[] encode(List<Entry> entries, byte type) {
         checkOpen();
-        return BatchEncoder.encode(entries, System.currentTimeMillis(), engine.maxRecordBytes(),
+        return BatchEncoder.encode(entries, clock.wallMillis(), engine.maxRecordBytes(),
                 engine.maxBatchBytes(), type);
     }
 

@@ -27,6 +27,8 @@ import io.mikyu.engine.internal.write.GroupCommitWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import io.mikyu.engine.spi.TimeSource;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -40,14 +42,16 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
 
     private final SegmentedLog log;
     private final EngineConfig engine;
+    private final TimeSource clock;
 
     private TaskQueueHandle(String name, TaskQueueConfig config, SegmentedLog log, GroupCommitWriter writer,
                             EngineConfig engine, TaskQueueHandle deadLetters,
                             java.util.function.Consumer<List<TxOp>> transactions) {
         this.log = log;
         this.engine = engine;
+        this.clock = engine.timeSource();
         ledger = new LeaseLedger(name, config, log, writer, engine, deadLetters, this::readTask,
-                System::currentTimeMillis, false, "task/" + name, transactions);
+                clock::wallMillis, false, "task/" + name, transactions);
     }
 
     /** Opens a task queue over its recovered log, replaying its records to rebuild the tasks' state. */
@@ -55,7 +59,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                                        EngineConfig engine, TaskQueueHandle deadLetters,
                                        java.util.function.Consumer<List<TxOp>> transactions) {
         TaskQueueHandle q = new TaskQueueHandle(name, config, log, writer, engine, deadLetters, transactions);
-        long now = System.currentTimeMillis();
+        long now = q.clock.wallMillis();
         log.replay(log.startOffset(), (type, records) -> {
             for (Record r : records) {
                 q.ledger.replay(type, r, now);
@@ -90,7 +94,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
 
     @Override
     public long enqueueBatch(List<Task> tasks, Durability durability) {
-        long now = System.currentTimeMillis();
+        long now = clock.wallMillis();
         List<Entry> entries = taskEntries(tasks, now);
         ledger.awaitRoom(tasks.size());
         long first = ledger.write(entries, BatchDescriptor.TYPE_TASK, durability);
@@ -104,7 +108,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
         if (tasks.isEmpty() || ledger.wouldPace()) {
             return false;
         }
-        long now = System.currentTimeMillis();
+        long now = clock.wallMillis();
         List<Entry> entries = taskEntries(tasks, now);
         ledger.writeAsync(entries, BatchDescriptor.TYPE_TASK, durability, new AppendRequest.Callback() {
             @Override
@@ -157,7 +161,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
 
     @Override
     public long enqueueTransient(List<Task> tasks) {
-        long now = System.currentTimeMillis();
+        long now = clock.wallMillis();
         long[] first = {-1};
         ledger.awaitRoom(tasks.size());
         ledger.withLock(() -> {
@@ -185,7 +189,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
         try {
             while (true) {
                 ledger.checkOpen();
-                long now = System.currentTimeMillis();
+                long now = clock.wallMillis();
                 ledger.promote(now);
                 taken = ledger.take(max, filter, now, now + lease.toMillis());
                 if (!taken.entries().isEmpty()) {
@@ -209,7 +213,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     public Start tryDequeueAsync(int max, Duration lease, TaskFilter filter, Executor continuation,
                                  AsyncDequeue.Completion done, Runnable whenReady) {
         LeaseLedger.checkTake(max, lease);
-        long now = System.currentTimeMillis();
+        long now = clock.wallMillis();
         LeaseLedger.Taken taken;
         ledger.lock.lock();
         try {
@@ -284,7 +288,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     public List<LeasedTask> browse(int max, TaskFilter filter) {
         List<TaskEntry> entries = new ArrayList<>();
         ledger.withLock(() -> {
-            long now = System.currentTimeMillis();
+            long now = clock.wallMillis();
             ledger.promote(now);
             entries.addAll(ledger.state.browse(max, filter, now));
         });
@@ -334,7 +338,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     public void housekeeping() {
         long[] lowest = new long[1];
         ledger.withLock(() -> {
-            long now = System.currentTimeMillis();
+            long now = clock.wallMillis();
             ledger.promote(now);
             ledger.state.dropIdleFilters(now);
             lowest[0] = ledger.state.lowestLiveId();
@@ -369,7 +373,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     @Override
     public List<TxWrite> prepareWrites(List<TxOp> ops, long txId) {
         List<TxWrite> out = new ArrayList<>(2);
-        long now = System.currentTimeMillis();
+        long now = clock.wallMillis();
         List<Task> tasks = new ArrayList<>();
         for (TxOp op : ops) {
             if (op instanceof TxOp.Enqueue e) {
