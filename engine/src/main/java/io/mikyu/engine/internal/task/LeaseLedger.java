@@ -105,7 +105,7 @@ final class LeaseLedger {
         this.deadLetters = deadLetters;
         this.item = item;
         this.stateStamp = stateStamp;
-        this.state = new TaskQueueState(name, config, engine.cacheBytesPerQueue(), window);
+        this.state = new TaskQueueState(name, config, clock, engine.cacheBytesPerQueue(), window);
         this.paceAbove = engine.paceProducersAbove();
     }
 
@@ -338,7 +338,7 @@ final class LeaseLedger {
     /** Leases whose records could not be written end now: their items are ready again, no attempt counted. */
     private void unlease(Taken taken) {
         withLock(() -> {
-            state.unlease(taken.entries(), clock.wallMillis());
+            state.unlease(taken.entries(), clock.steadyMillis());
             wakeAll();
         });
     }
@@ -378,7 +378,7 @@ final class LeaseLedger {
     }
 
     void nack(LeaseToken token, Duration delay, String reason) {
-        long now = clock.wallMillis();
+        long now = clock.steadyMillis();
         TaskEntry[] held = new TaskEntry[1];
         int[] attempts = new int[1];
         boolean[] leaving = new boolean[1];
@@ -402,7 +402,7 @@ final class LeaseLedger {
         }
         withLock(() -> {
             if (state.holder(token) == held[0]) {
-                state.giveBack(held[0], visibleAt, reason, clock.wallMillis());
+                state.giveBack(held[0], visibleAt, reason, clock.steadyMillis());
                 wakeAll();
             }
         });
@@ -416,7 +416,7 @@ final class LeaseLedger {
         if (tokens.isEmpty()) {
             return;
         }
-        long now = clock.wallMillis();
+        long now = clock.steadyMillis();
         List<Entry> records = new ArrayList<>(tokens.size());
         List<TaskEntry> held = new ArrayList<>(tokens.size());
         withLock(() -> {
@@ -448,7 +448,7 @@ final class LeaseLedger {
 
     long extend(LeaseToken token, Duration lease) {
         checkLease(lease);
-        long until = clock.wallMillis() + lease.toMillis();
+        long until = clock.steadyMillis() + lease.toMillis();
         int[] attempts = new int[1];
         boolean[] inMemory = new boolean[1];
         withLock(() -> {
@@ -482,7 +482,7 @@ final class LeaseLedger {
             return;
         }
         try {
-            long now = clock.wallMillis();
+            long now = clock.steadyMillis();
             if (state.millisUntilNextChange(now) == 0) {
                 promote(now);
                 wakeAll();
@@ -495,7 +495,7 @@ final class LeaseLedger {
     TaskCounts counts() {
         TaskCounts[] c = new TaskCounts[1];
         withLock(() -> {
-            promote(clock.wallMillis());
+            promote(clock.steadyMillis());
             c[0] = state.counts();
         });
         return c[0];
@@ -556,7 +556,7 @@ final class LeaseLedger {
                     committed);
         } catch (RuntimeException failure) {
             LOG.warn("moving {} of '{}' to its dead-letter queue failed; retrying later", e.id, name, failure);
-            long now = clock.wallMillis();
+            long now = clock.steadyMillis();
             withLock(() -> state.stay(e, now + DEAD_LETTER_RETRY_MILLIS, now));
         }
     }
@@ -591,7 +591,7 @@ final class LeaseLedger {
 
     /** The state records of {@code settlements}, as one request stamped with {@code txId}. */
     AppendRequest settleRequest(List<Settlement> settlements, long txId) {
-        long now = clock.wallMillis();
+        long now = clock.steadyMillis();
         List<Entry> records = new ArrayList<>(settlements.size());
         withLock(() -> {
             for (Settlement s : settlements) {
@@ -628,7 +628,7 @@ final class LeaseLedger {
     void settled(List<Settlement> settlements) {
         List<TaskEntry> leaving = new ArrayList<>();
         withLock(() -> {
-            long now = clock.wallMillis();
+            long now = clock.steadyMillis();
             for (Settlement s : settlements) {
                 TaskEntry e = state.find(s.token().taskId());
                 if (s.dead()) {
@@ -681,7 +681,7 @@ final class LeaseLedger {
         List<Settlement> nacks = new ArrayList<>();
         List<Entry> records = new ArrayList<>();
         withLock(() -> {
-            long now = clock.wallMillis();
+            long now = clock.steadyMillis();
             for (Settlement s : settlements) {
                 TaskEntry e = state.find(s.token().taskId());
                 if (e != null && e.lease == s.token().lease() && e.state == TaskEntry.State.LEASED) {

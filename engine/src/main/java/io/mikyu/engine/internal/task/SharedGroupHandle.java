@@ -77,7 +77,7 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
         long start = Math.max(source.startOffset(), c == null || c < 0 ? 0 : c);
         g.committed = start;
         g.windowEnd = start;
-        long now = g.clock.wallMillis();
+        long now = g.clock.steadyMillis();
         stateLog.replay(stateLog.startOffset(), (type, records) -> {
             if (type != BatchDescriptor.TYPE_TASK_STATE) {
                 return;
@@ -123,7 +123,7 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
             ledger.lock.lockInterruptibly();
             try {
                 ledger.checkOpen();
-                long now = clock.wallMillis();
+                long now = clock.steadyMillis();
                 ledger.promote(now);
                 admit(now);
                 taken = ledger.take(max, null, now, now + lease.toMillis());
@@ -296,7 +296,7 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
      * describe records below it. Called by housekeeping and before close.
      */
     public void checkpoint() {
-        ledger.withLock(() -> ledger.promote(clock.wallMillis()));
+        ledger.withLock(() -> ledger.promote(clock.steadyMillis()));
         long c = committedOffset();
         if (c > committed) {
             offsets.commit(group, c);

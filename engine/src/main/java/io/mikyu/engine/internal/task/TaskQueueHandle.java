@@ -59,7 +59,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                                        EngineConfig engine, TaskQueueHandle deadLetters,
                                        java.util.function.Consumer<List<TxOp>> transactions) {
         TaskQueueHandle q = new TaskQueueHandle(name, config, log, writer, engine, deadLetters, transactions);
-        long now = q.clock.wallMillis();
+        long now = q.clock.steadyMillis();
         log.replay(log.startOffset(), (type, records) -> {
             for (Record r : records) {
                 q.ledger.replay(type, r, now);
@@ -144,12 +144,13 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     }
 
     /** Written tasks from {@code first} on join the queue (enqueueBatch after its write). */
-    private void joined(List<Task> tasks, long first, long now) {
+    private void joined(List<Task> tasks, long first, long enqueuedAt) {
         ledger.withLock(() -> {
+            long now = clock.steadyMillis();
             long id = first;
             for (Task t : tasks) {
                 TaskEntry e = ledger.state.enqueued(id++, new TaskRecordDescriptor.Meta(t.priority(),
-                        t.deliverAt(), t.expiresAt()), now, t.headers(), now);
+                        t.deliverAt(), t.expiresAt()), enqueuedAt, t.headers(), now);
                 if (e != null) {
                     ledger.state.keepPayload(e, t.payload());
                 }
@@ -161,14 +162,15 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
 
     @Override
     public long enqueueTransient(List<Task> tasks) {
-        long now = clock.wallMillis();
+        long enqueuedAt = clock.wallMillis();
+        long now = clock.steadyMillis();
         long[] first = {-1};
         ledger.awaitRoom(tasks.size());
         ledger.withLock(() -> {
             ledger.checkOpen();
             for (Task t : tasks) {
                 TaskEntry e = ledger.state.enqueuedTransient(new TaskRecordDescriptor.Meta(t.priority(),
-                        t.deliverAt(), t.expiresAt()), now, t.headers(), t.payload(), now);
+                        t.deliverAt(), t.expiresAt()), enqueuedAt, t.headers(), t.payload(), now);
                 if (first[0] < 0 && e != null) {
                     first[0] = e.id;
                 }
@@ -189,7 +191,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
         try {
             while (true) {
                 ledger.checkOpen();
-                long now = clock.wallMillis();
+                long now = clock.steadyMillis();
                 ledger.promote(now);
                 taken = ledger.take(max, filter, now, now + lease.toMillis());
                 if (!taken.entries().isEmpty()) {
@@ -213,7 +215,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     public Start tryDequeueAsync(int max, Duration lease, TaskFilter filter, Executor continuation,
                                  AsyncDequeue.Completion done, Runnable whenReady) {
         LeaseLedger.checkTake(max, lease);
-        long now = clock.wallMillis();
+        long now = clock.steadyMillis();
         LeaseLedger.Taken taken;
         ledger.lock.lock();
         try {
@@ -288,7 +290,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     public List<LeasedTask> browse(int max, TaskFilter filter) {
         List<TaskEntry> entries = new ArrayList<>();
         ledger.withLock(() -> {
-            long now = clock.wallMillis();
+            long now = clock.steadyMillis();
             ledger.promote(now);
             entries.addAll(ledger.state.browse(max, filter, now));
         });
@@ -338,7 +340,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     public void housekeeping() {
         long[] lowest = new long[1];
         ledger.withLock(() -> {
-            long now = clock.wallMillis();
+            long now = clock.steadyMillis();
             ledger.promote(now);
             ledger.state.dropIdleFilters(now);
             lowest[0] = ledger.state.lowestLiveId();
@@ -394,12 +396,13 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     }
 
     /** A transaction's tasks were written from {@code firstId} on: they join the queue. */
-    private void enqueued(List<Task> tasks, long firstId, long now) {
+    private void enqueued(List<Task> tasks, long firstId, long enqueuedAt) {
         ledger.withLock(() -> {
+            long now = clock.steadyMillis();
             long id = firstId;
             for (Task t : tasks) {
                 ledger.state.enqueued(id++, new TaskRecordDescriptor.Meta(t.priority(), t.deliverAt(),
-                        t.expiresAt()), now, t.headers(), now);
+                        t.expiresAt()), enqueuedAt, t.headers(), now);
             }
             ledger.signalReady(tasks.size(), allReady(tasks, now));
         });
