@@ -76,9 +76,12 @@ final class Branches {
         return ByteBuffer.wrap(xid);
     }
 
-    /** The time branch deadlines are set and checked in, epoch millis. */
+    /**
+     * The time branch deadlines are set and checked in: steady epoch millis, since a timeout is a duration and a
+     * step of the host's clock must neither roll every branch back nor let one run an hour over.
+     */
     static long now() {
-        return clock.wallMillis();
+        return clock.steadyMillis();
     }
 
     /** Replaces the clock (tests); returns the one it replaced. */
