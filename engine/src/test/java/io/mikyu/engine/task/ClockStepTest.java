@@ -1,8 +1,12 @@
 package io.mikyu.engine.task;
 
 import io.mikyu.engine.EngineConfig;
+import io.mikyu.engine.Entry;
 import io.mikyu.engine.LeasedTask;
+import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.Mikyu;
+import io.mikyu.engine.SharedGroup;
+import io.mikyu.engine.SharedGroupConfig;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskCounts;
 import io.mikyu.engine.TaskQueue;
@@ -127,6 +131,30 @@ class ClockStepTest {
 
                 clock.advance(Duration.ofSeconds(1));
                 assertThat(takeNow(q)).as("wall clock stepped %s: due", step).hasSize(1);
+            }
+        }
+    }
+
+    @Test
+    void aSharedGroupsLeasesOutlastAWallClockStepEitherWay() throws Exception {
+        for (Duration step : List.of(HOUR, HOUR.negated())) {
+            try (Mikyu store = open()) {
+                LogQueue log = store.createLog("events" + step.isNegative());
+                for (int i = 0; i < TASKS; i++) {
+                    log.append(Entry.of("record " + i));
+                }
+                SharedGroup group = log.sharedGroup("workers", new SharedGroupConfig(100, TaskQueueConfig.defaults()
+                        .withBackoff(BACKOFF, 1.0, BACKOFF).withMaxAttempts(10)));
+                assertThat(group.fetch(TASKS, LEASE, Duration.ZERO)).hasSize(TASKS);
+
+                clock.stepWall(step);
+                clock.advance(LEASE.minusSeconds(1));
+                assertThat(group.fetch(TASKS, LEASE, Duration.ZERO)).as("wall clock stepped %s: all still leased",
+                        step).isEmpty();
+
+                clock.advance(Duration.ofSeconds(1).plus(BACKOFF));
+                assertThat(group.fetch(TASKS, LEASE, Duration.ZERO)).as("wall clock stepped %s: redelivered on time",
+                        step).hasSize(TASKS);
             }
         }
     }

@@ -67,6 +67,14 @@ final class TaskQueueState {
         }
     }
 
+    /**
+     * What turns a wall time into steady time now: read afresh (not from a caller's {@code now}, which a long
+     * replay leaves behind), so a delay is neither shortened nor lengthened by the time the conversion waited.
+     */
+    private long wallToSteady() {
+        return clock.steadyMillis() - clock.wallMillis();
+    }
+
     private void forgetPayload(TaskEntry e) {
         if (e.payload != null) {
             hotPayloadBytes -= e.payload.length;
@@ -80,7 +88,7 @@ final class TaskQueueState {
     /** Returns the new entry, or {@code null} if it expired on arrival. */
     TaskEntry enqueued(long id, TaskRecordDescriptor.Meta meta, long enqueuedAt, Headers headers, long now) {
         TaskEntry e = new TaskEntry(id, meta.priority(), enqueuedAt, meta.deliverAt(), meta.expiresAt(), headers,
-                now - clock.wallMillis());
+                wallToSteady());
         track(id, e);
         place(e, now);
         return tasks.get(id) == e ? e : null;
@@ -93,7 +101,7 @@ final class TaskQueueState {
                                 long now) {
         long id = nextTransientId++;
         TaskEntry e = new TaskEntry(id, meta.priority(), enqueuedAt, meta.deliverAt(), meta.expiresAt(), headers,
-                now - clock.wallMillis());
+                wallToSteady());
         keepPayload(e, payload);
         track(id, e);
         place(e, now);
