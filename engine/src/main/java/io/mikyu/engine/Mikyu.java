@@ -100,6 +100,17 @@ public interface Mikyu extends AutoCloseable {
     /** How many hold a claim on {@code name}, through any handle of this store. */
     int claimHolders(String name);
 
+    /**
+     * Deletes consumer group {@code group} of log queue {@code log} unless somebody holds a claim on {@code claim},
+     * in one step as far as claims go: a claim taken before this call keeps the group, one taken after it finds the
+     * group gone. What a consumer that claims a group's name before opening it needs, so that another client
+     * deleting an idle group cannot delete it under that consumer.
+     *
+     * @return whether the group was deleted ({@code false}: the claim is held, or there is no such group)
+     * @throws QueueNotFoundException if there is no log queue {@code log}
+     */
+    boolean deleteGroupUnlessClaimed(String log, String group, String claim);
+
     /** Starts an atomic batch across queues; see {@link Transaction}. */
     Transaction beginTransaction();
 

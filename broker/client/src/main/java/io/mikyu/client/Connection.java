@@ -386,6 +386,11 @@ final class Connection implements AutoCloseable {
         return (features & Protocol.FEATURE_DURABLE_ACKS) != 0;
     }
 
+    /** Whether the broker deletes a group unless it is claimed, in one step: it agreed. */
+    boolean guardedDeletes() {
+        return (features & Protocol.FEATURE_GUARDED_DELETES) != 0;
+    }
+
     /** Whether log records travel in the engine's batch layout: the broker agreed. */
     boolean encodedBatches() {
         return (features & Protocol.FEATURE_ENCODED_BATCHES) != 0;

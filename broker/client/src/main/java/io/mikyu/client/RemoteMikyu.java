@@ -135,6 +135,28 @@ public final class RemoteMikyu implements Mikyu {
         return connection.call(Op.CLAIM_HOLDERS, b -> Fields.writeString(b, name), Fields::readInt);
     }
 
+    /**
+     * {@code queue group claim:string} → {@code bool}. A broker without feature GUARDED_DELETES can only be asked
+     * in two steps, which another client may come between: checked, then deleted.
+     */
+    @Override
+    public boolean deleteGroupUnlessClaimed(String log, String group, String claim) {
+        boolean deleted;
+        if (connection.guardedDeletes()) {
+            deleted = connection.call(Op.DELETE_GROUP_UNLESS_CLAIMED, b -> {
+                Fields.writeString(b, log);
+                Fields.writeString(b, group);
+                Fields.writeString(b, claim);
+            }, Fields::readBool);
+        } else {
+            deleted = claimHolders(claim) == 0 && log(log).deleteGroup(group);
+        }
+        if (deleted) {
+            connection.forgetGroup(log, group);
+        }
+        return deleted;
+    }
+
     /** Collected here and sent whole at commit or prepare, as the engine itself writes nothing before then. */
     @Override
     public Transaction beginTransaction() {

@@ -22,6 +22,8 @@ public enum Op {
     CLAIM(0x1C),
     RELEASE_CLAIM(0x1D),
     CLAIM_HOLDERS(0x1E),
+    /** Feature GUARDED_DELETES. */
+    DELETE_GROUP_UNLESS_CLAIMED(0x1F),
     // Transactions: built on the client, sent whole
     TX_COMMIT(0x20),
     TX_PREPARE(0x21),

@@ -33,8 +33,14 @@ public final class Protocol {
      * {@link Op#SHARED_ACK_DURABLE}); without it an ack is as durable as its queue's configuration.
      */
     public static final long FEATURE_DURABLE_ACKS = 8L;
+    /**
+     * Feature bit 4: the broker deletes a consumer group unless a claim is held, in one step
+     * ({@link Op#DELETE_GROUP_UNLESS_CLAIMED}); without it a client can only check the claim and then delete.
+     */
+    public static final long FEATURE_GUARDED_DELETES = 16L;
     /** The optional features this code has; a connection uses those both sides have. */
-    public static final long FEATURES = FEATURE_STREAMS | FEATURE_ENCODED_BATCHES | FEATURE_XA | FEATURE_DURABLE_ACKS;
+    public static final long FEATURES = FEATURE_STREAMS | FEATURE_ENCODED_BATCHES | FEATURE_XA | FEATURE_DURABLE_ACKS
+            | FEATURE_GUARDED_DELETES;
 
     /**
      * 16 MiB: twice the engine's default largest record (8 MiB), so one record always fits a frame. Larger batches

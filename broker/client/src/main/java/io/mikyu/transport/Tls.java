@@ -26,6 +26,7 @@ import java.util.Set;
  * client's URI query and in the config file):
  *
  * <table>
+ * <caption>The {@code tls.*} keys on each side</caption>
  * <tr><th>key</th><th>daemon</th><th>client</th></tr>
  * <tr><td>{@code tls.cert} + {@code tls.key} [{@code tls.keyPassword}]</td><td>its certificate chain and key
  * (PEM; the key PKCS#8)</td><td>a client certificate</td></tr>

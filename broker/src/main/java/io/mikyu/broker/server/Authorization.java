@@ -22,6 +22,7 @@ import java.util.List;
  * <tr><th>permission</th><th>requests</th></tr>
  * <tr><td>produce</td><td>APPEND, APPEND_ENCODED, ENQUEUE; appends and enqueues inside TX_COMMIT and TX_PREPARE</td></tr>
  * <tr><td>consume</td><td>READ_ONE, READ, POLL, START_OFFSET, END_OFFSET, OFFSET_FOR_TIMESTAMP, GROUP_*, DELETE_GROUP,
+ * DELETE_GROUP_UNLESS_CLAIMED,
  * SHARED_*, DEQUEUE, TASK_ACK, TASK_NACK, TASK_EXTEND, TASK_RETURN_UNDELIVERED, BROWSE, STREAM_TASKS,
  * STREAM_SHARED; acks, nacks and offset
  * commits inside transactions</td></tr>

@@ -66,6 +66,8 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
     private final ConcurrentLinkedQueue<Parked> parked = new ConcurrentLinkedQueue<>();
     /** Requests read and not answered yet, long polls aside (the waiting pool bounds those). */
     private final AtomicInteger inFlight = new AtomicInteger();
+    /** Enqueues of this connection waiting for their queue's consumers (producer pacing); on the event loop only. */
+    private int paced;
     private Channel channel;
     private String clientName = "?";
     private int maxFrameBytes = Protocol.HANDSHAKE_FRAME_BYTES;
@@ -349,6 +351,12 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
                         server.asyncFinished();
                     }
                 }
+
+                @Override
+                public void paced(boolean waiting) {
+                    paced += waiting ? 1 : -1;
+                    updateAutoRead();
+                }
             });
             return started;
         } catch (RuntimeException e) {
@@ -437,8 +445,9 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
 
     /**
      * Reads the connection only while its outbound buffer is below the high watermark and it has fewer than
-     * {@link #MAX_IN_FLIGHT} requests in progress (again from half of that). On the event loop only, so the last
-     * decision is the one that stands.
+     * {@link #MAX_IN_FLIGHT} requests in progress (again from half of that), and none of its enqueues is paced (a
+     * producer held back to its consumers' pace sends nothing more meanwhile, and holds no thread). On the event
+     * loop only, so the last decision is the one that stands.
      */
     private void updateAutoRead() {
         if (closing) {
@@ -446,9 +455,9 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
         }
         boolean reading = channel.config().isAutoRead();
         int n = inFlight.get();
-        if (reading && (!channel.isWritable() || n >= MAX_IN_FLIGHT)) {
+        if (reading && (!channel.isWritable() || n >= MAX_IN_FLIGHT || paced > 0)) {
             channel.config().setAutoRead(false);
-        } else if (!reading && channel.isWritable() && n <= MAX_IN_FLIGHT / 2) {
+        } else if (!reading && channel.isWritable() && n <= MAX_IN_FLIGHT / 2 && paced == 0) {
             channel.config().setAutoRead(true);
         }
     }
@@ -543,7 +552,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
         if (streams != null) {
             streams.closeAll();
         }
-        session.releaseAll();
+        server.reclaimLater(session.releaseAll());
         LOG.debug("client '{}' disconnected", clientName);
         super.channelInactive(ctx);
     }

@@ -221,6 +221,23 @@ public final class BrokerServer implements AutoCloseable {
         return workers;
     }
 
+    /**
+     * After three heartbeat intervals (the time a client that lost its connection has to come back with its
+     * claims), deletes the temporary destinations and shared non-durable subscriptions those claims name that
+     * nobody claimed again ({@link AbandonedJmsState}).
+     */
+    void reclaimLater(List<String> claims) {
+        if (claims.isEmpty() || isStopping()) {
+            return;
+        }
+        try {
+            streamTimer.schedule(() -> workers.execute(() -> AbandonedJmsState.reclaim(mikyu, claims)),
+                    3 * options.heartbeat().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException stopping) {
+            // the broker is stopping: what was left stays for the next connection's owner or an operator
+        }
+    }
+
     ExecutorService waiters() {
         return waiters;
     }

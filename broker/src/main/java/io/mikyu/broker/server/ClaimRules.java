@@ -30,12 +30,19 @@ final class ClaimRules {
     static final String JMS = "jms/";
     static final String CLIENT_ID = "jms/clientID/";
     static final String SUBSCRIPTION = "jms/subscription/";
+    /** A temporary destination's, {@code jms/temporary/tmp.<…>}: deleted when its connection ends. */
+    static final String TEMPORARY = "jms/temporary/";
+    private static final String TEMPORARY_NAME = "tmp.";
 
     private ClaimRules() {
     }
 
     /** @throws AccessDeniedException if the principal may not take {@code name} in {@code mode} */
     static void check(String name, ClaimMode mode, Principal principal) {
+        if (name.startsWith(TEMPORARY)) {
+            checkTemporary(name, mode, principal);
+            return;
+        }
         if (principal.unrestricted() || !name.startsWith(JMS)) {
             return;
         }
@@ -68,6 +75,20 @@ final class ClaimRules {
             }
         }
         throw denied(name, principal);
+    }
+
+    /**
+     * The broker deletes a temporary destination's queue once its claim is free (see {@link AbandonedJmsState}): so
+     * only temporary names, exclusively, by a user who could delete that queue anyway (manage).
+     */
+    private static void checkTemporary(String name, ClaimMode mode, Principal principal) {
+        String queue = name.substring(TEMPORARY.length());
+        if (!queue.startsWith(TEMPORARY_NAME) || queue.length() == TEMPORARY_NAME.length()) {
+            throw new IllegalArgumentException("'" + name + "' names no temporary destination: its queue's name must"
+                    + " start with '" + TEMPORARY_NAME + "'");
+        }
+        requireMode(name, mode, ClaimMode.EXCLUSIVE, principal);
+        principal.check(io.mikyu.engine.security.Permission.MANAGE, queue);
     }
 
     private static void requireMode(String name, ClaimMode mode, ClaimMode expected, Principal principal) {

@@ -203,6 +203,12 @@ final class Requests {
                 String name = readString(in);
                 yield now(r -> r.body().writeInt(m.claimHolders(name)));
             }
+            case DELETE_GROUP_UNLESS_CLAIMED -> {
+                String queue = readString(in);
+                String group = readString(in);
+                String claim = readString(in);
+                yield now(r -> Fields.writeBool(r.body(), m.deleteGroupUnlessClaimed(queue, group, claim)));
+            }
 
             case TX_COMMIT -> {
                 List<TransactionOp> ops = ClientClock.boundAppends(TransactionOp.readAll(in));

@@ -8,7 +8,9 @@ import io.mikyu.engine.SharedGroup;
 import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.security.Principal;
 
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 
@@ -97,19 +99,27 @@ final class Session {
         return c == null ? mikyu.claimHolders(name) : c.release();
     }
 
-    /** The connection ended: whatever it claimed is free again. */
-    void releaseAll() {
+    /**
+     * The connection ended: whatever it claimed is free again. Returns the names of the released claims that name
+     * state to reclaim ({@link AbandonedJmsState#reclaims}).
+     */
+    List<String> releaseAll() {
         ended = true;
+        List<String> reclaim = new ArrayList<>();
         for (Deque<Claim> held : claims.values()) {
             Claim c;
             while ((c = held.poll()) != null) {
                 try {
                     c.release();
+                    if (AbandonedJmsState.reclaims(c.name())) {
+                        reclaim.add(c.name());
+                    }
                 } catch (RuntimeException storeClosed) {
                     // the store is gone, and its claims with it
                 }
             }
         }
+        return reclaim;
     }
 
     private static String claimKey(String name, ClaimMode mode) {

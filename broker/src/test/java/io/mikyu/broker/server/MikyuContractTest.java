@@ -482,4 +482,23 @@ class MikyuContractTest {
             s.mikyu().claim("subscription", ClaimMode.EXCLUSIVE).close();
         }
     }
+
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void aGroupIsDeletedUnlessItsClaimIsHeld(Backend backend) {
+        try (Backend.Store s = backend.open(dir)) {
+            LogQueue log = s.mikyu().createLog("prices");
+            log.sharedGroup("ticker", SharedGroupConfig.defaults());
+            Claim member = s.mikyu().claim("members/ticker", ClaimMode.SHARED);
+            assertThat(s.mikyu().deleteGroupUnlessClaimed("prices", "ticker", "members/ticker")).isFalse();
+            assertThat(log.groups()).containsExactly("ticker");
+            member.release();
+            assertThat(s.mikyu().deleteGroupUnlessClaimed("prices", "ticker", "members/ticker")).isTrue();
+            assertThat(log.groups()).isEmpty();
+            assertThat(s.mikyu().deleteGroupUnlessClaimed("prices", "ticker", "members/ticker"))
+                    .as("no such group").isFalse();
+            assertThatThrownBy(() -> s.mikyu().deleteGroupUnlessClaimed("nowhere", "ticker", "members/ticker"))
+                    .isInstanceOf(QueueNotFoundException.class);
+        }
+    }
 }

@@ -101,7 +101,7 @@ class ApplicationCrashRecoveryTest {
                 List<Jms.Received> out;
                 List<Jms.Received> in;
                 try (Connection c = Jms.plain(store.url()).createConnection()) {
-                    out = Jms.drain(c, XaApplication.OUT);
+                    out = Jms.drain(c, XaApplication.OUT, haltIn.equals("commit") ? Jms.EXPECTED : Jms.QUIET);
                     // rolled back: the consumed message comes back; committed: it must not (a quiet queue)
                     in = Jms.drain(c, XaApplication.IN, haltIn.equals("commit") ? Jms.QUIET : Duration.ofSeconds(5));
                 }

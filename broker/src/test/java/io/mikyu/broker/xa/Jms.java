@@ -25,6 +25,8 @@ final class Jms {
 
     /** How long a queue must stay quiet for a drain to call it empty. */
     static final Duration QUIET = Duration.ofMillis(400);
+    /** How long a drain waits for a first message that must come (a loaded machine may take more than QUIET). */
+    static final Duration EXPECTED = Duration.ofSeconds(10);
 
     private Jms() {
     }

@@ -19,12 +19,21 @@ public interface AsyncWrites {
         void completed(long value);
 
         void failed(RuntimeException failure);
+
+        /**
+         * A paced enqueue starts ({@code true}) or stops ({@code false}) waiting for the consumers: a transport may
+         * stop reading the producer's connection meanwhile. Called on the caller's thread or the continuation's.
+         */
+        default void paced(boolean waiting) {
+        }
     }
 
     /**
      * As {@code TaskQueue.enqueueBatch(tasks, durability)}: {@code done} gets the id of the first task, from
-     * {@code continuation}, once the tasks are written as durably as asked and ready. Returns {@code false}, doing
-     * nothing, if the enqueue would have to wait first (producer pacing); then make the blocking call.
+     * {@code continuation}, once the tasks are written as durably as asked and ready. If the enqueue has to wait
+     * first (producer pacing) and {@code continuation} is a {@link java.util.concurrent.ScheduledExecutorService}
+     * (a Netty event loop is), it waits on it without holding a thread ({@link Completion#paced}); otherwise this
+     * returns {@code false}, doing nothing, and the caller makes the blocking call.
      */
     default boolean tryEnqueueAsync(List<Task> tasks, Durability durability, Executor continuation,
                                     Completion done) {

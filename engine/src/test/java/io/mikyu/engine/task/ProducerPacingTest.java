@@ -1,11 +1,13 @@
 package io.mikyu.engine.task;
 
+import io.mikyu.engine.Durability;
 import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskQueue;
+import io.mikyu.engine.spi.AsyncWrites;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,12 +16,15 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.mikyu.engine.task.TaskTesting.fast;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -94,6 +99,65 @@ class ProducerPacingTest {
             assertThat(deepest).as("deepest backlog while paced").isLessThan(6 * LIMIT);
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aPacedAsynchronousEnqueueWaitsOnItsTimerWithoutHoldingTheCaller() throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+        try (Mikyu store = Mikyu.open(data, EngineConfig.builder().paceProducersAbove(LIMIT).build())) {
+            TaskQueue q = store.createTaskQueue("jobs", fast());
+            for (int i = 0; i < 4 * LIMIT / BATCH; i++) {
+                q.enqueueBatch(batch(BATCH));
+            }
+            AtomicBoolean consuming = new AtomicBoolean(true);
+            CountDownLatch started = new CountDownLatch(1);
+            pool.submit(() -> {
+                // A slow consumer that keeps taking: producers must keep to its pace.
+                while (consuming.get()) {
+                    List<LeasedTask> tasks = q.dequeue(1, Duration.ofMinutes(1), Duration.ofMillis(10), null);
+                    tasks.forEach(t -> q.ack(t.token()));
+                    started.countDown();
+                    Thread.sleep(2);
+                }
+                return null;
+            });
+            assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+            AsyncWrites async = (AsyncWrites) q;
+            int attempts = 0;
+            boolean pacedOnce = false;
+            while (!pacedOnce && attempts++ < 200) {
+                CompletableFuture<Long> first = new CompletableFuture<>();
+                AtomicInteger pacing = new AtomicInteger();
+                AtomicBoolean wasPaced = new AtomicBoolean();
+                boolean started2 = async.tryEnqueueAsync(batch(BATCH), Durability.ASYNC, timer,
+                        new AsyncWrites.Completion() {
+                            @Override
+                            public void completed(long value) {
+                                first.complete(value);
+                            }
+
+                            @Override
+                            public void failed(RuntimeException failure) {
+                                first.completeExceptionally(failure);
+                            }
+
+                            @Override
+                            public void paced(boolean waiting) {
+                                wasPaced.compareAndSet(false, waiting);
+                                pacing.addAndGet(waiting ? 1 : -1);
+                            }
+                        });
+                assertThat(started2).as("a crowded queue's enqueue is started, not refused").isTrue();
+                assertThat(first.get(30, TimeUnit.SECONDS)).isNotNegative();
+                assertThat(pacing.get()).as("every wait ended").isZero();
+                pacedOnce = wasPaced.get();
+            }
+            assertThat(pacedOnce).as("an enqueue waited for the consumer, on the timer").isTrue();
+        } finally {
+            pool.shutdownNow();
+            timer.shutdownNow();
         }
     }
 }

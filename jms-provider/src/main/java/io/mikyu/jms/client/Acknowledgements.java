@@ -11,6 +11,11 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -24,6 +29,18 @@ final class Acknowledgements {
     static final int BATCH = 64;
     static final long DELAY_MILLIS = 50;
 
+    /**
+     * Writes full batches of automatic acks off the consuming thread, so that the application works on the next
+     * messages while the previous batch's write (with {@code durability=sync}, its fsync) completes. Daemon threads,
+     * ended after a minute idle.
+     */
+    private static final ExecutorService WRITER = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
+            new SynchronousQueue<>(), r -> {
+                Thread t = new Thread(r, "mikyu-ack-writer");
+                t.setDaemon(true);
+                return t;
+            });
+
     /** Stops renewing a message's lease: it is settled now. */
     private final Consumer<Held> released;
     /** The URL's durability: with SYNC an ack is written and fsynced before it counts as done. */
@@ -33,6 +50,8 @@ final class Acknowledgements {
     /** AUTO/DUPS_OK messages delivered whose engine ack is not written yet (see {@link #ackSoon}). */
     private final List<Held> pending = new ArrayList<>();
     private long pendingSince;
+    /** The full batch being written by {@link #WRITER}: at most one per session, so acks cannot fall behind. */
+    private CompletableFuture<Void> writing = CompletableFuture.completedFuture(null);
 
     Acknowledgements(Consumer<Held> released, Durability durability) {
         this.released = released;
@@ -50,25 +69,40 @@ final class Acknowledgements {
      * AUTO/DUPS_OK: the message counts as acknowledged; the engine ack is written with others — when
      * {@value #BATCH} are waiting, within {@value #DELAY_MILLIS} ms (the connection's timer), and before anything
      * that must see it (recover, close, unsubscribe). One engine write per batch instead of per message: with a
-     * single write per message a consumer runs at the writer's cycle rate. The message stays leased (and renewed)
-     * until then, so nobody else receives it; only a crash in between can deliver it again, flagged redelivered.
+     * single write per message a consumer runs at the writer's cycle rate. A full batch is written in the
+     * background while the application goes on (one batch at a time: the next full one waits for it). The message
+     * stays leased (and renewed) until then, so nobody else receives it; only a crash in between can deliver it
+     * again, flagged redelivered.
      */
     void ackSoon(Held h) {
-        boolean full;
+        List<Held> full = null;
         synchronized (pending) {
             if (pending.isEmpty()) {
                 pendingSince = System.nanoTime();
             }
             pending.add(h);
-            full = pending.size() >= BATCH;
+            if (pending.size() >= BATCH) {
+                full = new ArrayList<>(pending);
+                pending.clear();
+            }
         }
-        if (full) {
-            flush();
+        if (full != null) {
+            List<Held> batch = full;
+            synchronized (this) {
+                awaitWriting();
+                writing = CompletableFuture.runAsync(() -> writeAutomatic(batch), WRITER);
+            }
         }
     }
 
-    /** Writes the waiting automatic acks. */
+    /**
+     * Writes the waiting automatic acks, after the batch being written in the background, and returns when done.
+     * Never throws: the messages were handed out already, so there is nobody to tell.
+     */
     void flush() {
+        synchronized (this) {
+            awaitWriting();
+        }
         List<Held> batch;
         synchronized (pending) {
             if (pending.isEmpty()) {
@@ -77,12 +111,30 @@ final class Acknowledgements {
             batch = new ArrayList<>(pending);
             pending.clear();
         }
-        int stale = ackAll(batch);
+        writeAutomatic(batch);
+    }
+
+    /** Writes a batch of automatic acks; a failure is logged, not thrown. */
+    private void writeAutomatic(List<Held> batch) {
+        int stale;
+        try {
+            stale = ackAll(batch);
+        } catch (RuntimeException e) {
+            // Not written, or not known to be (the connection was lost, no answer came): what the store did not
+            // take comes back when its lease ends, flagged redelivered.
+            LOG.warn("writing {} automatic acknowledgements failed; messages whose acknowledgement the store did not"
+                    + " take will be delivered again, flagged redelivered: {}", batch.size(), e.toString());
+            return;
+        }
         if (stale > 0) {
             // Nobody to tell: receive() or onMessage() returned long ago. The engine counted the delivery.
             LOG.warn("{} automatically acknowledged messages had lost their leases; they were or will be delivered"
                     + " again, flagged redelivered", stale);
         }
+    }
+
+    private void awaitWriting() {
+        writing.join(); // writeAutomatic catches its failures: join returns normally
     }
 
     /** The connection's timer: acks that waited long enough are written. */
@@ -92,11 +144,7 @@ final class Acknowledgements {
                 return;
             }
         }
-        try {
-            flush();
-        } catch (RuntimeException e) {
-            LOG.warn("writing automatic acknowledgements failed; the messages will be delivered again", e);
-        }
+        flush();
     }
 
     /**

@@ -541,8 +541,10 @@ public class MikyuConnection implements QueueConnection, TopicConnection, Tempor
         checkOpen();
         String name = PREFIX + id + "." + temporaryCounter.incrementAndGet();
         try {
+            registry.claimTemporary(name);
             taskQueue(name);
         } catch (RuntimeException e) {
+            registry.releaseTemporary(name);
             throw JmsErrors.of(e);
         }
         temporaries.add(name);
@@ -553,8 +555,10 @@ public class MikyuConnection implements QueueConnection, TopicConnection, Tempor
         checkOpen();
         String name = PREFIX + id + "." + temporaryCounter.incrementAndGet();
         try {
+            registry.claimTemporary(name);
             logQueue(name);
         } catch (RuntimeException e) {
+            registry.releaseTemporary(name);
             throw JmsErrors.of(e);
         }
         temporaries.add(name);
@@ -597,6 +601,8 @@ public class MikyuConnection implements QueueConnection, TopicConnection, Tempor
             }
         } catch (RuntimeException e) {
             LOG.warn("deleting temporary destination {} failed", name, e);
+        } finally {
+            registry.releaseTemporary(name);
         }
     }
 

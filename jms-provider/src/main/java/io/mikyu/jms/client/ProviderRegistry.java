@@ -25,6 +25,7 @@ final class ProviderRegistry {
 
     private static final String CLIENT_ID = "jms/clientID/";
     private static final String SUBSCRIPTION = "jms/subscription/";
+    private static final String TEMPORARY = "jms/temporary/";
 
     /** Engine queue handles by name, so a send does not look its queue up. */
     final ConcurrentHashMap<String, TaskQueue> taskQueues = new ConcurrentHashMap<>();
@@ -48,6 +49,20 @@ final class ProviderRegistry {
 
     synchronized void releaseClientId(String id) {
         release(CLIENT_ID + id);
+    }
+
+    /**
+     * Claims a temporary destination's name for its connection before it is made: a broker deletes it once the
+     * claim is free, so a process that dies leaves none behind.
+     */
+    synchronized void claimTemporary(String name) throws JMSSecurityException {
+        if (!claimExclusive(TEMPORARY + name)) {
+            throw new IllegalStateException("temporary destination " + name + " is claimed already");
+        }
+    }
+
+    synchronized void releaseTemporary(String name) {
+        release(TEMPORARY + name);
     }
 
     /** Marks an unshared durable subscription active; false if a consumer (here or elsewhere) already has it. */
@@ -85,6 +100,15 @@ final class ProviderRegistry {
             sharedHeld.remove(group);
         }
         return (c == null ? engine.claimHolders(SUBSCRIPTION + group) : c.release()) == 0;
+    }
+
+    /**
+     * Deletes a subscription's group of {@code topic} unless a consumer, in any process, uses it: one step on the
+     * engine (or broker), so a consumer that joins meanwhile either keeps it or finds it gone and makes it anew.
+     * False if it is in use or there is no such group.
+     */
+    boolean deleteUnlessUsed(String topic, String group) {
+        return engine.deleteGroupUnlessClaimed(topic, group, SUBSCRIPTION + group);
     }
 
     /** The consumers of a subscription, in any process. */

@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -26,11 +27,20 @@ import java.util.function.Predicate;
  * topic's log queue, named by {@link SubscriptionNames}, with the topic, selector and noLocal kept as the group's
  * attributes. The JMS rules that span consumers and connections (one active consumer of an unshared durable
  * subscription, a shared non-durable subscription that goes with its last consumer, names that may not be both
- * shared and unshared) are kept here, under the provider registry's lock.
+ * shared and unshared) are kept here, under the provider registry's lock; across processes, by claims, and a
+ * subscription found idle is deleted in one step with the check that nobody claims it
+ * ({@link ProviderRegistry#deleteUnlessUsed}).
  */
 final class Subscriptions {
 
     private static final Logger LOG = LoggerFactory.getLogger(Subscriptions.class);
+
+    /**
+     * Runs with a group's name once this provider has found the subscription idle and is about to delete it, before
+     * it asks the engine to: where tests let another client's consumer come in.
+     */
+    static volatile Consumer<String> beforeDelete = group -> {
+    };
 
     /** Makes the session's consumer of a subscription from its source and group name. */
     @FunctionalInterface
@@ -113,7 +123,8 @@ final class Subscriptions {
             Runnable onClose = () -> {
                 synchronized (registry) {
                     if (registry.leave(group) && !durable) {
-                        deleteQuietly(topic.name(), group);
+                        beforeDelete.accept(group);
+                        deleteQuietly(topic.name(), group, registry);
                     }
                 }
             };
@@ -145,8 +156,15 @@ final class Subscriptions {
                         throw new IllegalStateException("durable subscription '" + name + "' has an active "
                                 + "consumer or unacknowledged messages in a transaction");
                     }
-                    connection.logQueue(topic).deleteGroup(group);
-                    return;
+                    beforeDelete.accept(group);
+                    if (registry.deleteUnlessUsed(topic, group)) {
+                        return;
+                    }
+                    if (registry.isActive(group)) {
+                        // a consumer, maybe of another process, joined since the check above
+                        throw new IllegalStateException("durable subscription '" + name + "' has an active "
+                                + "consumer");
+                    }
                 }
             }
         } catch (RuntimeException e) {
@@ -203,9 +221,10 @@ final class Subscriptions {
         return null;
     }
 
-    private void deleteQuietly(String topic, String group) {
+    /** Deletes the group unless a consumer (of any process) joined it since its last one here left. */
+    private static void deleteQuietly(String topic, String group, ProviderRegistry registry) {
         try {
-            connection.logQueue(topic).deleteGroup(group);
+            registry.deleteUnlessUsed(topic, group);
         } catch (RuntimeException e) {
             LOG.debug("deleting subscription {} of {} failed", group, topic, e);
         }

@@ -32,6 +32,7 @@ import java.util.Set;
  * in a {@code vm://} URL, and override the file and {@code -Dmikyu.<key>}.
  *
  * <table>
+ * <caption>The URL options</caption>
  * <tr><th>option</th><th>default</th><th>meaning</th></tr>
  * <tr><td>durability</td><td>sync</td><td>PERSISTENT sends return after fsync ({@code sync}) or after the write
  * reached the OS ({@code async}, flushed within the engine's interval); NON_PERSISTENT is always async</td></tr>
@@ -88,15 +89,15 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
     public static final String TCP_SCHEME = "tcp://";
     public static final String UNIX_SCHEME = "unix://";
     public static final String TLS_SCHEME = "tls://";
-    private static final Set<String> KNOWN = Set.of("durability", "clientID", "users", "allowAnonymous", "prefetch",
+    static final Set<String> KNOWN = Set.of("durability", "clientID", "users", "allowAnonymous", "prefetch",
             "maxAttempts", "redeliveryDelay", "leaseMillis", "config", "transactionTimeout");
     /** The network client's options, passed to {@code Mikyu.dial} as they are. */
-    private static final Set<String> DIAL = Set.of("clientName", "connectTimeout", "requestTimeout",
+    static final Set<String> DIAL = Set.of("clientName", "connectTimeout", "requestTimeout",
             "maxFrameBytes", "heartbeat", "reconnect", "user", "password", "streams", "streamCredit",
             "streamCreditBytes", "streamIdle", "tls.cert", "tls.key", "tls.keyPassword",
             "tls.keystore", "tls.keystorePassword", "tls.ca", "tls.truststore", "tls.truststorePassword");
     /** Engine settings of the config file a vm:// URL may override ({@code durability} is the sends' here). */
-    private static final Set<String> ENGINE = Set.of("flushInterval", "maxRecordBytes", "maxBatchBytes",
+    static final Set<String> ENGINE = Set.of("flushInterval", "maxRecordBytes", "maxBatchBytes",
             "minFreeDiskBytes", "cacheBytesPerQueue", "paceProducersAbove", "housekeepingInterval",
             "verifyChecksumsOnRead", "corruptionPolicy");
     /** How long a JMS connection keeps reconnecting to a broker it lost, unless the URL says otherwise. */

@@ -27,6 +27,7 @@ import java.util.TreeMap;
  * </pre>
  *
  * <table>
+ * <caption>The environment keys</caption>
  * <tr><th>key</th><th>binds</th></tr>
  * <tr><td>{@code connectionFactory.<jndiName>=<url>}</td><td>a {@link MikyuConnectionFactory} for the URL</td></tr>
  * <tr><td>{@code xaConnectionFactory.<jndiName>=<url>}</td><td>a {@link MikyuXAConnectionFactory} for the URL

@@ -1,6 +1,7 @@
 package io.mikyu.jms.client;
 
 import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.mikyu.jms.MikyuConnectionFactory;
 import io.mikyu.jms.metrics.JmsMetrics;
@@ -28,7 +29,8 @@ class JmsMetricsTest {
     void connectionsSessionsSendsDeliveriesAndRedeliveriesAreCounted() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         Metrics.addRegistry(registry);
-        assertThat(JmsMetrics.GLOBAL.registry()).isSameAs(Metrics.globalRegistry);
+        assertThat(((CompositeMeterRegistry) JmsMetrics.GLOBAL.registry()).getRegistries())
+                .contains(Metrics.globalRegistry);
         try {
             double sends = registry.counter("mikyu.jms.sends").count();
             double deliveries = registry.counter("mikyu.jms.deliveries").count();
@@ -54,6 +56,40 @@ class JmsMetricsTest {
         } finally {
             Metrics.removeRegistry(registry);
         }
+    }
+
+    @Test
+    void aRegistryGivenToTheProviderHasItsAndTheEmbeddedEnginesMetersCountedOnceAlsoWhenGlobalToo() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        JmsMetrics.addRegistry(registry);
+        try {
+            assertThat(Metrics.globalRegistry.getRegistries()).doesNotContain(registry);
+            double sends = registry.counter("mikyu.jms.sends").count();
+            try (Connection c = new MikyuConnectionFactory("vm://" + data).createConnection()) {
+                Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                Queue q = s.createQueue("bound");
+                s.createProducer(q).send(s.createTextMessage("x"));
+                s.createProducer(q).send(s.createTextMessage("y"));
+                assertThat(registry.counter("mikyu.jms.sends").count() - sends).isEqualTo(2);
+                assertThat(registry.get("mikyu.queue.depth").tag("queue", "bound").gauge().value()).isEqualTo(2);
+                assertThat(registry.get("mikyu.engine.commits").functionCounter().count()).isPositive();
+
+                // reachable twice (through the global registry as well): each send is still counted once
+                Metrics.addRegistry(registry);
+                s.createProducer(q).send(s.createTextMessage("z"));
+                assertThat(registry.counter("mikyu.jms.sends").count() - sends).isEqualTo(3);
+            } finally {
+                Metrics.removeRegistry(registry);
+            }
+        } finally {
+            JmsMetrics.removeRegistry(registry);
+        }
+        double after = registry.counter("mikyu.jms.sends").count();
+        try (Connection c = new MikyuConnectionFactory("vm://" + data).createConnection()) {
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            s.createProducer(s.createQueue("bound")).send(s.createTextMessage("unseen"));
+        }
+        assertThat(registry.counter("mikyu.jms.sends").count()).isEqualTo(after);
     }
 
     @Test

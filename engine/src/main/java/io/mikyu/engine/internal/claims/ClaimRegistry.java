@@ -73,6 +73,14 @@ public final class ClaimRegistry {
         };
     }
 
+    /**
+     * Runs {@code action} if nobody holds a claim on {@code name}, with claims on every name waiting until it is
+     * done; returns its result, or {@code false} (not run) if the name is claimed.
+     */
+    public synchronized boolean ifUnclaimed(String name, java.util.function.BooleanSupplier action) {
+        return !byName.containsKey(name) && action.getAsBoolean();
+    }
+
     /** How many hold a claim on {@code name}. */
     public synchronized int holders(String name) {
         Held held = byName.get(name);

@@ -405,6 +405,13 @@ public final class Store implements Mikyu {
     }
 
     @Override
+    public boolean deleteGroupUnlessClaimed(String log, String group, String claim) {
+        checkOpen();
+        LogQueue queue = log(log);
+        return claims.ifUnclaimed(claim, () -> queue.deleteGroup(group));
+    }
+
+    @Override
     public List<String> list(QueueKind kind) {
         checkOpen();
         if (kind == QueueKind.TASK) {

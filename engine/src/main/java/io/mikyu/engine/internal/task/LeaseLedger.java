@@ -31,6 +31,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -88,6 +92,8 @@ final class LeaseLedger {
     /** When this thread last took from this queue: a consumer that also produces is never paced by itself. */
     private final ThreadLocal<long[]> lastTakeHere = ThreadLocal.withInitial(() -> new long[1]);
     private long pacedWaits;
+    /** Producers paced without a thread ({@link #awaitRoomAsync}): a take makes them look again. */
+    private final List<PacedProducer> pacedProducers = new ArrayList<>();
     /** Consumers that took nothing for this long are not busy: slow workers do not hold producers back. */
     private static final long CONSUMERS_IDLE_NANOS = 20_000_000L;
 
@@ -147,6 +153,12 @@ final class LeaseLedger {
                 if (lock.hasWaiters(roomFreed)) {
                     roomFreed.signalAll();
                 }
+                if (!pacedProducers.isEmpty()) {
+                    for (PacedProducer p : pacedProducers) {
+                        p.lookAgain();
+                    }
+                    pacedProducers.clear();
+                }
             }
         }
         List<Entry> records = new ArrayList<>(taken.size());
@@ -198,6 +210,110 @@ final class LeaseLedger {
             Thread.currentThread().interrupt(); // the enqueue goes on; the caller sees the flag
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * {@link #awaitRoom} without holding a thread: {@code proceed} runs at once on this thread if the producer need
+     * not wait, else on {@code timer} once it may go on (under the same rules and the same longest wait). Returns
+     * whether it waits.
+     */
+    boolean awaitRoomAsync(int incoming, ScheduledExecutorService timer, Runnable proceed) {
+        long target;
+        lock.lock();
+        try {
+            if (!wouldPace()) {
+                target = -1;
+            } else {
+                target = Math.max(takenTotal, paceTarget) + incoming;
+                paceTarget = target;
+                pacedWaits++;
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (target < 0) {
+            proceed.run();
+            return false;
+        }
+        PacedProducer paced = new PacedProducer(target, System.nanoTime() + EngineConfig.PACING_MAX_WAIT.toNanos(),
+                timer, proceed);
+        try {
+            timer.execute(paced::tick);
+        } catch (RejectedExecutionException e) {
+            paced.go(); // the timer is shutting down: do not hold the producer
+        }
+        return true;
+    }
+
+    /**
+     * A producer waiting for its share of the consumers' takes: looks again after each take and, on its timer, at
+     * least once per idle period (consumers that stopped taking send no signal) until its longest wait is over.
+     */
+    private final class PacedProducer {
+        private final long target;
+        private final long deadline;
+        private final ScheduledExecutorService timer;
+        private final Runnable proceed;
+        private final AtomicBoolean done = new AtomicBoolean();
+
+        PacedProducer(long target, long deadline, ScheduledExecutorService timer, Runnable proceed) {
+            this.target = target;
+            this.deadline = deadline;
+            this.timer = timer;
+            this.proceed = proceed;
+        }
+
+        /** Under the lock, from a take: look again on the timer's thread. */
+        void lookAgain() {
+            try {
+                timer.execute(this::check);
+            } catch (RejectedExecutionException e) {
+                // the timer is shut down: its own tick has gone with it, and so has whoever waits for this
+            }
+        }
+
+        /** The timer's round: look, and come back within an idle period while still waiting. */
+        void tick() {
+            if (check()) {
+                return;
+            }
+            long delay = Math.max(0, Math.min(deadline - System.nanoTime(), CONSUMERS_IDLE_NANOS));
+            try {
+                timer.schedule(this::tick, delay, TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException e) {
+                go(); // the timer is shutting down: do not hold the producer
+            }
+        }
+
+        /** Proceeds if the producer may go on; true if it did (now or before). */
+        private boolean check() {
+            if (done.get()) {
+                return true;
+            }
+            lock.lock();
+            try {
+                long now = System.nanoTime();
+                boolean wait = crowded && takenTotal < target && now - lastTakeNanos <= CONSUMERS_IDLE_NANOS
+                        && now < deadline;
+                if (wait) {
+                    if (!pacedProducers.contains(this)) {
+                        pacedProducers.add(this);
+                    }
+                    return false;
+                }
+                pacedProducers.remove(this);
+            } finally {
+                lock.unlock();
+            }
+            go();
+            return true;
+        }
+
+        private void go() {
+            if (done.compareAndSet(false, true)) {
+                proceed.run();
+            }
         }
     }
 

@@ -32,6 +32,7 @@ import io.mikyu.engine.spi.TimeSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -105,9 +106,31 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     @Override
     public boolean tryEnqueueAsync(List<Task> tasks, Durability durability, Executor continuation,
                                    AsyncWrites.Completion done) {
-        if (tasks.isEmpty() || ledger.wouldPace()) {
+        if (tasks.isEmpty()) {
             return false;
         }
+        if (ledger.wouldPace()) {
+            if (!(continuation instanceof ScheduledExecutorService timer)) {
+                return false;
+            }
+            // Paced without a thread: the write starts from the timer once the consumers made room.
+            done.paced(true);
+            ledger.awaitRoomAsync(tasks.size(), timer, () -> {
+                done.paced(false);
+                try {
+                    enqueueAsync(tasks, durability, continuation, done);
+                } catch (RuntimeException e) {
+                    done.failed(e);
+                }
+            });
+            return true;
+        }
+        enqueueAsync(tasks, durability, continuation, done);
+        return true;
+    }
+
+    private void enqueueAsync(List<Task> tasks, Durability durability, Executor continuation,
+                              AsyncWrites.Completion done) {
         long now = clock.wallMillis();
         List<Entry> entries = taskEntries(tasks, now);
         ledger.writeAsync(entries, BatchDescriptor.TYPE_TASK, durability, new AppendRequest.Callback() {
@@ -130,7 +153,6 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                 AppendRequest.handOn(continuation, () -> done.failed(cause));
             }
         });
-        return true;
     }
 
     /** Whether every task of {@code tasks} is due at {@code now} (none delayed). */
