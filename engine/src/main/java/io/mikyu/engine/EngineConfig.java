@@ -2,6 +2,7 @@ package io.mikyu.engine;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.mikyu.engine.spi.TimeSource;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -32,6 +33,7 @@ public final class EngineConfig {
     private final boolean verifyChecksumsOnRead;
     private final CorruptionPolicy corruptionPolicy;
     private final MeterRegistry meterRegistry;
+    private final TimeSource timeSource;
 
     private EngineConfig(Builder b) {
         this.defaultDurability = b.defaultDurability;
@@ -47,6 +49,7 @@ public final class EngineConfig {
         this.verifyChecksumsOnRead = b.verifyChecksumsOnRead;
         this.corruptionPolicy = b.corruptionPolicy;
         this.meterRegistry = b.meterRegistry == null ? new CompositeMeterRegistry() : b.meterRegistry;
+        this.timeSource = b.timeSource;
     }
 
     public static EngineConfig defaults() {
@@ -72,6 +75,7 @@ public final class EngineConfig {
         b.verifyChecksumsOnRead = verifyChecksumsOnRead;
         b.corruptionPolicy = corruptionPolicy;
         b.meterRegistry = meterRegistry;
+        b.timeSource = timeSource;
         return b;
     }
 
@@ -147,6 +151,11 @@ public final class EngineConfig {
         return meterRegistry;
     }
 
+    /** The clocks the store reads: wall time for timestamps and retention, steady time for every duration. */
+    public TimeSource timeSource() {
+        return timeSource;
+    }
+
     public static final class Builder {
         private Durability defaultDurability = Durability.ASYNC;
         private Duration flushInterval = Duration.ofMillis(200);
@@ -161,6 +170,7 @@ public final class EngineConfig {
         private boolean verifyChecksumsOnRead = true;
         private CorruptionPolicy corruptionPolicy = CorruptionPolicy.QUARANTINE;
         private MeterRegistry meterRegistry;
+        private TimeSource timeSource = TimeSource.system();
 
         public Builder defaultDurability(Durability value) {
             this.defaultDurability = Objects.requireNonNull(value);
@@ -248,6 +258,12 @@ public final class EngineConfig {
 
         public Builder meterRegistry(MeterRegistry value) {
             this.meterRegistry = value;
+            return this;
+        }
+
+        /** The store's clocks; {@link TimeSource#system()} unless a test steps its own. */
+        public Builder timeSource(TimeSource value) {
+            this.timeSource = Objects.requireNonNull(value);
             return this;
         }
 

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.netty4.NettyAllocatorMetrics;
 import io.micrometer.core.instrument.binder.netty4.NettyEventExecutorMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.mikyu.engine.spi.TimeSource;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.protocol.Protocol;
 import io.mikyu.transport.Endpoint;
@@ -255,7 +256,7 @@ public final class BrokerServer implements AutoCloseable {
     }
 
     private void tickStreams() {
-        long now = System.currentTimeMillis();
+        long now = TimeSource.system().steadyMillis(); // the scale of the engine's lease ends: steady time
         for (PushStream<?> s : streams) {
             try {
                 s.tick(now);

@@ -211,7 +211,7 @@ final class Requests {
             }
 
             case TX_COMMIT -> {
-                List<TransactionOp> ops = TransactionOp.readAll(in);
+                List<TransactionOp> ops = ClientClock.boundAppends(TransactionOp.readAll(in));
                 Authorization.checkTransaction(ops, session.principal());
                 yield now(r -> {
                     try (Transaction tx = m.beginTransaction()) {
@@ -222,7 +222,7 @@ final class Requests {
             }
             case TX_PREPARE -> {
                 byte[] xid = Fields.readBytes(in);
-                List<TransactionOp> ops = TransactionOp.readAll(in);
+                List<TransactionOp> ops = ClientClock.boundAppends(TransactionOp.readAll(in));
                 Principal who = session.principal();
                 Authorization.checkTransaction(ops, who);
                 yield now(r -> {
@@ -263,7 +263,7 @@ final class Requests {
             case APPEND -> {
                 String queue = readString(in);
                 Durability durability = Values.readDurability(in);
-                List<Entry> entries = Values.readEntries(in);
+                List<Entry> entries = ClientClock.bound(Values.readEntries(in));
                 yield now(r -> r.body().writeLong(m.log(queue).appendBatch(entries, durability)));
             }
             case APPEND_ENCODED -> {

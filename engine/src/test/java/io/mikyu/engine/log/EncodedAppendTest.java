@@ -11,6 +11,7 @@ import io.mikyu.engine.Durability;
 import io.mikyu.engine.internal.format.BatchDescriptor;
 import io.mikyu.engine.internal.format.RecordDescriptor;
 import io.mikyu.engine.spi.EncodedBatch;
+import io.mikyu.engine.support.SteppableTimeSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,16 +37,21 @@ class EncodedAppendTest {
             Entry.keyed("k", "second").withHeaders(Headers.of("type", "order")).withTimestamp(1_700_000_000_000L),
             Entry.tombstone("k"));
 
+    /** A store whose clock reads ten seconds after the entries' explicit timestamp: within the clients' window. */
+    private Mikyu openNearTheEntriesTime() {
+        return Mikyu.open(data, EngineConfig.builder().timeSource(new SteppableTimeSource(1_700_000_010_000L)).build());
+    }
+
     @Test
     void anEncodedBatchIsAppendedAsItsEntriesWouldBeAndSurvivesAReopen() {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = openNearTheEntriesTime()) {
             LogQueue q = store.createLog("events");
             q.append(Entry.of("before"));
             long first = q.appendEncoded(EncodedBatch.encode(ENTRIES), Durability.SYNC);
             assertThat(first).isEqualTo(1);
             assertThat(q.endOffset()).isEqualTo(4);
         }
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = openNearTheEntriesTime()) {
             List<Record> records = store.log("events").read(0, 10);
             assertThat(records).extracting(Record::offset).containsExactly(0L, 1L, 2L, 3L);
             assertThat(records.get(1).payloadAsString()).isEqualTo("first");

@@ -1,5 +1,7 @@
 package io.mikyu.jms.client;
 
+import io.mikyu.engine.spi.TimeSource;
+
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,6 +29,9 @@ final class Branches {
     static {
         TIMER.scheduleWithFixedDelay(Branches::tickAll, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
     }
+
+    /** What branch deadlines are timed by; tests step their own. */
+    private static volatile TimeSource clock = TimeSource.system();
 
     private final String storeId;
     private final Map<ByteBuffer, Branch> open = new ConcurrentHashMap<>();
@@ -71,8 +76,24 @@ final class Branches {
         return ByteBuffer.wrap(xid);
     }
 
-    private static void tickAll() {
-        long now = System.currentTimeMillis();
+    /**
+     * The time branch deadlines are set and checked in: steady epoch millis, since a timeout is a duration and a
+     * step of the host's clock must neither roll every branch back nor let one run an hour over.
+     */
+    static long now() {
+        return clock.steadyMillis();
+    }
+
+    /** Replaces the clock (tests); returns the one it replaced. */
+    static TimeSource useClock(TimeSource source) {
+        TimeSource was = clock;
+        clock = source;
+        return was;
+    }
+
+    /** Every open branch past its deadline is rolled back, the others' leases renewed. */
+    static void tickAll() {
+        long now = now();
         for (Branches branches : BY_STORE.values()) {
             for (Branch b : branches.open.values()) {
                 try {

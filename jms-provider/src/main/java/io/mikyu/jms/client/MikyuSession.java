@@ -1,5 +1,6 @@
 package io.mikyu.jms.client;
 
+import io.mikyu.engine.spi.TimeSource;
 import io.mikyu.engine.security.Permission;
 import io.mikyu.engine.Durability;
 import io.mikyu.engine.LogQueue;
@@ -604,17 +605,18 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
      */
     Message receive(MikyuMessageConsumer c, long timeout, java.util.function.Predicate<? super Message> accept)
             throws JMSException {
-        long deadline = timeout < 0 ? 0 : timeout == 0 ? Long.MAX_VALUE : System.currentTimeMillis() + timeout;
+        // A receive timeout is a duration: timed by the steady clock, which a step of the host's clock leaves alone.
+        long deadline = timeout < 0 ? 0 : timeout == 0 ? Long.MAX_VALUE : TimeSource.system().steadyMillis() + timeout;
         connection.flushNonPersistent(); // a receive sees what its own connection sent before
         try {
             while (true) {
                 if (c.isClosed() || closed) {
                     return null;
                 }
-                long remaining = deadline == Long.MAX_VALUE ? SLICE_MILLIS : deadline - System.currentTimeMillis();
+                long remaining = deadline == Long.MAX_VALUE ? SLICE_MILLIS : deadline - TimeSource.system().steadyMillis();
                 if (!connection.isStarted()) {
                     if (remaining <= 0 || !connection.awaitStarted(Math.min(remaining, SLICE_MILLIS))) {
-                        if (timeout < 0 || System.currentTimeMillis() >= deadline) {
+                        if (timeout < 0 || TimeSource.system().steadyMillis() >= deadline) {
                             return null;
                         }
                         continue;
@@ -622,7 +624,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
                 }
                 Held h = c.take(Duration.ofMillis(Math.max(0, Math.min(remaining, SLICE_MILLIS))));
                 if (h == null) {
-                    if (System.currentTimeMillis() >= deadline) {
+                    if (TimeSource.system().steadyMillis() >= deadline) {
                         return null;
                     }
                     continue;
@@ -949,7 +951,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
     // ============================================================================================ leases
 
     void renewLeases(Duration lease) {
-        long now = System.currentTimeMillis();
+        long now = TimeSource.system().steadyMillis(); // the scale of the engine's lease ends: steady time
         long threshold = now + lease.toMillis() / 2;
         for (Held h : leased) {
             if (h.leaseUntil < threshold) {

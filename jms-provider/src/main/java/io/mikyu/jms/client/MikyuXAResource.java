@@ -61,7 +61,7 @@ final class MikyuXAResource implements XAResource {
         session.released(h);
         w.consumed(h);
         if (b != null && b.work == w) {
-            b.bound(h, System.currentTimeMillis());
+            b.bound(h, Branches.now());
         }
     }
 
@@ -93,7 +93,7 @@ final class MikyuXAResource implements XAResource {
             }
             switch (flags) {
                 case TMNOFLAGS -> {
-                    Branch b = branches.begin(id, System.currentTimeMillis() + getTransactionTimeout() * 1000L);
+                    Branch b = branches.begin(id, Branches.now() + getTransactionTimeout() * 1000L);
                     if (b == null) {
                         throw XaErrors.of(XAException.XAER_DUPID, "transaction " + XidFormat.toText(id)
                                 + " is already in progress: join it with TMJOIN, or use another Xid");
@@ -162,7 +162,7 @@ final class MikyuXAResource implements XAResource {
             }
         }
         try {
-            b.end(this, flags == TMFAIL, System.currentTimeMillis());
+            b.end(this, flags == TMFAIL, Branches.now());
         } catch (XAException rolledBack) {
             branches().forget(b);
             throw rolledBack;
@@ -329,7 +329,7 @@ final class MikyuXAResource implements XAResource {
 
     private TransactionWork.Taken finish(Branches branches, Branch b) throws XAException {
         try {
-            return b.finish(System.currentTimeMillis());
+            return b.finish(Branches.now());
         } catch (XAException e) {
             if (e.errorCode != XAException.XAER_PROTO) {
                 branches.forget(b); // rolled back: later calls find nothing (XAER_NOTA)

@@ -18,6 +18,7 @@ import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.internal.task.SharedGroupHandle;
 import io.mikyu.engine.internal.format.BatchEncoder;
 import io.mikyu.engine.internal.format.BatchValidator;
+import io.mikyu.engine.internal.format.ClientTimestamps;
 import io.mikyu.engine.spi.AsyncWrites;
 import io.mikyu.engine.spi.EncodedBatch;
 import io.mikyu.engine.spi.EncodedBatchHandler;
@@ -105,7 +106,7 @@ final class LogQueueHandle implements LogQueue, TxParticipant, AsyncWrites {
     @Override
     public long appendBatch(List<Entry> entries, Durability durability) {
         long start = System.nanoTime();
-        byte[] batch = BatchEncoder.encode(entries, System.currentTimeMillis(), limits.maxRecordBytes(),
+        byte[] batch = BatchEncoder.encode(entries, limits.timeSource().wallMillis(), limits.maxRecordBytes(),
                 limits.maxBatchBytes());
         long offset = writer.append(new AppendRequest(log, batch, durability == Durability.SYNC,
                 StagingBuffer.stage(batch)));
@@ -118,11 +119,26 @@ final class LogQueueHandle implements LogQueue, TxParticipant, AsyncWrites {
         long start = System.nanoTime();
         byte[] batch = encoded.bytes();
         BatchValidator.validate(batch, limits.maxRecordBytes(), limits.maxBatchBytes());
-        ByteBuffer direct = encoded.directCopy();
+        ByteBuffer direct = boundTimestamps(batch, encoded.directCopy());
         long offset = writer.append(new AppendRequest(log, batch, durability == Durability.SYNC,
                 direct != null ? direct : StagingBuffer.stage(batch)));
         meters.appendLatency(System.nanoTime() - start);
         return offset;
+    }
+
+    /**
+     * A batch encoded elsewhere carries its client's clock: timestamps too far from the store's are restamped
+     * ({@link ClientTimestamps}). Returns the direct copy to write, still the same bytes, or null to stage them anew.
+     */
+    private ByteBuffer boundTimestamps(byte[] batch, ByteBuffer direct) {
+        if (ClientTimestamps.bound(batch, limits.timeSource().wallMillis()) == 0 || direct == null) {
+            return direct;
+        }
+        if (direct.isReadOnly()) {
+            return null;
+        }
+        direct.put(0, batch);
+        return direct;
     }
 
     @Override
@@ -131,9 +147,10 @@ final class LogQueueHandle implements LogQueue, TxParticipant, AsyncWrites {
         long start = System.nanoTime();
         byte[] batch = encoded.bytes();
         BatchValidator.validate(batch, limits.maxRecordBytes(), limits.maxBatchBytes());
+        ByteBuffer direct = boundTimestamps(batch, encoded.directCopy());
         // Not staged here (the staging buffer is the calling thread's, and this thread goes on before the write is
         // done), but the transport's own direct copy, if it has one, is written as it is.
-        writer.appendAsync(new AppendRequest(log, batch, durability == Durability.SYNC, encoded.directCopy(),
+        writer.appendAsync(new AppendRequest(log, batch, durability == Durability.SYNC, direct,
                 new AppendRequest.Callback() {
                     @Override
                     public void completed(long first) {
@@ -321,7 +338,7 @@ final class LogQueueHandle implements LogQueue, TxParticipant, AsyncWrites {
     @Override
     public long applyRetention() {
         try {
-            return Retention.apply(log, System.currentTimeMillis());
+            return Retention.apply(log, limits.timeSource().wallMillis());
         } catch (IOException e) {
             throw new UncheckedIOException("retention of " + log.describe(), e);
         }
@@ -330,7 +347,7 @@ final class LogQueueHandle implements LogQueue, TxParticipant, AsyncWrites {
     @Override
     public long compact() {
         try {
-            return Compactor.compact(log, System.currentTimeMillis());
+            return Compactor.compact(log, limits.timeSource().wallMillis());
         } catch (IOException e) {
             throw new UncheckedIOException("compaction of " + log.describe(), e);
         }
@@ -361,7 +378,7 @@ final class LogQueueHandle implements LogQueue, TxParticipant, AsyncWrites {
 
     @Override
     public List<TxWrite> prepareWrites(List<TxOp> ops, long txId) {
-        byte[] batch = BatchEncoder.encode(entries(ops), System.currentTimeMillis(), limits.maxRecordBytes(),
+        byte[] batch = BatchEncoder.encode(entries(ops), limits.timeSource().wallMillis(), limits.maxRecordBytes(),
                 limits.maxBatchBytes(), io.mikyu.engine.internal.format.BatchDescriptor.TYPE_DATA, txId);
         // appended records are visible once written; nothing is kept in memory
         return List.of(new TxWrite(new AppendRequest(log, batch, true), () -> { }));

@@ -40,6 +40,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
+import io.mikyu.engine.spi.TimeSource;
 
 /**
  * Leases, acks, nacks and dead letters over a set of work items, shared by task queues (the items are the
@@ -62,6 +63,8 @@ final class LeaseLedger {
     final Condition changed = lock.newCondition();
     private final GroupCommitWriter writer;
     private final EngineConfig engine;
+    /** Wall time stamps records; steady time times leases and backoffs. */
+    private final TimeSource clock;
     private final TaskQueueHandle deadLetters;
     /** This ledger as a transaction participant ({@code task/<queue>} or {@code shared/<queue>:<group>}). */
     private final String txTarget;
@@ -104,10 +107,11 @@ final class LeaseLedger {
         this.stateLog = stateLog;
         this.writer = writer;
         this.engine = engine;
+        this.clock = engine.timeSource();
         this.deadLetters = deadLetters;
         this.item = item;
         this.stateStamp = stateStamp;
-        this.state = new TaskQueueState(name, config, engine.cacheBytesPerQueue(), window);
+        this.state = new TaskQueueState(name, config, clock, engine.cacheBytesPerQueue(), window);
         this.paceAbove = engine.paceProducersAbove();
     }
 
@@ -450,7 +454,7 @@ final class LeaseLedger {
     /** Leases whose records could not be written end now: their items are ready again, no attempt counted. */
     private void unlease(Taken taken) {
         withLock(() -> {
-            state.unlease(taken.entries(), System.currentTimeMillis());
+            state.unlease(taken.entries(), clock.steadyMillis());
             wakeAll();
         });
     }
@@ -490,7 +494,7 @@ final class LeaseLedger {
     }
 
     void nack(LeaseToken token, Duration delay, String reason) {
-        long now = System.currentTimeMillis();
+        long now = clock.steadyMillis();
         TaskEntry[] held = new TaskEntry[1];
         int[] attempts = new int[1];
         boolean[] leaving = new boolean[1];
@@ -514,7 +518,7 @@ final class LeaseLedger {
         }
         withLock(() -> {
             if (state.holder(token) == held[0]) {
-                state.giveBack(held[0], visibleAt, reason, System.currentTimeMillis());
+                state.giveBack(held[0], visibleAt, reason, clock.steadyMillis());
                 wakeAll();
             }
         });
@@ -528,7 +532,7 @@ final class LeaseLedger {
         if (tokens.isEmpty()) {
             return;
         }
-        long now = System.currentTimeMillis();
+        long now = clock.steadyMillis();
         List<Entry> records = new ArrayList<>(tokens.size());
         List<TaskEntry> held = new ArrayList<>(tokens.size());
         withLock(() -> {
@@ -560,7 +564,7 @@ final class LeaseLedger {
 
     long extend(LeaseToken token, Duration lease) {
         checkLease(lease);
-        long until = System.currentTimeMillis() + lease.toMillis();
+        long until = clock.steadyMillis() + lease.toMillis();
         int[] attempts = new int[1];
         boolean[] inMemory = new boolean[1];
         withLock(() -> {
@@ -594,7 +598,7 @@ final class LeaseLedger {
             return;
         }
         try {
-            long now = System.currentTimeMillis();
+            long now = clock.steadyMillis();
             if (state.millisUntilNextChange(now) == 0) {
                 promote(now);
                 wakeAll();
@@ -607,7 +611,7 @@ final class LeaseLedger {
     TaskCounts counts() {
         TaskCounts[] c = new TaskCounts[1];
         withLock(() -> {
-            promote(System.currentTimeMillis());
+            promote(clock.steadyMillis());
             c[0] = state.counts();
         });
         return c[0];
@@ -668,7 +672,7 @@ final class LeaseLedger {
                     committed);
         } catch (RuntimeException failure) {
             LOG.warn("moving {} of '{}' to its dead-letter queue failed; retrying later", e.id, name, failure);
-            long now = System.currentTimeMillis();
+            long now = clock.steadyMillis();
             withLock(() -> state.stay(e, now + DEAD_LETTER_RETRY_MILLIS, now));
         }
     }
@@ -703,7 +707,7 @@ final class LeaseLedger {
 
     /** The state records of {@code settlements}, as one request stamped with {@code txId}. */
     AppendRequest settleRequest(List<Settlement> settlements, long txId) {
-        long now = System.currentTimeMillis();
+        long now = clock.steadyMillis();
         List<Entry> records = new ArrayList<>(settlements.size());
         withLock(() -> {
             for (Settlement s : settlements) {
@@ -740,7 +744,7 @@ final class LeaseLedger {
     void settled(List<Settlement> settlements) {
         List<TaskEntry> leaving = new ArrayList<>();
         withLock(() -> {
-            long now = System.currentTimeMillis();
+            long now = clock.steadyMillis();
             for (Settlement s : settlements) {
                 TaskEntry e = state.find(s.token().taskId());
                 if (s.dead()) {
@@ -793,7 +797,7 @@ final class LeaseLedger {
         List<Settlement> nacks = new ArrayList<>();
         List<Entry> records = new ArrayList<>();
         withLock(() -> {
-            long now = System.currentTimeMillis();
+            long now = clock.steadyMillis();
             for (Settlement s : settlements) {
                 TaskEntry e = state.find(s.token().taskId());
                 if (e != null && e.lease == s.token().lease() && e.state == TaskEntry.State.LEASED) {
@@ -840,7 +844,7 @@ final class LeaseLedger {
 
     private byte[] encode(List<Entry> entries, byte type) {
         checkOpen();
-        return BatchEncoder.encode(entries, System.currentTimeMillis(), engine.maxRecordBytes(),
+        return BatchEncoder.encode(entries, clock.wallMillis(), engine.maxRecordBytes(),
                 engine.maxBatchBytes(), type);
     }
 

@@ -1,6 +1,7 @@
 package io.mikyu.engine.internal.task;
 
 import io.mikyu.engine.EngineConfig;
+import io.mikyu.engine.spi.TimeSource;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.MikyuException;
 import io.mikyu.engine.Record;
@@ -50,11 +51,13 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
     /** The next record to admit; only grows. Written under the ledger's lock. */
     private volatile long windowEnd;
     private long committed;
+    private final TimeSource clock;
 
     private SharedGroupHandle(String group, SegmentedLog source, OffsetStore offsets, SharedGroupConfig config,
                               SegmentedLog stateLog, GroupCommitWriter writer, EngineConfig engine,
                               TaskQueueHandle deadLetters, java.util.function.Consumer<List<TxOp>> transactions) {
         this.group = group;
+        this.clock = engine.timeSource();
         this.source = source;
         this.offsets = offsets;
         this.config = config;
@@ -74,7 +77,7 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
         long start = Math.max(source.startOffset(), c == null || c < 0 ? 0 : c);
         g.committed = start;
         g.windowEnd = start;
-        long now = System.currentTimeMillis();
+        long now = g.clock.steadyMillis();
         stateLog.replay(stateLog.startOffset(), (type, records) -> {
             if (type != BatchDescriptor.TYPE_TASK_STATE) {
                 return;
@@ -120,7 +123,7 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
             ledger.lock.lockInterruptibly();
             try {
                 ledger.checkOpen();
-                long now = System.currentTimeMillis();
+                long now = clock.steadyMillis();
                 ledger.promote(now);
                 admit(now);
                 taken = ledger.take(max, null, now, now + lease.toMillis());
@@ -293,7 +296,7 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
      * describe records below it. Called by housekeeping and before close.
      */
     public void checkpoint() {
-        ledger.withLock(() -> ledger.promote(System.currentTimeMillis()));
+        ledger.withLock(() -> ledger.promote(clock.steadyMillis()));
         long c = committedOffset();
         if (c > committed) {
             offsets.commit(group, c);

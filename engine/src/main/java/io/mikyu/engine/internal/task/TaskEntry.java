@@ -22,7 +22,10 @@ final class TaskEntry implements TaskView {
     final long id;
     final int priority;
     final long enqueuedAt;
+    /** Wall time, as the producer gave it: what {@link #expiresAt()} shows. */
     final long expiresAt;
+    /** {@link #expiresAt} in steady time, what expiry is checked against; 0: never. */
+    final long expiresAtSteady;
     final Headers headers;
 
     State state = State.SCHEDULED;
@@ -32,6 +35,7 @@ final class TaskEntry implements TaskView {
     }
 
     int attempts;
+    /** Steady time from which the task may be handed out. */
     long visibleAt;
     long lease;
     long leaseUntil;
@@ -48,17 +52,35 @@ final class TaskEntry implements TaskView {
     /** The payload, while the queue's in-memory budget holds it; {@code null}: read it from the log. */
     byte[] payload;
 
-    TaskEntry(long id, int priority, long enqueuedAt, long deliverAt, long expiresAt, Headers headers) {
+    /**
+     * {@code deliverAt} and {@code expiresAt} are wall times (0: none); {@code wallToSteady} is the steady clock's
+     * reading minus the wall clock's now, which turns them into steady time.
+     */
+    TaskEntry(long id, int priority, long enqueuedAt, long deliverAt, long expiresAt, Headers headers,
+              long wallToSteady) {
         this.id = id;
         this.priority = priority;
         this.enqueuedAt = enqueuedAt;
-        this.visibleAt = deliverAt;
+        this.visibleAt = toSteady(deliverAt, wallToSteady);
         this.expiresAt = expiresAt;
+        this.expiresAtSteady = toSteady(expiresAt, wallToSteady);
         this.headers = headers;
     }
 
+    /** 0 stays 0 (none); saturated, so a deliver-at of "never" does not wrap round to "at once". */
+    private static long toSteady(long wallMillis, long wallToSteady) {
+        if (wallMillis == 0) {
+            return 0;
+        }
+        long r = wallMillis + wallToSteady;
+        if (((wallMillis ^ r) & (wallToSteady ^ r)) < 0) {
+            return wallToSteady > 0 ? Long.MAX_VALUE : 1;
+        }
+        return Math.max(1, r);
+    }
+
     boolean isExpired(long now) {
-        return expiresAt != 0 && expiresAt <= now;
+        return expiresAtSteady != 0 && expiresAtSteady <= now;
     }
 
     @Override

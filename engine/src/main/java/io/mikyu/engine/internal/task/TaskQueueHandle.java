@@ -27,6 +27,8 @@ import io.mikyu.engine.internal.write.GroupCommitWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import io.mikyu.engine.spi.TimeSource;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -41,14 +43,16 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
 
     private final SegmentedLog log;
     private final EngineConfig engine;
+    private final TimeSource clock;
 
     private TaskQueueHandle(String name, TaskQueueConfig config, SegmentedLog log, GroupCommitWriter writer,
                             EngineConfig engine, TaskQueueHandle deadLetters,
                             java.util.function.Consumer<List<TxOp>> transactions) {
         this.log = log;
         this.engine = engine;
+        this.clock = engine.timeSource();
         ledger = new LeaseLedger(name, config, log, writer, engine, deadLetters, this::readTask,
-                System::currentTimeMillis, false, "task/" + name, transactions);
+                clock::wallMillis, false, "task/" + name, transactions);
     }
 
     /** Opens a task queue over its recovered log, replaying its records to rebuild the tasks' state. */
@@ -56,7 +60,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                                        EngineConfig engine, TaskQueueHandle deadLetters,
                                        java.util.function.Consumer<List<TxOp>> transactions) {
         TaskQueueHandle q = new TaskQueueHandle(name, config, log, writer, engine, deadLetters, transactions);
-        long now = System.currentTimeMillis();
+        long now = q.clock.steadyMillis();
         log.replay(log.startOffset(), (type, records) -> {
             for (Record r : records) {
                 q.ledger.replay(type, r, now);
@@ -91,7 +95,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
 
     @Override
     public long enqueueBatch(List<Task> tasks, Durability durability) {
-        long now = System.currentTimeMillis();
+        long now = clock.wallMillis();
         List<Entry> entries = taskEntries(tasks, now);
         ledger.awaitRoom(tasks.size());
         long first = ledger.write(entries, BatchDescriptor.TYPE_TASK, durability);
@@ -127,7 +131,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
 
     private void enqueueAsync(List<Task> tasks, Durability durability, Executor continuation,
                               AsyncWrites.Completion done) {
-        long now = System.currentTimeMillis();
+        long now = clock.wallMillis();
         List<Entry> entries = taskEntries(tasks, now);
         ledger.writeAsync(entries, BatchDescriptor.TYPE_TASK, durability, new AppendRequest.Callback() {
             @Override
@@ -162,12 +166,13 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     }
 
     /** Written tasks from {@code first} on join the queue (enqueueBatch after its write). */
-    private void joined(List<Task> tasks, long first, long now) {
+    private void joined(List<Task> tasks, long first, long enqueuedAt) {
         ledger.withLock(() -> {
+            long now = clock.steadyMillis();
             long id = first;
             for (Task t : tasks) {
                 TaskEntry e = ledger.state.enqueued(id++, new TaskRecordDescriptor.Meta(t.priority(),
-                        t.deliverAt(), t.expiresAt()), now, t.headers(), now);
+                        t.deliverAt(), t.expiresAt()), enqueuedAt, t.headers(), now);
                 if (e != null) {
                     ledger.state.keepPayload(e, t.payload());
                 }
@@ -179,14 +184,15 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
 
     @Override
     public long enqueueTransient(List<Task> tasks) {
-        long now = System.currentTimeMillis();
+        long enqueuedAt = clock.wallMillis();
+        long now = clock.steadyMillis();
         long[] first = {-1};
         ledger.awaitRoom(tasks.size());
         ledger.withLock(() -> {
             ledger.checkOpen();
             for (Task t : tasks) {
                 TaskEntry e = ledger.state.enqueuedTransient(new TaskRecordDescriptor.Meta(t.priority(),
-                        t.deliverAt(), t.expiresAt()), now, t.headers(), t.payload(), now);
+                        t.deliverAt(), t.expiresAt()), enqueuedAt, t.headers(), t.payload(), now);
                 if (first[0] < 0 && e != null) {
                     first[0] = e.id;
                 }
@@ -207,7 +213,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
         try {
             while (true) {
                 ledger.checkOpen();
-                long now = System.currentTimeMillis();
+                long now = clock.steadyMillis();
                 ledger.promote(now);
                 taken = ledger.take(max, filter, now, now + lease.toMillis());
                 if (!taken.entries().isEmpty()) {
@@ -231,7 +237,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     public Start tryDequeueAsync(int max, Duration lease, TaskFilter filter, Executor continuation,
                                  AsyncDequeue.Completion done, Runnable whenReady) {
         LeaseLedger.checkTake(max, lease);
-        long now = System.currentTimeMillis();
+        long now = clock.steadyMillis();
         LeaseLedger.Taken taken;
         ledger.lock.lock();
         try {
@@ -306,7 +312,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     public List<LeasedTask> browse(int max, TaskFilter filter) {
         List<TaskEntry> entries = new ArrayList<>();
         ledger.withLock(() -> {
-            long now = System.currentTimeMillis();
+            long now = clock.steadyMillis();
             ledger.promote(now);
             entries.addAll(ledger.state.browse(max, filter, now));
         });
@@ -356,7 +362,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     public void housekeeping() {
         long[] lowest = new long[1];
         ledger.withLock(() -> {
-            long now = System.currentTimeMillis();
+            long now = clock.steadyMillis();
             ledger.promote(now);
             ledger.state.dropIdleFilters(now);
             lowest[0] = ledger.state.lowestLiveId();
@@ -391,7 +397,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     @Override
     public List<TxWrite> prepareWrites(List<TxOp> ops, long txId) {
         List<TxWrite> out = new ArrayList<>(2);
-        long now = System.currentTimeMillis();
+        long now = clock.wallMillis();
         List<Task> tasks = new ArrayList<>();
         for (TxOp op : ops) {
             if (op instanceof TxOp.Enqueue e) {
@@ -412,12 +418,13 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     }
 
     /** A transaction's tasks were written from {@code firstId} on: they join the queue. */
-    private void enqueued(List<Task> tasks, long firstId, long now) {
+    private void enqueued(List<Task> tasks, long firstId, long enqueuedAt) {
         ledger.withLock(() -> {
+            long now = clock.steadyMillis();
             long id = firstId;
             for (Task t : tasks) {
                 ledger.state.enqueued(id++, new TaskRecordDescriptor.Meta(t.priority(), t.deliverAt(),
-                        t.expiresAt()), now, t.headers(), now);
+                        t.expiresAt()), enqueuedAt, t.headers(), now);
             }
             ledger.signalReady(tasks.size(), allReady(tasks, now));
         });

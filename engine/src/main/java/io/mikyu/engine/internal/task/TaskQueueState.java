@@ -7,6 +7,7 @@ import io.mikyu.engine.TaskCounts;
 import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.engine.internal.format.TaskRecordDescriptor;
+import io.mikyu.engine.spi.TimeSource;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +16,10 @@ import java.util.TreeSet;
 /**
  * Which tasks of a queue are ready, scheduled or leased, and the rules that move them. Pure state: no I/O, so the
  * caller decides what to write before or after each transition. Every method must be called holding the queue's
- * lock. Times are epoch millis passed in, which keeps the rules testable and replay deterministic.
+ * lock. Times are the steady clock's epoch millis ({@link TimeSource#steadyMillis()}) passed in, which keeps the
+ * rules testable, replay deterministic, and a step of the host's clock without effect. A task's deliver-at and
+ * expiry are wall times: they are converted to steady time once, when the task enters this state (enqueue or
+ * replay), by the two clocks' difference at that moment.
  *
  * <p>Lease expiry is derived, not recorded: a lease that ended at T makes the task visible at
  * {@code T + backoff(attempts)}, or sends it to the dead-letter queue after {@code maxAttempts}. Replaying the
@@ -25,6 +29,8 @@ final class TaskQueueState {
 
     private final String queue;
     private final TaskQueueConfig config;
+    /** Read only to convert a task's wall-clock deliver-at and expiry to steady time as it enters. */
+    private final TimeSource clock;
     private final java.util.HashMap<Long, TaskEntry> tasks = new java.util.HashMap<>();
     /**
      * The unfinished ids in order, kept only where the lowest one is asked for on every call (a shared group's
@@ -41,7 +47,9 @@ final class TaskQueueState {
     private final long hotPayloadBudget;
     private long hotPayloadBytes;
 
-    TaskQueueState(String queue, TaskQueueConfig config, long hotPayloadBudget, boolean keepIdsSorted) {
+    TaskQueueState(String queue, TaskQueueConfig config, TimeSource clock, long hotPayloadBudget,
+                   boolean keepIdsSorted) {
+        this.clock = clock;
         this.sortedIds = keepIdsSorted ? new java.util.TreeSet<>() : null;
         this.queue = queue;
         this.config = config;
@@ -59,6 +67,14 @@ final class TaskQueueState {
         }
     }
 
+    /**
+     * What turns a wall time into steady time now: read afresh (not from a caller's {@code now}, which a long
+     * replay leaves behind), so a delay is neither shortened nor lengthened by the time the conversion waited.
+     */
+    private long wallToSteady() {
+        return clock.steadyMillis() - clock.wallMillis();
+    }
+
     private void forgetPayload(TaskEntry e) {
         if (e.payload != null) {
             hotPayloadBytes -= e.payload.length;
@@ -71,7 +87,8 @@ final class TaskQueueState {
     /** A task record, during replay or after an enqueue was written. */
     /** Returns the new entry, or {@code null} if it expired on arrival. */
     TaskEntry enqueued(long id, TaskRecordDescriptor.Meta meta, long enqueuedAt, Headers headers, long now) {
-        TaskEntry e = new TaskEntry(id, meta.priority(), enqueuedAt, meta.deliverAt(), meta.expiresAt(), headers);
+        TaskEntry e = new TaskEntry(id, meta.priority(), enqueuedAt, meta.deliverAt(), meta.expiresAt(), headers,
+                wallToSteady());
         track(id, e);
         place(e, now);
         return tasks.get(id) == e ? e : null;
@@ -83,7 +100,8 @@ final class TaskQueueState {
     TaskEntry enqueuedTransient(TaskRecordDescriptor.Meta meta, long enqueuedAt, Headers headers, byte[] payload,
                                 long now) {
         long id = nextTransientId++;
-        TaskEntry e = new TaskEntry(id, meta.priority(), enqueuedAt, meta.deliverAt(), meta.expiresAt(), headers);
+        TaskEntry e = new TaskEntry(id, meta.priority(), enqueuedAt, meta.deliverAt(), meta.expiresAt(), headers,
+                wallToSteady());
         keepPayload(e, payload);
         track(id, e);
         place(e, now);

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 class LeasedTasksTest {
 
     private static TaskEntry leased(long id, long until) {
-        TaskEntry e = new TaskEntry(id, 4, 0, 0, 0, Headers.EMPTY);
+        TaskEntry e = new TaskEntry(id, 4, 0, 0, 0, Headers.EMPTY, 0);
         e.leaseUntil = until;
         return e;
     }

@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ReadyTasksTest {
 
     private static TaskEntry task(long id, int priority) {
-        return new TaskEntry(id, priority, 0, 0, 0, Headers.EMPTY);
+        return new TaskEntry(id, priority, 0, 0, 0, Headers.EMPTY, 0);
     }
 
     private static List<Long> ids(Iterable<TaskEntry> tasks) {
