@@ -34,6 +34,31 @@ public final class Directories {
         }
     }
 
+    /**
+     * Creates {@code dir} and whatever parents are missing, fsyncing the parent of each one made: a directory made
+     * and never fsynced into its parent can vanish in a power loss with everything later fsynced inside it.
+     */
+    public static void createDurably(Path dir) throws IOException {
+        if (Files.isDirectory(dir)) {
+            return;
+        }
+        Path parent = dir.toAbsolutePath().getParent();
+        if (parent != null) {
+            createDurably(parent);
+        }
+        try {
+            Files.createDirectory(dir);
+        } catch (java.nio.file.FileAlreadyExistsException raced) {
+            if (!Files.isDirectory(dir)) {
+                throw raced;
+            }
+            return;
+        }
+        if (parent != null) {
+            fsync(parent);
+        }
+    }
+
     /** Fills a new directory. */
     @FunctionalInterface
     public interface Initializer {

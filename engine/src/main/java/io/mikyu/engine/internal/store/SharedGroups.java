@@ -104,7 +104,7 @@ final class SharedGroups {
         }
         Path root = source.dir().resolve(DIRECTORY);
         try {
-            Files.createDirectories(root);
+            Directories.createDurably(root);
             Path dir = Directories.createAtomically(root, name, tmp -> {
                 Files.createDirectories(tmp.resolve("dlq"));
                 QueueConfigFile.write(tmp, config);
