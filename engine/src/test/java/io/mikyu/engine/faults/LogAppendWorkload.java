@@ -10,28 +10,31 @@ import io.mikyu.engine.QueueKind;
 import io.mikyu.engine.Record;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Appends to a sync and an async log queue (single records and batches, rolling small segments), consumer-group
- * commits, and flushes. Afterwards each queue holds a prefix of what was attempted, in order: for the sync queue at
- * least everything acknowledged, for the async one at least everything acknowledged before the last completed
- * flush; the group's position is its last acknowledged commit (or the one in flight).
+ * commits, and flushes. Afterwards each queue holds attempted appends only, in the order attempted: the sync queue
+ * every acknowledged one, the async one a prefix of the acknowledged ones reaching at least to the last completed
+ * flush; the group's position is its last acknowledged commit (or one that failed or was in flight).
  */
 final class LogAppendWorkload implements Workload {
 
     private static final LogQueueConfig SMALL = LogQueueConfig.defaults().withSegmentBytes(8192);
 
     private final List<String> syncAttempted = new ArrayList<>();
-    private int syncAcked;
+    private final List<String> syncAcked = new ArrayList<>();
     private final List<String> asyncAttempted = new ArrayList<>();
+    private final List<String> asyncAcked = new ArrayList<>();
     private final List<Long> asyncAckedAt = new ArrayList<>();
     private int asyncFlushed;
     private long lastCommitAcked = -1;
-    private long commitInFlight = -1;
+    private final Set<Long> commitsFailed = new HashSet<>();
     private boolean created;
     private int n;
 
@@ -53,23 +56,22 @@ final class LogAppendWorkload implements Workload {
             List<String> batch = payloads("s", 1 + random.nextInt(3), random);
             syncAttempted.addAll(batch);
             store.log("sync").appendBatch(batch.stream().map(Entry::of).toList());
-            syncAcked = syncAttempted.size();
+            syncAcked.addAll(batch);
         } else if (op < 8) {
             List<String> batch = payloads("a", 1 + random.nextInt(3), random);
             asyncAttempted.addAll(batch);
             store.log("async").appendBatch(batch.stream().map(Entry::of).toList());
             long now = System.nanoTime();
-            while (asyncAckedAt.size() < asyncAttempted.size()) {
-                asyncAckedAt.add(now);
-            }
+            asyncAcked.addAll(batch);
+            batch.forEach(b -> asyncAckedAt.add(now));
         } else if (op == 8) {
-            long offset = syncAcked == 0 ? 0 : random.nextInt(syncAcked + 1);
-            commitInFlight = offset;
+            long offset = random.nextInt(syncAcked.size() + 1);
+            commitsFailed.add(offset);
             store.log("sync").group("g").commit(offset);
+            commitsFailed.clear(); // a later acknowledged commit supersedes them
             lastCommitAcked = offset;
-            commitInFlight = -1;
         } else {
-            int before = asyncAckedAt.size();
+            int before = asyncAcked.size();
             store.flush();
             asyncFlushed = before;
         }
@@ -86,39 +88,55 @@ final class LogAppendWorkload implements Workload {
 
     @Override
     public void verify(Mikyu store, Tally tally, long cutNanos) {
-        tally.acknowledged += syncAcked + asyncAckedAt.size() + (lastCommitAcked >= 0 ? 1 : 0);
+        tally.acknowledged += syncAcked.size() + asyncAcked.size() + (lastCommitAcked >= 0 ? 1 : 0);
         if (!store.list(QueueKind.LOG).contains("async")) {
-            assertThat(syncAcked + asyncAckedAt.size()).as("no queue, so nothing may have been acknowledged")
+            assertThat(syncAcked.size() + asyncAcked.size()).as("no queue, so nothing may have been acknowledged")
                     .isZero();
             return;
         }
         List<String> sync = payloads(store.log("sync"));
-        assertThat(syncAttempted).as("the sync queue holds a prefix of the attempted appends, in order")
-                .startsWith(sync.toArray(new String[0]));
-        if (sync.size() < syncAcked) {
-            tally.lost += syncAcked - sync.size();
-        }
-        assertThat(sync.size()).as("every acknowledged sync append survives").isGreaterThanOrEqualTo(syncAcked);
+        assertInOrder(sync, syncAttempted, "sync");
+        List<String> missing = new ArrayList<>(syncAcked);
+        missing.removeAll(sync);
+        tally.lost += missing.size();
+        assertThat(missing).as("every acknowledged sync append survives").isEmpty();
 
         List<String> async = payloads(store.log("async"));
-        assertThat(asyncAttempted).as("the async queue holds a prefix of the attempted appends, in order")
-                .startsWith(async.toArray(new String[0]));
-        if (async.size() < asyncFlushed) {
-            tally.lost += asyncFlushed - async.size();
+        assertInOrder(async, asyncAttempted, "async");
+        int kept = 0;
+        while (kept < asyncAcked.size() && async.contains(asyncAcked.get(kept))) {
+            kept++;
         }
-        assertThat(async.size()).as("every async append acknowledged before a completed flush() survives")
+        List<String> afterGap = new ArrayList<>(asyncAcked.subList(kept, asyncAcked.size()));
+        afterGap.retainAll(async);
+        assertThat(afterGap).as("acknowledged async appends lost only from the end, never one before a survivor")
+                .isEmpty();
+        if (kept < asyncFlushed) {
+            tally.lost += asyncFlushed - kept;
+        }
+        assertThat(kept).as("every async append acknowledged before a completed flush() survives")
                 .isGreaterThanOrEqualTo(asyncFlushed);
-        if (async.size() < asyncAckedAt.size()) {
-            tally.asyncLost += asyncAckedAt.size() - async.size();
-            long window = (cutNanos - asyncAckedAt.get(async.size())) / 1_000_000;
+        if (kept < asyncAcked.size()) {
+            tally.asyncLost += asyncAcked.size() - kept;
+            long window = (cutNanos - asyncAckedAt.get(kept)) / 1_000_000;
             tally.asyncLossWindowMillis = Math.max(tally.asyncLossWindowMillis, window);
         }
 
         ConsumerGroup g = store.log("sync").group("g");
-        if (lastCommitAcked >= 0 || commitInFlight >= 0) {
-            assertThat(g.position()).as("the group's position is its last acknowledged commit, or the one in flight")
-                    .isIn(lastCommitAcked < 0 ? 0L : lastCommitAcked, commitInFlight);
+        if (lastCommitAcked >= 0 || !commitsFailed.isEmpty()) {
+            Set<Long> allowed = new HashSet<>(commitsFailed);
+            allowed.add(Math.max(0, lastCommitAcked));
+            assertThat(g.position()).as("the group's position is its last acknowledged commit, or a later one that"
+                    + " failed or was in flight").isIn(allowed);
         }
+    }
+
+    /** {@code found} holds attempted records only, each once, in the order they were attempted. */
+    private static void assertInOrder(List<String> found, List<String> attempted, String queue) {
+        assertThat(found).as(queue + ": each record once").doesNotHaveDuplicates();
+        assertThat(attempted).as(queue + ": only attempted records").containsAll(found);
+        List<Integer> at = found.stream().map(attempted::indexOf).toList();
+        assertThat(at).as(queue + ": in the order attempted").isSorted();
     }
 
     private static List<String> payloads(LogQueue q) {

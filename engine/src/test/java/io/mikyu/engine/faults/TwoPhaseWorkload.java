@@ -185,7 +185,7 @@ final class TwoPhaseWorkload implements Workload {
         for (String x : inDoubt) {
             store.commitPrepared(x.getBytes(StandardCharsets.UTF_8));
         }
-        assertThat(TaskDrain.drain(store.taskQueue("out"), 0)).as("recovered branches commit")
+        assertThat(TaskDrain.drain(store.taskQueue("out"), out.size())).as("recovered branches commit")
                 .containsExactlyInAnyOrderElementsOf(inDoubt);
     }
 }
