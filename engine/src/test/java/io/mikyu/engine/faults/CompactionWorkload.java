@@ -42,7 +42,7 @@ final class CompactionWorkload implements Workload {
     @Override
     public void step(Mikyu store, Random random) {
         if (!created) {
-            store.createLog("kv", LogQueueConfig.defaults().withDurability(Durability.SYNC).withCompaction(true)
+            store.getOrCreateLog("kv", LogQueueConfig.defaults().withDurability(Durability.SYNC).withCompaction(true)
                     .withSegmentBytes(4096));
             created = true;
             return;

@@ -44,7 +44,7 @@ final class DeadLetterWorkload implements Workload {
     @Override
     public void step(Mikyu store, Random random) throws InterruptedException {
         if (!created) {
-            store.createTaskQueue("dl", TaskWorkload.CONFIG.withMaxAttempts(2));
+            store.getOrCreateTaskQueue("dl", TaskWorkload.CONFIG.withMaxAttempts(2));
             created = true;
             return;
         }

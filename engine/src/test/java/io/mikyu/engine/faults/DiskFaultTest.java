@@ -168,7 +168,7 @@ class DiskFaultTest {
         }
         String text = chain.toString();
         assertThat(text.contains("No space left on device") || text.contains("Input/output error"))
-                .as(what + ": the failure names its cause: " + text).isTrue();
+                .withFailMessage("%s: the failure does not name its cause: %s", what, text).isTrue();
         assertThat(e).as(what).isInstanceOfAny(io.mikyu.engine.MikyuException.class,
                 java.io.UncheckedIOException.class);
     }

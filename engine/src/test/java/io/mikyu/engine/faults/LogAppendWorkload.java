@@ -46,8 +46,8 @@ final class LogAppendWorkload implements Workload {
     @Override
     public void step(Mikyu store, Random random) {
         if (!created) {
-            store.createLog("sync", SMALL.withDurability(Durability.SYNC));
-            store.createLog("async", SMALL.withDurability(Durability.ASYNC));
+            store.getOrCreateLog("sync", SMALL.withDurability(Durability.SYNC));
+            store.getOrCreateLog("async", SMALL.withDurability(Durability.ASYNC));
             created = true;
             return;
         }

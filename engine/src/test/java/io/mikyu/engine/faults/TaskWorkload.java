@@ -48,7 +48,7 @@ final class TaskWorkload implements Workload {
     @Override
     public void step(Mikyu store, Random random) throws InterruptedException {
         if (!created) {
-            store.createTaskQueue("jobs", CONFIG);
+            store.getOrCreateTaskQueue("jobs", CONFIG);
             created = true;
             return;
         }

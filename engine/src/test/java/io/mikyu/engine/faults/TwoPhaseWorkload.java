@@ -63,9 +63,9 @@ final class TwoPhaseWorkload implements Workload {
     @Override
     public void step(Mikyu store, Random random) throws InterruptedException {
         if (!created) {
-            store.createTaskQueue("in", TaskWorkload.CONFIG);
-            store.createTaskQueue("out", TaskWorkload.CONFIG);
-            store.createLog("events", LogQueueConfig.defaults().withDurability(Durability.SYNC).withSegmentBytes(8192));
+            store.getOrCreateTaskQueue("in", TaskWorkload.CONFIG);
+            store.getOrCreateTaskQueue("out", TaskWorkload.CONFIG);
+            store.getOrCreateLog("events", LogQueueConfig.defaults().withDurability(Durability.SYNC).withSegmentBytes(8192));
             created = true;
             return;
         }
