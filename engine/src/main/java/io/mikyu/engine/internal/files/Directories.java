@@ -67,7 +67,9 @@ public final class Directories {
 
     /**
      * Creates {@code root/name} whole or not at all: filled under a hidden temporary name, then renamed into place
-     * (and the rename made durable). Hidden leftovers of a crash are deleted on the next open.
+     * (and the rename made durable). Hidden leftovers of a crash are deleted on the next open. If the rename
+     * cannot be made durable (its fsync fails), the folder is taken away again, so that the creation failed
+     * whole and can be tried again.
      */
     public static Path createAtomically(Path root, String name, Initializer init) throws IOException {
         Path tmp = root.resolve("." + name + ".creating");
@@ -77,7 +79,16 @@ public final class Directories {
         init.fill(tmp);
         fsync(tmp); // its entries (files written by init are fsynced by it) before the rename publishes them
         Files.move(tmp, dir, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-        fsync(root);
+        try {
+            fsync(root);
+        } catch (RuntimeException e) {
+            try {
+                deleteAtomically(dir);
+            } catch (IOException | RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
         return dir;
     }
 
