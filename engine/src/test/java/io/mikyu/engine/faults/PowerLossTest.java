@@ -8,11 +8,14 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -46,6 +49,9 @@ class PowerLossTest {
     @TempDir
     Path tmp;
 
+    /** When the power went in the current cycle ({@link System#nanoTime()}). */
+    private long cutNanos;
+
     @Test
     void whatWasAcknowledgedSurvivesAPowerLossAtAnyPoint() throws Exception {
         Tally tally = new Tally();
@@ -69,11 +75,8 @@ class PowerLossTest {
             try (Mikyu store = Mikyu.open(cycleDir.resolve("after"), CONFIG)) {
                 workload.verify(store, tally, cutNanos);
             } catch (AssertionError | RuntimeException e) {
-                String tree;
-                try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(cycleDir.resolve("after"))) {
-                    tree = files.map(p -> p + " " + p.toFile().length()).collect(java.util.stream.Collectors.joining("\n"));
-                }
-                throw new AssertionError(what + ": " + e.getMessage() + "\n" + tree, e);
+                throw new AssertionError(what + ": " + e.getMessage() + "\nfiles after the power loss (and the"
+                        + " reopening):\n" + listing(cycleDir.resolve("after")), e);
             }
             Directories.deleteRecursively(cycleDir);
         }
@@ -83,13 +86,17 @@ class PowerLossTest {
         assertThat(tally.reappeared).isZero();
     }
 
-    private long cutNanos;
+    private static String listing(Path dir) throws java.io.IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.map(p -> dir.relativize(p) + " " + p.toFile().length()).collect(Collectors.joining("\n"));
+        }
+    }
 
     /** Runs the workload until the power goes (or its steps run out: then it goes); returns the events seen. */
     private long runUntilThePowerGoes(Workload workload, Random random, long cutAt, Path cycleDir, String what)
             throws Exception {
         Path data = cycleDir.resolve("data");
-        java.nio.file.Files.createDirectories(data);
+        Files.createDirectories(data);
         long events;
         try (PowerLossFileSystem disk = PowerLossFileSystem.install(data, cycleDir.resolve("durable"))) {
             if (cutAt > 0) {

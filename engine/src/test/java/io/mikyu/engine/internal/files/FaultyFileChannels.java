@@ -36,6 +36,7 @@ public final class FaultyFileChannels implements AutoCloseable {
     /** Bytes the disk still takes; negative: no limit. */
     private final AtomicLong room = new AtomicLong(-1);
     private volatile long failWriteAt = -1;
+    private volatile Predicate<Path> full = p -> false;
     private volatile long failForceAt = -1;
 
     private FaultyFileChannels(Path root) {
@@ -65,6 +66,7 @@ public final class FaultyFileChannels implements AutoCloseable {
     public void heal() {
         failing = p -> false;
         room.set(-1);
+        full = p -> false;
         failWriteAt = -1;
         failForceAt = -1;
     }
@@ -72,6 +74,11 @@ public final class FaultyFileChannels implements AutoCloseable {
     /** The disk takes {@code bytes} more, then every write fails with ENOSPC until {@link #heal()}. */
     public void diskFullAfter(long bytes) {
         room.set(Math.max(0, bytes));
+    }
+
+    /** From now on, writes to files matching {@code which} fail with ENOSPC, as on a disk just full. */
+    public void failWritesWithNoSpace(Predicate<Path> which) {
+        full = which;
     }
 
     /** The {@code k}-th write from now (counted from 1) fails with EIO, once. */
@@ -108,8 +115,12 @@ public final class FaultyFileChannels implements AutoCloseable {
      * Before a write of {@code wanted} bytes: how many may be written (fewer on a disk about to be full), or an
      * exception when none may.
      */
-    private long admit(long wanted) throws IOException {
+    private long admit(Path file, long wanted) throws IOException {
         long n = writes.incrementAndGet();
+        if (full.test(file)) {
+            failedWrites.incrementAndGet();
+            throw new IOException("No space left on device (injected)");
+        }
         if (n == failWriteAt) {
             failedWrites.incrementAndGet();
             throw new IOException("Input/output error (injected)");
@@ -188,7 +199,7 @@ public final class FaultyFileChannels implements AutoCloseable {
 
         @Override
         public int write(ByteBuffer src) throws IOException {
-            long granted = admit(src.remaining());
+            long granted = admit(file, src.remaining());
             if (granted == src.remaining()) {
                 return delegate.write(src);
             }
@@ -204,7 +215,7 @@ public final class FaultyFileChannels implements AutoCloseable {
             for (int i = offset; i < offset + length; i++) {
                 wanted += srcs[i].remaining();
             }
-            long granted = admit(wanted);
+            long granted = admit(file, wanted);
             if (granted == wanted) {
                 return delegate.write(srcs, offset, length);
             }
@@ -257,7 +268,7 @@ public final class FaultyFileChannels implements AutoCloseable {
 
         @Override
         public int write(ByteBuffer src, long position) throws IOException {
-            long granted = admit(src.remaining());
+            long granted = admit(file, src.remaining());
             if (granted == src.remaining()) {
                 return delegate.write(src, position);
             }
