@@ -16,8 +16,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A queue whose creation failed after its folder was renamed into place (the fsync making the rename durable
- * failed): the creation reports the I/O error, and trying again once the disk answers creates the queue, instead
- * of failing for good on the folder the failed attempt left.
+ * failed, or its first segment could not be written): the creation reports the I/O error, and trying again once
+ * the disk answers creates the queue, instead of failing for good on the folder the failed attempt left.
  */
 @Timeout(60)
 class FailedCreateTest {
@@ -51,6 +51,34 @@ class FailedCreateTest {
         }
         try (Mikyu store = Mikyu.open(data)) {
             assertThat(store.taskQueue("jobs").dequeue(Duration.ZERO).payloadAsString()).isEqualTo("kept");
+        }
+    }
+
+    @Test
+    void aTaskQueueWhoseFirstSegmentCouldNotBeWrittenCanBeCreatedAgain() throws Exception {
+        Path jobs = data.toAbsolutePath().normalize().resolve("task").resolve("jobs");
+        try (FaultyFileChannels disk = FaultyFileChannels.install(data); Mikyu store = Mikyu.open(data)) {
+            disk.failWritesWithNoSpace(f -> f.startsWith(jobs) && f.toString().endsWith(".seg"));
+            assertThatThrownBy(() -> store.createTaskQueue("jobs")).hasStackTraceContaining("No space left");
+            disk.heal();
+            store.getOrCreateTaskQueue("jobs", io.mikyu.engine.TaskQueueConfig.defaults()).enqueue(Task.of("kept"));
+        }
+        try (Mikyu store = Mikyu.open(data)) {
+            assertThat(store.taskQueue("jobs").dequeue(Duration.ZERO).payloadAsString()).isEqualTo("kept");
+        }
+    }
+
+    @Test
+    void aLogQueueWhoseFirstSegmentCouldNotBeWrittenCanBeCreatedAgain() throws Exception {
+        Path q = data.toAbsolutePath().normalize().resolve("log").resolve("q");
+        try (FaultyFileChannels disk = FaultyFileChannels.install(data); Mikyu store = Mikyu.open(data)) {
+            disk.failWritesWithNoSpace(f -> f.startsWith(q) && f.toString().endsWith(".seg"));
+            assertThatThrownBy(() -> store.createLog("q")).hasStackTraceContaining("No space left");
+            disk.heal();
+            store.createLog("q").append(Entry.of("kept"));
+        }
+        try (Mikyu store = Mikyu.open(data)) {
+            assertThat(store.log("q").read(0, 10)).extracting(r -> r.payloadAsString()).containsExactly("kept");
         }
     }
 }

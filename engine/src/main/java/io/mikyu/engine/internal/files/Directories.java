@@ -82,11 +82,7 @@ public final class Directories {
         try {
             fsync(root);
         } catch (RuntimeException e) {
-            try {
-                deleteAtomically(dir);
-            } catch (IOException | RuntimeException suppressed) {
-                e.addSuppressed(suppressed);
-            }
+            discard(dir, e);
             throw e;
         }
         return dir;
@@ -98,6 +94,18 @@ public final class Directories {
         Files.move(dir, doomed, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         fsync(dir.getParent());
         deleteRecursively(doomed);
+    }
+
+    /**
+     * Takes away a folder just made whose creation then failed with {@code failure}, so that the creation can be
+     * tried again; if that fails too, its error is added to {@code failure}.
+     */
+    public static void discard(Path dir, Throwable failure) {
+        try {
+            deleteAtomically(dir);
+        } catch (IOException | RuntimeException e) {
+            failure.addSuppressed(e);
+        }
     }
 
     public static void deleteRecursively(Path dir) throws IOException {
