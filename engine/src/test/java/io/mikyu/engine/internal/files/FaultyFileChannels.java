@@ -147,9 +147,12 @@ public final class FaultyFileChannels implements AutoCloseable {
         return failedForces.get();
     }
 
-    /** Every file fsynced (successfully) so far, in order. */
+    /**
+     * Every file fsynced (successfully) so far, in order: a copy, since the engine's background threads go on
+     * fsyncing while a test looks.
+     */
     public List<Path> forced() {
-        return forced;
+        return List.copyOf(forced);
     }
 
     @Override
