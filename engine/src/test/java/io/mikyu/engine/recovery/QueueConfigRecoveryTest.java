@@ -61,7 +61,8 @@ class QueueConfigRecoveryTest {
                         parent = root.resolve("log").resolve("l").resolve("shared");
                     }
                 }
-                List<Path> forced = faults.forced().subList(before, faults.forced().size());
+                List<Path> all = faults.forced();
+                List<Path> forced = all.subList(before, all.size());
                 int conf = indexOf(forced, p -> p.getFileName().toString().contains("queue.conf"));
                 int hiddenFolder = indexOf(forced, p -> p.getFileName().toString().endsWith(".creating"));
                 assertThat(conf).as("%s: queue.conf fsynced, in %s", kind, forced).isNotNegative();

@@ -34,6 +34,31 @@ public final class Directories {
         }
     }
 
+    /**
+     * Creates {@code dir} and whatever parents are missing, fsyncing the parent of each one made: a directory made
+     * and never fsynced into its parent can vanish in a power loss with everything later fsynced inside it.
+     */
+    public static void createDurably(Path dir) throws IOException {
+        if (Files.isDirectory(dir)) {
+            return;
+        }
+        Path parent = dir.toAbsolutePath().getParent();
+        if (parent != null) {
+            createDurably(parent);
+        }
+        try {
+            Files.createDirectory(dir);
+        } catch (java.nio.file.FileAlreadyExistsException raced) {
+            if (!Files.isDirectory(dir)) {
+                throw raced;
+            }
+            return;
+        }
+        if (parent != null) {
+            fsync(parent);
+        }
+    }
+
     /** Fills a new directory. */
     @FunctionalInterface
     public interface Initializer {
@@ -42,7 +67,9 @@ public final class Directories {
 
     /**
      * Creates {@code root/name} whole or not at all: filled under a hidden temporary name, then renamed into place
-     * (and the rename made durable). Hidden leftovers of a crash are deleted on the next open.
+     * (and the rename made durable). Hidden leftovers of a crash are deleted on the next open. If the rename
+     * cannot be made durable (its fsync fails), the folder is taken away again, so that the creation failed
+     * whole and can be tried again.
      */
     public static Path createAtomically(Path root, String name, Initializer init) throws IOException {
         Path tmp = root.resolve("." + name + ".creating");
@@ -52,7 +79,12 @@ public final class Directories {
         init.fill(tmp);
         fsync(tmp); // its entries (files written by init are fsynced by it) before the rename publishes them
         Files.move(tmp, dir, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-        fsync(root);
+        try {
+            fsync(root);
+        } catch (RuntimeException e) {
+            discard(dir, e);
+            throw e;
+        }
         return dir;
     }
 
@@ -62,6 +94,18 @@ public final class Directories {
         Files.move(dir, doomed, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         fsync(dir.getParent());
         deleteRecursively(doomed);
+    }
+
+    /**
+     * Takes away a folder just made whose creation then failed with {@code failure}, so that the creation can be
+     * tried again; if that fails too, its error is added to {@code failure}.
+     */
+    public static void discard(Path dir, Throwable failure) {
+        try {
+            deleteAtomically(dir);
+        } catch (IOException | RuntimeException e) {
+            failure.addSuppressed(e);
+        }
     }
 
     public static void deleteRecursively(Path dir) throws IOException {

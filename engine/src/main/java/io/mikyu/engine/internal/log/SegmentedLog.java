@@ -66,6 +66,10 @@ public final class SegmentedLog implements WriteTarget {
     private long writerNext;
     private long writerSize;
     private long attemptedEnd;
+    /** Where the current cycle began: what {@link #abort()} goes back to if the cycle never left its segment. */
+    private LogSegment cycleSegment;
+    private long cycleNext;
+    private long cycleSize;
     private boolean syncSeen;
     private final List<byte[]> unpublished = new ArrayList<>();
     /** Producer-staged direct buffers waiting to be written together. */
@@ -142,19 +146,34 @@ public final class SegmentedLog implements WriteTarget {
 
     private long writeRequests(List<AppendRequest> requests) throws IOException {
         LogSegment seg = active;
+        if (seg.isSealed()) {
+            seg = startNextSegment(); // an earlier roll sealed it and could not make the next one
+        }
+        cycleSegment = seg;
+        cycleNext = writerNext;
+        cycleSize = writerSize;
         long pos = writerSize;
         long pendingAt = pos;
         long written = 0;
         scratch.clear();
         staged.clear();
-        for (AppendRequest r : requests) {
+        for (int i = 0; i < requests.size(); i++) {
+            AppendRequest r = requests.get(i);
             byte[] batch = r.batch();
             int len = batch.length;
             syncSeen |= r.isSync();
             if (pos + len > config.segmentBytes() && pos > SegmentDescriptor.HEADER_LENGTH) {
                 flushPending(seg, pendingAt);
                 seg.publish(pos, writerNext); // seal() needs the final size; endOffset still hides it
-                seg = roll();
+                try {
+                    seg = roll();
+                } catch (IOException e) {
+                    if (i > 0 && seg.isSealed() && !(e instanceof FsyncFailedException)) {
+                        // Sealed, so fsynced: the requests before this one are stored and stay readable.
+                        throw new io.mikyu.engine.internal.write.PartialWriteException(i, e);
+                    }
+                    throw e;
+                }
                 pos = SegmentDescriptor.HEADER_LENGTH;
                 pendingAt = pos;
             }
@@ -247,10 +266,15 @@ public final class SegmentedLog implements WriteTarget {
     }
 
     private LogSegment roll() throws IOException {
-        LogSegment old = active;
-        old.seal();
-        attemptedEnd = SegmentDescriptor.HEADER_LENGTH;
+        active.seal();
+        return startNextSegment();
+    }
+
+    /** Makes the segment after the sealed active one the active one. */
+    private LogSegment startNextSegment() throws IOException {
         LogSegment next = LogSegment.create(dir, writerNext);
+        attemptedEnd = SegmentDescriptor.HEADER_LENGTH;
+        writerSize = SegmentDescriptor.HEADER_LENGTH;
         segments.put(next.baseOffset, next);
         active = next;
         return next;
@@ -320,6 +344,10 @@ public final class SegmentedLog implements WriteTarget {
     @Override
     public void abort() {
         LogSegment seg = active;
+        if (seg == cycleSegment && !seg.isSealed()) {
+            // A roll that failed before sealing had counted this cycle's first batches in the segment's size.
+            seg.publish(cycleSize, cycleNext);
+        }
         writerNext = seg.nextOffset();
         writerSize = seg.size();
         seg.index.truncateTo(writerSize);
@@ -334,6 +362,9 @@ public final class SegmentedLog implements WriteTarget {
             for (long p = writerSize; p < end; ) {
                 zeros.clear().limit((int) Math.min(zeros.capacity(), end - p));
                 p += seg.channel().write(zeros, p);
+            }
+            if (end > writerSize) {
+                seg.dirty = true; // a seal that failed may have fsynced what the zeros hide: the next fsync covers them
             }
         } catch (IOException | RuntimeException ignored) {
             // best effort: the next successful write overwrites the same bytes anyway

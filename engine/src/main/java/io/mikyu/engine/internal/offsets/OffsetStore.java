@@ -6,6 +6,7 @@ import io.mikyu.engine.RecoveryReport;
 import io.mikyu.engine.internal.format.FileHeader;
 import io.mikyu.engine.internal.format.OffsetsDescriptor;
 import io.mikyu.engine.internal.files.Directories;
+import io.mikyu.engine.internal.files.FileChannels;
 import io.mikyu.engine.internal.files.Quarantine;
 
 import java.io.IOException;
@@ -121,7 +122,7 @@ public final class OffsetStore implements AutoCloseable {
             rewrite();
             return;
         }
-        channel = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.READ);
+        channel = FileChannels.open(file, StandardOpenOption.WRITE, StandardOpenOption.READ);
         size = bytes.length;
     }
 
@@ -195,7 +196,7 @@ public final class OffsetStore implements AutoCloseable {
         FileHeader.OFFSETS.write(header);
         header.flip();
         long pos;
-        try (FileChannel ch = io.mikyu.engine.internal.files.FileChannels.open(tmp, StandardOpenOption.CREATE,
+        try (FileChannel ch = FileChannels.open(tmp, StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             pos = ch.write(header, 0);
             for (Map.Entry<String, Long> e : committed.entrySet()) {
@@ -211,7 +212,7 @@ public final class OffsetStore implements AutoCloseable {
         }
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         Directories.fsync(file.getParent());
-        channel = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.READ);
+        channel = FileChannels.open(file, StandardOpenOption.WRITE, StandardOpenOption.READ);
         size = pos;
     }
 

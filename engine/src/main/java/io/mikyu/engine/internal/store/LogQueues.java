@@ -94,7 +94,13 @@ final class LogQueues {
         }
         try {
             Path dir = Directories.createAtomically(root, name, tmp -> QueueConfigFile.write(tmp, queueConfig));
-            LogQueueHandle handle = open(name, dir, queueConfig);
+            LogQueueHandle handle;
+            try {
+                handle = open(name, dir, queueConfig);
+            } catch (IOException | RuntimeException e) {
+                Directories.discard(dir, e); // so that the creation failed whole and can be tried again
+                throw e;
+            }
             queues.put(name, handle);
             return handle;
         } catch (IOException e) {

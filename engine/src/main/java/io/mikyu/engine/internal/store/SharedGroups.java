@@ -104,7 +104,7 @@ final class SharedGroups {
         }
         Path root = source.dir().resolve(DIRECTORY);
         try {
-            Files.createDirectories(root);
+            Directories.createDurably(root);
             Path dir = Directories.createAtomically(root, name, tmp -> {
                 Files.createDirectories(tmp.resolve("dlq"));
                 QueueConfigFile.write(tmp, config);
@@ -113,7 +113,12 @@ final class SharedGroups {
             if (start > source.startOffset()) {
                 offsets.commit(name, start);
             }
-            g = open(name, dir, config);
+            try {
+                g = open(name, dir, config);
+            } catch (IOException | RuntimeException e) {
+                Directories.discard(dir, e); // so that the creation failed whole and can be tried again
+                throw e;
+            }
             groups.put(name, g);
             return g;
         } catch (IOException e) {

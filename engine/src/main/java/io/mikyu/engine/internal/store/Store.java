@@ -17,6 +17,7 @@ import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.Transaction;
 import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.engine.internal.claims.ClaimRegistry;
+import io.mikyu.engine.internal.files.Directories;
 import io.mikyu.engine.internal.log.SegmentedLog;
 import io.mikyu.engine.internal.metrics.WriterMetrics;
 import io.mikyu.engine.internal.task.SharedGroupHandle;
@@ -220,13 +221,13 @@ public final class Store implements Mikyu {
         } else {
             io.mikyu.engine.internal.files.DurableFiles.write(f, FORMAT_TEXT.getBytes(StandardCharsets.UTF_8));
         }
-        Files.createDirectories(dataDir.resolve(QueueKind.LOG.directory()));
-        Files.createDirectories(dataDir.resolve(QueueKind.TASK.directory()));
+        Directories.createDurably(dataDir.resolve(QueueKind.LOG.directory()));
+        Directories.createDurably(dataDir.resolve(QueueKind.TASK.directory()));
     }
 
     private void openTransactions() throws IOException {
         Path dir = dataDir.resolve(TXN_DIRECTORY);
-        Files.createDirectories(dir);
+        Directories.createDurably(dir); // a prepared branch must not vanish with a directory never made durable
         LogQueueConfig c = LogQueueConfig.defaults().withDurability(io.mikyu.engine.Durability.SYNC)
                 .withSegmentBytes(16L << 20);
         SegmentedLog log = SegmentedLog.open("transactions", "transaction log", dir, c, config, writerScratch,

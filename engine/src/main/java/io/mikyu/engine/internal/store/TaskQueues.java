@@ -96,7 +96,17 @@ final class TaskQueues {
                 Files.createDirectories(tmp.resolve(DLQ_DIRECTORY));
                 QueueConfigFile.write(tmp, queueConfig);
             });
-            return open(name, dir, queueConfig);
+            try {
+                return open(name, dir, queueConfig);
+            } catch (IOException | RuntimeException e) {
+                // so that the creation failed whole and can be tried again
+                TaskQueueHandle dlq = queues.get(name + TaskQueue.DEAD_LETTER_SUFFIX);
+                if (dlq != null) {
+                    closeAndForget(List.of(dlq));
+                }
+                Directories.discard(dir, e);
+                throw e;
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("creating task queue '" + name + "' in " + root, e);
         }

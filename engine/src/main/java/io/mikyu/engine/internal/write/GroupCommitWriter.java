@@ -303,6 +303,17 @@ public final class GroupCommitWriter implements AutoCloseable {
             try {
                 diskGuard.written(target.write(e.getValue()));
                 written.add(target);
+            } catch (PartialWriteException partial) {
+                // The first requests are in a sealed (fsynced) segment and readable: they succeed, the rest fail.
+                target.abort();
+                List<AppendRequest> requests = e.getValue();
+                List<AppendRequest> refused = requests.subList(partial.stored(), requests.size());
+                RuntimeException failure = diskGuard.translate(partial.getCause(), target.describe());
+                for (AppendRequest r : refused) {
+                    r.fail(failure);
+                }
+                refused.clear();
+                written.add(target);
             } catch (IOException | RuntimeException ex) {
                 target.abort();
                 RuntimeException failure = diskGuard.translate(ex, target.describe());

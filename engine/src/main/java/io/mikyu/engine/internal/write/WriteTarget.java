@@ -13,7 +13,10 @@ import java.util.List;
  */
 public interface WriteTarget {
 
-    /** Assigns offsets to the requests' batches and writes them; returns bytes written. */
+    /**
+     * Assigns offsets to the requests' batches and writes them; returns bytes written. Throws
+     * {@link PartialWriteException} when only the first requests could be stored.
+     */
     long write(List<AppendRequest> requests) throws IOException;
 
     /** fsyncs what {@link #write} wrote since the last force. */
@@ -25,7 +28,10 @@ public interface WriteTarget {
     /** Makes the written records visible to readers and wakes those waiting for them. */
     void publish();
 
-    /** Forgets everything written since the last publish (the write failed); offsets are handed out again. */
+    /**
+     * Forgets everything written since the last publish (the write failed), except what a
+     * {@link PartialWriteException} said is stored; offsets are handed out again.
+     */
     void abort();
 
     /** A description for errors: kind and name of the queue. */
