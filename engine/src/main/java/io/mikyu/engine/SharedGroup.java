@@ -69,7 +69,23 @@ public interface SharedGroup {
     /** Where records go after {@code maxAttempts} deliveries: a task queue named {@code <queue>:<group>/dlq}. */
     TaskQueue deadLetters();
 
-    /** A record handed out to a member. */
-    record Delivery(Record record, LeaseToken token, int deliveryCount, long leaseExpiresAt) {
+    /**
+     * Whether the lease of {@code token} still holds: the record was not acked, nacked, given back or handed out
+     * again. A read only. Only where the store runs; elsewhere {@link UnsupportedOperationException}.
+     */
+    default boolean holds(LeaseToken token) {
+        throw new UnsupportedOperationException("whether a lease holds is known only where the store runs");
+    }
+
+    /**
+     * A record handed out to a member; {@code previousLeaseRanOut}: its previous counted lease ran out with no ack or
+     * nack from its holder (known where the store runs, {@code false} elsewhere).
+     */
+    record Delivery(Record record, LeaseToken token, int deliveryCount, long leaseExpiresAt,
+                    boolean previousLeaseRanOut) {
+
+        public Delivery(Record record, LeaseToken token, int deliveryCount, long leaseExpiresAt) {
+            this(record, token, deliveryCount, leaseExpiresAt, false);
+        }
     }
 }

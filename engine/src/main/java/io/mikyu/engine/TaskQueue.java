@@ -94,6 +94,14 @@ public interface TaskQueue {
     /** Lengthens the lease to {@code lease} from now; returns the new expiry (epoch millis). */
     long extend(LeaseToken token, Duration lease);
 
+    /**
+     * Whether the lease of {@code token} still holds: the task was not acked, nacked, given back or handed out
+     * again. A read only (nothing is written). Only where the store runs; elsewhere {@link UnsupportedOperationException}.
+     */
+    default boolean holds(LeaseToken token) {
+        throw new UnsupportedOperationException("whether a lease holds is known only where the store runs");
+    }
+
     /** Ready tasks in delivery order, without leasing them, matching {@code filter} if not null. */
     List<LeasedTask> browse(int max, TaskFilter filter);
 

@@ -8,6 +8,7 @@ import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.MikyuException;
 import io.mikyu.engine.Record;
+import io.mikyu.engine.StaleLeaseException;
 import io.mikyu.engine.StoreClosedException;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskCounts;
@@ -168,7 +169,7 @@ final class LeaseLedger {
                 records.add(stateRecord(TaskRecordDescriptor.LEASE, e.id, e.lease, leaseUntil, e.attempts, null));
             }
             handedOut.add(new LeasedTask(e.id, new LeaseToken(e.id, e.lease), e.attempts, e.priority, e.enqueuedAt,
-                    e.expiresAt, leaseUntil, e.headers, e.payload));
+                    e.expiresAt, leaseUntil, e.headers, e.payload, e.leaseRanOut));
         }
         return new Taken(taken, records, handedOut);
     }
@@ -555,11 +556,25 @@ final class LeaseLedger {
                 if (state.find(e.id) == e && e.lease == tokens.get(i).lease()
                         && e.state == TaskEntry.State.LEASED) {
                     e.attempts = Math.max(0, e.attempts - 1);
-                    state.giveBack(e, now, "returned undelivered", now);
+                    state.giveBackUndelivered(e, "returned undelivered", now);
                 }
             }
             wakeAll();
         });
+    }
+
+    /** Whether {@code token}'s lease still holds (not acked, nacked, given back, ended or held by a transaction). */
+    boolean holds(LeaseToken token) {
+        boolean[] held = new boolean[1];
+        withLock(() -> {
+            try {
+                state.holder(token);
+                held[0] = true;
+            } catch (StaleLeaseException e) {
+                held[0] = false;
+            }
+        });
+        return held[0];
     }
 
     long extend(LeaseToken token, Duration lease) {

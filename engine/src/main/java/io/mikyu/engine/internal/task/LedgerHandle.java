@@ -41,6 +41,10 @@ abstract class LedgerHandle implements TxParticipant {
         return ledger.extend(token, lease);
     }
 
+    public boolean holds(LeaseToken token) {
+        return ledger.holds(token);
+    }
+
     public long ackedCount() {
         return ledger.ackedCount();
     }
