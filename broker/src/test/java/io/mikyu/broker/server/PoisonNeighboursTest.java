@@ -5,28 +5,16 @@ import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
-import io.mikyu.protocol.ClientHello;
-import io.mikyu.protocol.Fields;
-import io.mikyu.protocol.FrameDescriptor;
-import io.mikyu.protocol.Op;
-import io.mikyu.protocol.Protocol;
-import io.mikyu.protocol.Values;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.DataInputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -81,25 +69,12 @@ class PoisonNeighboursTest {
 
     /** A consumer streaming {@code work}: takes the first message pushed and dies (its socket closed). */
     private static LeasedTask consumeFirstAndDie(RunningBroker broker) throws IOException {
-        try (Socket socket = new Socket("127.0.0.1", broker.endpoint().port())) {
-            socket.setSoTimeout(60_000);
-            DataInputStream in = new DataInputStream(socket.getInputStream());
-            send(socket, frame(FrameDescriptor.HELLO, 0, b -> new ClientHello(Protocol.VERSION,
-                    Protocol.FEATURES, Protocol.DEFAULT_MAX_FRAME_BYTES, 10_000, "raw", null, null).write(b)));
-            awaitFrame(in, FrameDescriptor.HELLO_OK);
-            send(socket, frame(Op.STREAM_TASKS.code(), 1, b -> {
-                Fields.writeString(b, "work");
-                b.writeInt(7);
-                b.writeLong(LEASE_MILLIS);
-                Values.writeFilter(b, null);
-                b.writeInt(64).writeLong(1 << 20);
-            }));
-            ByteBuf delivery = Unpooled.wrappedBuffer(awaitFrame(in, FrameDescriptor.DELIVERY));
-            delivery.skipBytes(FrameDescriptor.HEADER_BYTES);
-            assertThat(delivery.readInt()).as("items in the first delivery").isPositive();
-            LeasedTask first = Values.readLeasedTask(delivery);
-            send(socket, frame(FrameDescriptor.CREDIT, 7, b -> b.writeInt(1)));   // handed to the application
-            return first;
+        try (RawConsumer consumer = new RawConsumer(broker.endpoint().port())) {
+            consumer.streamTasks("work", 7, LEASE_MILLIS, 64);
+            List<LeasedTask> delivery = consumer.nextDelivery();
+            assertThat(delivery).as("items in the first delivery").isNotEmpty();
+            consumer.credit(7, 1);   // handed to the application
+            return delivery.get(0);
         }
     }
 
@@ -109,30 +84,5 @@ class PoisonNeighboursTest {
             assertThat(System.nanoTime()).as("waiting for: " + what).isLessThan(deadline);
             Thread.sleep(20);
         }
-    }
-
-    private static byte[] awaitFrame(DataInputStream in, int type) throws IOException {
-        while (true) {
-            int length = in.readInt();
-            byte[] frame = new byte[length];
-            in.readFully(frame);
-            if ((frame[FrameDescriptor.TYPE_OFFSET] & 0xFF) == type) {
-                return frame;
-            }
-        }
-    }
-
-    private static void send(Socket socket, ByteBuf frame) throws IOException {
-        byte[] bytes = new byte[frame.readableBytes()];
-        frame.readBytes(bytes);
-        OutputStream out = socket.getOutputStream();
-        out.write(bytes);
-        out.flush();
-    }
-
-    private static ByteBuf frame(int type, int id, Consumer<ByteBuf> body) {
-        ByteBuf frame = FrameDescriptor.writeHeader(Unpooled.buffer(), type, 0, id);
-        body.accept(frame);
-        return Unpooled.buffer().writeInt(frame.readableBytes()).writeBytes(frame);
     }
 }
