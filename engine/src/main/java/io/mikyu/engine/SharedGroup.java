@@ -57,6 +57,22 @@ public interface SharedGroup {
 
     long extend(LeaseToken token, Duration lease);
 
+    /**
+     * Lengthens several leases to {@code lease} from now, in one write where the store runs; returns each new
+     * expiry, or -1 for a lease that no longer holds (the others are extended all the same).
+     */
+    default long[] extend(List<LeaseToken> tokens, Duration lease) {
+        long[] until = new long[tokens.size()];
+        for (int i = 0; i < until.length; i++) {
+            try {
+                until[i] = extend(tokens.get(i), lease);
+            } catch (StaleLeaseException e) {
+                until[i] = -1;
+            }
+        }
+        return until;
+    }
+
     /** Every record below this offset is finished (acked or dead-lettered). */
     long committedOffset();
 

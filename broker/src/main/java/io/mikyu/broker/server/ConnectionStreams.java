@@ -66,6 +66,11 @@ final class ConnectionStreams {
             }
 
             @Override
+            public long[] extend(List<LeaseToken> tokens, Duration l) {
+                return queue.extend(tokens, l);
+            }
+
+            @Override
             public boolean pushAlone(LeasedTask item) {
                 return item.previousLeaseRanOut();
             }
@@ -140,6 +145,11 @@ final class ConnectionStreams {
                     @Override
                     public long extend(LeaseToken token, Duration l) {
                         return group.extend(token, l);
+                    }
+
+                    @Override
+                    public long[] extend(List<LeaseToken> tokens, Duration l) {
+                        return group.extend(tokens, l);
                     }
 
                     @Override

@@ -84,6 +84,19 @@ final class PushStream<T> {
 
         long extend(LeaseToken token, Duration lease);
 
+        /** Extends several leases, in one write where the store allows; -1 for a lease that no longer holds. */
+        default long[] extend(List<LeaseToken> tokens, Duration lease) {
+            long[] until = new long[tokens.size()];
+            for (int i = 0; i < until.length; i++) {
+                try {
+                    until[i] = extend(tokens.get(i), lease);
+                } catch (StaleLeaseException e) {
+                    until[i] = -1;
+                }
+            }
+            return until;
+        }
+
         /** Whether {@link #tryTake} may start takes; if not, the stream pumps on a thread of the waiting pool. */
         default boolean takesAsync() {
             return false;
@@ -607,18 +620,25 @@ final class PushStream<T> {
                 }
             }
         }
-        for (Pushed p : due) {
+        if (!due.isEmpty()) {
+            // One write for all of them: renewing one by one, a slow disk let the timer fall behind the leases.
+            List<LeaseToken> tokens = new ArrayList<>(due.size());
+            for (Pushed p : due) {
+                tokens.add(p.token);
+            }
             try {
-                long until = source.extend(p.token, lease);
+                long[] until = source.extend(tokens, lease);
                 synchronized (this) {
-                    p.leaseUntil = until;
-                }
-            } catch (StaleLeaseException e) {
-                synchronized (this) {
-                    p.stale = true;
+                    for (int i = 0; i < until.length; i++) {
+                        if (until[i] < 0) {
+                            due.get(i).stale = true;
+                        } else {
+                            due.get(i).leaseUntil = until[i];
+                        }
+                    }
                 }
             } catch (RuntimeException e) {
-                LOG.debug("stream {} on {}: renewing a lease failed: {}", id, what, e.toString());
+                LOG.debug("stream {} on {}: renewing {} leases failed: {}", id, what, due.size(), e.toString());
             }
         }
         if (watching != null) {

@@ -563,6 +563,46 @@ final class LeaseLedger {
         });
     }
 
+    /** As {@link #extend(LeaseToken, Duration)} for several leases, with one write; -1 for those that do not hold. */
+    long[] extend(List<LeaseToken> tokens, Duration lease) {
+        checkLease(lease);
+        long until = clock.steadyMillis() + lease.toMillis();
+        long[] result = new long[tokens.size()];
+        List<Entry> records = new ArrayList<>(tokens.size());
+        withLock(() -> {
+            for (int i = 0; i < result.length; i++) {
+                LeaseToken t = tokens.get(i);
+                try {
+                    TaskEntry e = state.holder(t);
+                    result[i] = until;
+                    if (!e.isTransient()) {
+                        records.add(stateRecord(TaskRecordDescriptor.EXTEND, t.taskId(), t.lease(), until,
+                                e.attempts, null));
+                    }
+                } catch (StaleLeaseException e) {
+                    result[i] = -1;
+                }
+            }
+        });
+        if (!records.isEmpty()) {
+            writeState(records);
+        }
+        withLock(() -> {
+            for (int i = 0; i < result.length; i++) {
+                if (result[i] < 0) {
+                    continue;
+                }
+                try {
+                    state.extend(state.holder(tokens.get(i)), until);
+                } catch (StaleLeaseException e) {
+                    result[i] = -1;   // ended while the records were written
+                }
+            }
+            wakeAll();
+        });
+        return result;
+    }
+
     /** Whether {@code token}'s lease still holds (not acked, nacked, given back, ended or held by a transaction). */
     boolean holds(LeaseToken token) {
         boolean[] held = new boolean[1];
