@@ -106,18 +106,19 @@ final class Acknowledgements {
      * Never throws: the messages were handed out already, so there is nobody to tell.
      */
     void flush() {
+        // One flush at a time: close() must not return while the timer's flush is still waiting for its fsync.
         synchronized (this) {
             awaitWriting();
-        }
-        List<Held> batch;
-        synchronized (pending) {
-            if (pending.isEmpty()) {
-                return;
+            List<Held> batch;
+            synchronized (pending) {
+                if (pending.isEmpty()) {
+                    return;
+                }
+                batch = new ArrayList<>(pending);
+                pending.clear();
             }
-            batch = new ArrayList<>(pending);
-            pending.clear();
+            writeAutomatic(batch);
         }
-        writeAutomatic(batch);
     }
 
     /** Writes a batch of automatic acks; a failure is logged, not thrown. */
