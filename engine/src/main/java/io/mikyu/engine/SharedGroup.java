@@ -57,6 +57,22 @@ public interface SharedGroup {
 
     long extend(LeaseToken token, Duration lease);
 
+    /**
+     * Lengthens several leases to {@code lease} from now, in one write where the store runs; returns each new
+     * expiry, or -1 for a lease that no longer holds (the others are extended all the same).
+     */
+    default long[] extend(List<LeaseToken> tokens, Duration lease) {
+        long[] until = new long[tokens.size()];
+        for (int i = 0; i < until.length; i++) {
+            try {
+                until[i] = extend(tokens.get(i), lease);
+            } catch (StaleLeaseException e) {
+                until[i] = -1;
+            }
+        }
+        return until;
+    }
+
     /** Every record below this offset is finished (acked or dead-lettered). */
     long committedOffset();
 
@@ -69,7 +85,23 @@ public interface SharedGroup {
     /** Where records go after {@code maxAttempts} deliveries: a task queue named {@code <queue>:<group>/dlq}. */
     TaskQueue deadLetters();
 
-    /** A record handed out to a member. */
-    record Delivery(Record record, LeaseToken token, int deliveryCount, long leaseExpiresAt) {
+    /**
+     * Whether the lease of {@code token} still holds: the record was not acked, nacked, given back or handed out
+     * again. A read only. Only where the store runs; elsewhere {@link UnsupportedOperationException}.
+     */
+    default boolean holds(LeaseToken token) {
+        throw new UnsupportedOperationException("whether a lease holds is known only where the store runs");
+    }
+
+    /**
+     * A record handed out to a member; {@code previousLeaseRanOut}: its previous counted lease ran out with no ack or
+     * nack from its holder (known where the store runs, {@code false} elsewhere).
+     */
+    record Delivery(Record record, LeaseToken token, int deliveryCount, long leaseExpiresAt,
+                    boolean previousLeaseRanOut) {
+
+        public Delivery(Record record, LeaseToken token, int deliveryCount, long leaseExpiresAt) {
+            this(record, token, deliveryCount, leaseExpiresAt, false);
+        }
     }
 }

@@ -94,6 +94,30 @@ public interface TaskQueue {
     /** Lengthens the lease to {@code lease} from now; returns the new expiry (epoch millis). */
     long extend(LeaseToken token, Duration lease);
 
+    /**
+     * Lengthens several leases to {@code lease} from now, in one write where the store runs; returns each new
+     * expiry, or -1 for a lease that no longer holds (the others are extended all the same).
+     */
+    default long[] extend(List<LeaseToken> tokens, Duration lease) {
+        long[] until = new long[tokens.size()];
+        for (int i = 0; i < until.length; i++) {
+            try {
+                until[i] = extend(tokens.get(i), lease);
+            } catch (StaleLeaseException e) {
+                until[i] = -1;
+            }
+        }
+        return until;
+    }
+
+    /**
+     * Whether the lease of {@code token} still holds: the task was not acked, nacked, given back or handed out
+     * again. A read only (nothing is written). Only where the store runs; elsewhere {@link UnsupportedOperationException}.
+     */
+    default boolean holds(LeaseToken token) {
+        throw new UnsupportedOperationException("whether a lease holds is known only where the store runs");
+    }
+
     /** Ready tasks in delivery order, without leasing them, matching {@code filter} if not null. */
     List<LeasedTask> browse(int max, TaskFilter filter);
 

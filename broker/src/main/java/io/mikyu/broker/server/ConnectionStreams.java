@@ -66,6 +66,21 @@ final class ConnectionStreams {
             }
 
             @Override
+            public long[] extend(List<LeaseToken> tokens, Duration l) {
+                return queue.extend(tokens, l);
+            }
+
+            @Override
+            public boolean pushAlone(LeasedTask item) {
+                return item.previousLeaseRanOut();
+            }
+
+            @Override
+            public boolean holds(LeaseToken token) {
+                return queue.holds(token);
+            }
+
+            @Override
             public boolean takesAsync() {
                 return queue instanceof AsyncDequeue;
             }
@@ -130,6 +145,21 @@ final class ConnectionStreams {
                     @Override
                     public long extend(LeaseToken token, Duration l) {
                         return group.extend(token, l);
+                    }
+
+                    @Override
+                    public long[] extend(List<LeaseToken> tokens, Duration l) {
+                        return group.extend(tokens, l);
+                    }
+
+                    @Override
+                    public boolean pushAlone(SharedGroup.Delivery item) {
+                        return item.previousLeaseRanOut();
+                    }
+
+                    @Override
+                    public boolean holds(LeaseToken token) {
+                        return group.holds(token);
                     }
                 }, lease, credit, creditBytes);
     }

@@ -39,6 +39,14 @@ import java.util.function.Consumer;
  * runs only while there is room (credit, writability); it stops by itself and is started again by a credit, the
  * connection turning writable, the queue's call, or the broker's stream timer. At most one pump or take chain
  * runs per stream, so the stream's frames leave in the order of its outstanding list.
+ *
+ * <p>Alone: a lost connection's outstanding items all have an attempt counted (see {@link Outstanding}), also
+ * those still in the client's buffer when a message killed its consumer. So that such neighbours do not burn their
+ * attempts with a poison round after round, an item whose previous counted lease ran out without a word from its
+ * holder ({@link Source#pushAlone}) goes out on its own: once nothing else is outstanding, with nothing behind it,
+ * and after its CREDIT nothing more is pushed until it is settled (acked, nacked, given back: {@link Source#holds}
+ * says, checked by the stream timer) or {@link #MAX_WATCH} passed. Only the message whose consumers die keeps
+ * dying with them. Items whose leases ended otherwise (the normal case has none) are pushed as usual.
  */
 final class PushStream<T> {
 
@@ -55,6 +63,12 @@ final class PushStream<T> {
     static final int FIRST_BATCH = 16;
     /** The most bytes (estimated from earlier items) one engine call takes: bounds a batch in broker memory. */
     static final long MAX_BATCH_BYTES = 1 << 20;
+    /**
+     * The longest the stream waits, after an item pushed alone was taken, for it to be settled: a consumer that dies
+     * of a message dies soon after it is handed it, and one that holds it unacknowledged (acknowledging several at
+     * once) is kept waiting only this long. At most half the stream's lease.
+     */
+    static final Duration MAX_WATCH = Duration.ofSeconds(1);
 
     /** Where a stream's items come from: a task queue or a shared group, with a filter and a lease fixed. */
     interface Source<T> {
@@ -70,6 +84,19 @@ final class PushStream<T> {
 
         long extend(LeaseToken token, Duration lease);
 
+        /** Extends several leases, in one write where the store allows; -1 for a lease that no longer holds. */
+        default long[] extend(List<LeaseToken> tokens, Duration lease) {
+            long[] until = new long[tokens.size()];
+            for (int i = 0; i < until.length; i++) {
+                try {
+                    until[i] = extend(tokens.get(i), lease);
+                } catch (StaleLeaseException e) {
+                    until[i] = -1;
+                }
+            }
+            return until;
+        }
+
         /** Whether {@link #tryTake} may start takes; if not, the stream pumps on a thread of the waiting pool. */
         default boolean takesAsync() {
             return false;
@@ -82,6 +109,19 @@ final class PushStream<T> {
         }
 
         default void cancelWhenReady(Runnable whenReady) {
+        }
+
+        /**
+         * Whether the item goes to the client on its own ({@link PushStream}'s "alone"): its previous counted lease
+         * ran out with no word from its holder, so its consumer may have died of it.
+         */
+        default boolean pushAlone(T item) {
+            return false;
+        }
+
+        /** Whether the lease of {@code token} still holds (not settled, not ended); a read only. */
+        default boolean holds(LeaseToken token) {
+            return false;
         }
     }
 
@@ -120,6 +160,14 @@ final class PushStream<T> {
     private long averageItemBytes;
     /** An item did not fit the byte credit: take nothing until a credit frees some (no take-and-give-back loop). */
     private boolean full;
+    /** An item that goes alone was taken from a batch behind others: take nothing until they are all taken. */
+    private boolean drainFirst;
+    /** The item pushed alone, while outstanding: nothing is pushed behind it. */
+    private Pushed alone;
+    /** The item pushed alone, once the client took it: nothing is pushed until it is settled or the watch ends. */
+    private LeaseToken watched;
+    /** When the watch of {@link #watched} ends (steady millis); 0 until the stream timer first sees it. */
+    private long watchedUntil;
     /** Registered with an async source while nothing is ready: the next step runs on the event loop. */
     private final Runnable whenReady = () -> onLoop(this::kick);
 
@@ -150,6 +198,13 @@ final class PushStream<T> {
         long bytesLeft = creditBytes - outstandingBytes;
         if (messages <= 0 || bytesLeft <= 0 || full) {
             return 0;
+        }
+        if (alone != null || watched != null) {
+            return 0;
+        }
+        if (drainFirst) {
+            // the item that goes alone is next: one take, once what was pushed before it is taken
+            return outstanding.isEmpty() ? 1 : 0;
         }
         if (!outstanding.isEmpty() && bytesLeft < averageItemBytes) {
             return 0;   // the next item would most likely not fit
@@ -305,6 +360,24 @@ final class PushStream<T> {
             budget = creditBytes - outstandingBytes;
             held = outstanding.size();
         }
+        // An item that goes alone: what is before it goes now; it goes first of a later take, on its own.
+        int limit = items.size();
+        boolean pushingAlone = false;
+        for (int i = 0; i < items.size(); i++) {
+            if (source.pushAlone(items.get(i))) {
+                if (i == 0 && held == 0) {
+                    limit = 1;
+                    pushingAlone = true;
+                } else {
+                    limit = i;
+                }
+                break;
+            }
+        }
+        List<LeaseToken> declined = new ArrayList<>(items.size() - limit);
+        for (int j = limit; j < items.size(); j++) {
+            declined.add(source.token(items.get(j)));
+        }
         List<ByteBuf> frames = new ArrayList<>(1);
         List<Pushed> accepted = new ArrayList<>(items.size());
         List<LeaseToken> over = new ArrayList<>();
@@ -315,14 +388,14 @@ final class PushStream<T> {
         int countAt = frame.writerIndex();
         frame.writeInt(0);
         int count = 0;
-        for (int i = 0; i < items.size(); i++) {
+        for (int i = 0; i < limit; i++) {
             T item = items.get(i);
             int mark = frame.writerIndex();
             source.write(frame, item);
             int size = frame.writerIndex() - mark;
             if (batchBytes + size > budget && held + accepted.size() > 0) {
                 frame.writerIndex(mark);
-                for (int j = i; j < items.size(); j++) {
+                for (int j = i; j < limit; j++) {
                     over.add(source.token(items.get(j)));
                 }
                 break;
@@ -341,7 +414,7 @@ final class PushStream<T> {
                 frame.writerIndex(countAt + 4);
                 tooLarge = new RecordTooLargeException("an item of " + size + " bytes does not fit the connection's"
                         + " frame limit of " + maxFrameBytes + " bytes");
-                for (int j = i; j < items.size(); j++) {
+                for (int j = i; j < limit; j++) {
                     over.add(source.token(items.get(j)));
                 }
                 break;
@@ -359,7 +432,12 @@ final class PushStream<T> {
             if (!over.isEmpty() && tooLarge == null) {
                 full = true;
             }
+            // declined items behind those pushed now: the one that goes alone waits until they are taken
+            drainFirst = !declined.isEmpty() && !pushingAlone;
             if (!closed && !accepted.isEmpty()) {
+                if (pushingAlone) {
+                    alone = accepted.get(0);
+                }
                 outstanding.addAll(accepted);
                 outstandingBytes += batchBytes;
                 long average = batchBytes / accepted.size();
@@ -378,6 +456,7 @@ final class PushStream<T> {
                 over.add(p.token);
             }
         }
+        over.addAll(declined);
         if (onLoop && !over.isEmpty()) {
             try {
                 server.workers().execute(() -> giveBack(over));
@@ -407,7 +486,13 @@ final class PushStream<T> {
                         + ", which has " + outstanding.size() + " outstanding");
             }
             for (int i = 0; i < messages; i++) {
-                outstandingBytes -= outstanding.removeFirst().bytes;
+                Pushed taken = outstanding.removeFirst();
+                outstandingBytes -= taken.bytes;
+                if (taken == alone) {
+                    alone = null;
+                    watched = taken.token;
+                    watchedUntil = 0;
+                }
             }
             full = false;
         }
@@ -519,9 +604,14 @@ final class PushStream<T> {
      */
     void tick(long now) {
         List<Pushed> due = new ArrayList<>();
+        LeaseToken watching;
         synchronized (this) {
             if (closed) {
                 return;
+            }
+            watching = watched;
+            if (watching != null && watchedUntil == 0) {
+                watchedUntil = now + Math.min(MAX_WATCH.toMillis(), lease.toMillis() / 2);
             }
             long threshold = now + lease.toMillis() / 2;
             for (Pushed p : outstanding) {
@@ -530,18 +620,45 @@ final class PushStream<T> {
                 }
             }
         }
-        for (Pushed p : due) {
+        if (!due.isEmpty()) {
+            // One write for all of them: renewing one by one, a slow disk let the timer fall behind the leases.
+            List<LeaseToken> tokens = new ArrayList<>(due.size());
+            for (Pushed p : due) {
+                tokens.add(p.token);
+            }
             try {
-                long until = source.extend(p.token, lease);
+                long[] until = source.extend(tokens, lease);
                 synchronized (this) {
-                    p.leaseUntil = until;
-                }
-            } catch (StaleLeaseException e) {
-                synchronized (this) {
-                    p.stale = true;
+                    for (int i = 0; i < until.length; i++) {
+                        if (until[i] < 0) {
+                            due.get(i).stale = true;
+                        } else {
+                            due.get(i).leaseUntil = until[i];
+                        }
+                    }
                 }
             } catch (RuntimeException e) {
-                LOG.debug("stream {} on {}: renewing a lease failed: {}", id, what, e.toString());
+                LOG.debug("stream {} on {}: renewing {} leases failed: {}", id, what, due.size(), e.toString());
+            }
+        }
+        if (watching != null) {
+            boolean over;
+            synchronized (this) {
+                over = now >= watchedUntil;
+            }
+            if (!over) {
+                try {
+                    over = !source.holds(watching);
+                } catch (RuntimeException e) {
+                    over = true;   // cannot tell: push as usual
+                }
+            }
+            if (over) {
+                synchronized (this) {
+                    if (watched == watching) {
+                        watched = null;
+                    }
+                }
             }
         }
         kick();

@@ -39,7 +39,7 @@ class ConsumerKillLoopTest {
     private static final int DEFAULT_CYCLES = 5;
     private static final int CONSUMERS = 8;
     private static final int BATCH = 20;
-    private static final int POISON_EVERY = 5;
+    private static final int POISON_EVERY = 2;
     private static final int MAX_ATTEMPTS = 4;
     private static final String QUEUE = "ck.work";
     private static final String DLQ = QUEUE + "/dlq";

@@ -15,10 +15,13 @@ final class Faults {
     static final String CYCLES = "mikyu.faults.cycles";
     static final String SEED = "mikyu.faults.seed";
 
+    /** The first of the scenarios' three loopback ports ({@code -Dmikyu.faults.ports=P} moves them to P..P+2). */
+    static final String PORTS = "mikyu.faults.ports";
+
     /** The loopback ports of the process-fault scenarios: one each, so they may run side by side. */
-    static final int DAEMON_KILL_PORT = 21200;
-    static final int CONSUMER_KILL_PORT = 21201;
-    static final int DAEMON_STOP_PORT = 21202;
+    static final int DAEMON_KILL_PORT = Integer.getInteger(PORTS, 21200);
+    static final int CONSUMER_KILL_PORT = DAEMON_KILL_PORT + 1;
+    static final int DAEMON_STOP_PORT = DAEMON_KILL_PORT + 2;
 
     private Faults() {
     }

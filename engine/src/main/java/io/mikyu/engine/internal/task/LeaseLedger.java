@@ -8,6 +8,7 @@ import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.MikyuException;
 import io.mikyu.engine.Record;
+import io.mikyu.engine.StaleLeaseException;
 import io.mikyu.engine.StoreClosedException;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskCounts;
@@ -168,7 +169,7 @@ final class LeaseLedger {
                 records.add(stateRecord(TaskRecordDescriptor.LEASE, e.id, e.lease, leaseUntil, e.attempts, null));
             }
             handedOut.add(new LeasedTask(e.id, new LeaseToken(e.id, e.lease), e.attempts, e.priority, e.enqueuedAt,
-                    e.expiresAt, leaseUntil, e.headers, e.payload));
+                    e.expiresAt, leaseUntil, e.headers, e.payload, e.leaseRanOut));
         }
         return new Taken(taken, records, handedOut);
     }
@@ -555,11 +556,65 @@ final class LeaseLedger {
                 if (state.find(e.id) == e && e.lease == tokens.get(i).lease()
                         && e.state == TaskEntry.State.LEASED) {
                     e.attempts = Math.max(0, e.attempts - 1);
-                    state.giveBack(e, now, "returned undelivered", now);
+                    state.giveBackUndelivered(e, "returned undelivered", now);
                 }
             }
             wakeAll();
         });
+    }
+
+    /** As {@link #extend(LeaseToken, Duration)} for several leases, with one write; -1 for those that do not hold. */
+    long[] extend(List<LeaseToken> tokens, Duration lease) {
+        checkLease(lease);
+        long until = clock.steadyMillis() + lease.toMillis();
+        long[] result = new long[tokens.size()];
+        List<Entry> records = new ArrayList<>(tokens.size());
+        withLock(() -> {
+            for (int i = 0; i < result.length; i++) {
+                LeaseToken t = tokens.get(i);
+                try {
+                    TaskEntry e = state.holder(t);
+                    result[i] = until;
+                    if (!e.isTransient()) {
+                        records.add(stateRecord(TaskRecordDescriptor.EXTEND, t.taskId(), t.lease(), until,
+                                e.attempts, null));
+                    }
+                } catch (StaleLeaseException e) {
+                    result[i] = -1;
+                }
+            }
+        });
+        if (!records.isEmpty()) {
+            writeState(records);
+        }
+        withLock(() -> {
+            for (int i = 0; i < result.length; i++) {
+                if (result[i] < 0) {
+                    continue;
+                }
+                try {
+                    state.extend(state.holder(tokens.get(i)), until);
+                } catch (StaleLeaseException e) {
+                    result[i] = -1;   // ended while the records were written
+                }
+            }
+            wakeAll();
+        });
+        return result;
+    }
+
+    /** Whether {@code token}'s lease still holds (not acked, nacked, given back, ended or held by a transaction). */
+    boolean holds(LeaseToken token) {
+        boolean[] held = new boolean[1];
+        withLock(() -> {
+            try {
+                state.holder(token);
+                held[0] = true;
+            } catch (StaleLeaseException e) {
+                held[0] = false;
+            }
+        });
+        return held[0];
     }
 
     long extend(LeaseToken token, Duration lease) {

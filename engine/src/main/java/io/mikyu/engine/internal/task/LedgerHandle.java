@@ -41,6 +41,14 @@ abstract class LedgerHandle implements TxParticipant {
         return ledger.extend(token, lease);
     }
 
+    public long[] extend(List<LeaseToken> tokens, Duration lease) {
+        return ledger.extend(tokens, lease);
+    }
+
+    public boolean holds(LeaseToken token) {
+        return ledger.holds(token);
+    }
+
     public long ackedCount() {
         return ledger.ackedCount();
     }

@@ -146,7 +146,8 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
         ledger.record(taken);
         List<Delivery> out = new ArrayList<>(taken.handedOut().size());
         for (LeasedTask t : taken.handedOut()) {
-            out.add(new Delivery(readRecord(t.id()), t.token(), t.attempt(), t.leaseExpiresAt()));
+            out.add(new Delivery(readRecord(t.id()), t.token(), t.attempt(), t.leaseExpiresAt(),
+                    t.previousLeaseRanOut()));
         }
         return out;
     }

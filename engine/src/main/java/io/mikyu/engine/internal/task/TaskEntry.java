@@ -40,6 +40,11 @@ final class TaskEntry implements TaskView {
     long lease;
     long leaseUntil;
     String lastReason;
+    /**
+     * The last counted lease ran out without a word from its holder (no ack, no nack): its consumer may have died
+     * of it. A nack clears it; giving the task back undelivered keeps it (that lease was not counted).
+     */
+    boolean leaseRanOut;
     /** A prepared transaction settles this task: only its decision may finish or return it. */
     boolean heldByTransaction;
     /** Links of the intrusive list that holds this entry: {@link ReadyTasks} or a {@link LeasedTasks} bucket. */

@@ -293,7 +293,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
             Record r = runIndex < run.size() && run.get(runIndex).offset() == t.id() ? run.get(runIndex++)
                     : readTask(t.id());
             out.add(new LeasedTask(t.id(), t.token(), t.attempt(), t.priority(), t.enqueuedAt(), t.expiresAt(),
-                    t.leaseExpiresAt(), t.headers(), r.payload()));
+                    t.leaseExpiresAt(), t.headers(), r.payload(), t.previousLeaseRanOut()));
         }
         return out;
     }

@@ -169,6 +169,7 @@ final class TaskQueueState {
             } else {
                 e.visibleAt = e.leaseUntil + config.backoff(e.attempts).toMillis();
                 e.lastReason = "lease expired";
+                e.leaseRanOut = true;
                 e.state = TaskEntry.State.SCHEDULED;
                 scheduled.add(e);
             }
@@ -286,7 +287,15 @@ final class TaskQueueState {
         unplace(e);
         e.visibleAt = visibleAt;
         e.lastReason = reason;
+        e.leaseRanOut = false;
         place(e, now);
+    }
+
+    /** Gives a leased task back as never delivered: ready at once, and how its last counted lease ended kept. */
+    void giveBackUndelivered(TaskEntry e, String reason, long now) {
+        boolean ranOut = e.leaseRanOut;
+        giveBack(e, now, reason, now);
+        e.leaseRanOut = ranOut;
     }
 
     /** Marks a task as leaving for the dead-letter queue: no longer visible, not yet finished. */
