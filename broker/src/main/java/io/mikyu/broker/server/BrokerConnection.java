@@ -29,6 +29,7 @@ import javax.security.auth.x500.X500Principal;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -68,6 +69,13 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
     private final AtomicInteger inFlight = new AtomicInteger();
     /** Enqueues of this connection waiting for their queue's consumers (producer pacing); on the event loop only. */
     private int paced;
+    /**
+     * Enqueues read while one of this connection's enqueues is paced, in the order they came: started, in that
+     * order, once none is paced. The connection is still read meanwhile: the JMS connections of one application
+     * share it, and their consumers' takes and acks are what make room for the paced producer. On the event loop
+     * only; bounded by {@link #MAX_IN_FLIGHT} (each counts as in progress).
+     */
+    private final ArrayDeque<Held> heldBehindPaced = new ArrayDeque<>();
     private Channel channel;
     private String clientName = "?";
     private int maxFrameBytes = Protocol.HANDSHAKE_FRAME_BYTES;
@@ -304,20 +312,46 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
                 if (inFlight.incrementAndGet() >= MAX_IN_FLIGHT) {
                     channel.eventLoop().execute(this::updateAutoRead);
                 }
-                if (request.async() != null && channel.isWritable() && startAsync(id, request.async())) {
+                if (request.async() instanceof Requests.EnqueueCall && (paced > 0 || !heldBehindPaced.isEmpty())) {
+                    // Behind a paced enqueue: one producer's enqueues keep their order, and hold no thread.
+                    heldBehindPaced.add(new Held(id, request));
                     return;
                 }
-                try {
-                    server.workers().execute(() -> run(id, request));
-                } catch (RejectedExecutionException e) {
-                    finished();
-                    throw e;
-                }
+                start(id, request);
             }
         } catch (RejectedExecutionException e) {
             sendError(ErrorCode.BUSY, id, server.isStopping() ? "the broker is stopping"
                     : "the broker is busy: too many requests in progress (" + e.getMessage() + "); try again");
         }
+    }
+
+    /** Starts a request that does not wait: a write on the event loop where it can, else on a worker. */
+    private void start(int id, Requests.Request request) {
+        if (request.async() != null && channel.isWritable() && startAsync(id, request.async())) {
+            return;
+        }
+        try {
+            server.workers().execute(() -> run(id, request));
+        } catch (RejectedExecutionException e) {
+            finished();
+            throw e;
+        }
+    }
+
+    /** Starts the enqueues held behind paced ones, in order, until one of them is paced in turn. */
+    private void startHeld() {
+        Held next;
+        while (!closing && paced == 0 && (next = heldBehindPaced.poll()) != null) {
+            try {
+                start(next.id(), next.request());
+            } catch (RejectedExecutionException e) {
+                sendError(ErrorCode.BUSY, next.id(), server.isStopping() ? "the broker is stopping"
+                        : "the broker is busy: too many requests in progress (" + e.getMessage() + "); try again");
+            }
+        }
+    }
+
+    private record Held(int id, Requests.Request request) {
     }
 
     /**
@@ -355,7 +389,10 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
                 @Override
                 public void paced(boolean waiting) {
                     paced += waiting ? 1 : -1;
-                    updateAutoRead();
+                    if (paced == 0 && !heldBehindPaced.isEmpty()) {
+                        // After the task that called this has started the paced write: the held ones follow it.
+                        channel.eventLoop().execute(BrokerConnection.this::startHeld);
+                    }
                 }
             });
             return started;
@@ -445,9 +482,8 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
 
     /**
      * Reads the connection only while its outbound buffer is below the high watermark and it has fewer than
-     * {@link #MAX_IN_FLIGHT} requests in progress (again from half of that), and none of its enqueues is paced (a
-     * producer held back to its consumers' pace sends nothing more meanwhile, and holds no thread). On the event
-     * loop only, so the last decision is the one that stands.
+     * {@link #MAX_IN_FLIGHT} requests in progress (again from half of that; enqueues held behind a paced one
+     * count). On the event loop only, so the last decision is the one that stands.
      */
     private void updateAutoRead() {
         if (closing) {
@@ -455,9 +491,9 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
         }
         boolean reading = channel.config().isAutoRead();
         int n = inFlight.get();
-        if (reading && (!channel.isWritable() || n >= MAX_IN_FLIGHT || paced > 0)) {
+        if (reading && (!channel.isWritable() || n >= MAX_IN_FLIGHT)) {
             channel.config().setAutoRead(false);
-        } else if (!reading && channel.isWritable() && n <= MAX_IN_FLIGHT / 2 && paced == 0) {
+        } else if (!reading && channel.isWritable() && n <= MAX_IN_FLIGHT / 2) {
             channel.config().setAutoRead(true);
         }
     }

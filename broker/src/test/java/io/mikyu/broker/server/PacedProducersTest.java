@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Producers held back to their consumers' pace (producer pacing, up to 50 ms an enqueue) must not hold the broker's
@@ -39,6 +40,8 @@ class PacedProducersTest {
     private static final int WORKERS = 2;
     private static final int PACE_ABOVE = 200;
     private static final int ROUNDS = 20;
+    private static final int PRODUCERS_ON_ONE_CONNECTION = 32;
+    private static final int ROUNDS_ON_ONE_CONNECTION = 40;
     private static final Duration ROUNDS_DEADLINE = Duration.ofSeconds(8);
 
     @TempDir
@@ -110,6 +113,79 @@ class PacedProducersTest {
             assertThat(took).as("%d dequeue, ack and commit rounds of another client beside %d paced producers",
                     ROUNDS, PRODUCERS).isLessThan(ROUNDS_DEADLINE);
             assertThat(produced.get()).as("enqueues the producers made").isGreaterThan(before);
+            running.set(false);
+            for (Future<?> f : work) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            running.set(false);
+            threads.shutdown();
+            assertThat(threads.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    /**
+     * JMS connections of one application to one broker share a network connection. A producer paced on it must
+     * hold back only its own enqueues: the consumers' takes and acks on the same connection are what make room for
+     * it, so were the whole connection left unread while an enqueue waits, its consumers would crawl at the
+     * pacing timer's rate (and the producers with them).
+     */
+    @Test
+    void aPacedProducerLeavesTheRestOfItsConnectionAlone() throws Exception {
+        EngineConfig engine = EngineConfig.builder().paceProducersAbove(PACE_ABOVE).build();
+        ExecutorService threads = Executors.newFixedThreadPool(PRODUCERS_ON_ONE_CONNECTION + 1);
+        AtomicBoolean running = new AtomicBoolean(true);
+        try (RunningBroker broker = new RunningBroker(dir, engine, o -> o)) {
+            TaskQueue jobs = broker.store().createTaskQueue("jobs");
+            for (int i = 0; i < 10; i++) {
+                jobs.enqueueBatch(tasks(PACE_ABOVE));
+            }
+            broker.store().createTaskQueue("side").enqueueBatch(tasks(ROUNDS_ON_ONE_CONNECTION));
+            Mikyu shared = broker.dial("?clientName=application");
+
+            // A consumer on another connection keeps taking, slowly: what paces the producers.
+            CountDownLatch consuming = new CountDownLatch(1);
+            List<Future<?>> work = new ArrayList<>();
+            work.add(threads.submit(() -> {
+                while (running.get()) {
+                    for (LeasedTask t : jobs.dequeue(1, Duration.ofMinutes(5), Duration.ofMillis(10), null)) {
+                        jobs.ack(t.token());
+                    }
+                    consuming.countDown();
+                    Thread.sleep(5);
+                }
+                return null;
+            }));
+            assertThat(consuming.await(30, TimeUnit.SECONDS)).isTrue();
+            AtomicLong produced = new AtomicLong();
+            TaskQueue q = shared.taskQueue("jobs");
+            for (int p = 0; p < PRODUCERS_ON_ONE_CONNECTION; p++) {
+                work.add(threads.submit(() -> {
+                    while (running.get()) {
+                        q.enqueueBatch(tasks(1), Durability.ASYNC);
+                        produced.incrementAndGet();
+                    }
+                    return null;
+                }));
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> produced.get() >= 4L * PRODUCERS_ON_ONE_CONNECTION);
+            assertThat(jobs.counts().ready()).as("the crowded queue").isGreaterThan(PACE_ABOVE);
+
+            TaskQueue sideQueue = shared.taskQueue("side");
+            long start = System.nanoTime();
+            for (int i = 0; i < ROUNDS_ON_ONE_CONNECTION; i++) {
+                List<LeasedTask> got = sideQueue.dequeue(1, Duration.ofMinutes(1), Duration.ZERO, null);
+                assertThat(got).hasSize(1);
+                sideQueue.ack(got.get(0).token());
+                Transaction tx = shared.beginTransaction();
+                tx.enqueue("side", Task.of("round " + i));
+                tx.commit();
+            }
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            System.out.printf("%d rounds on the connection of %d paced producers: %d ms%n", ROUNDS_ON_ONE_CONNECTION,
+                    PRODUCERS_ON_ONE_CONNECTION, took.toMillis());
+            assertThat(took).as("%d dequeue, ack and commit rounds on the connection of %d paced producers",
+                    ROUNDS_ON_ONE_CONNECTION, PRODUCERS_ON_ONE_CONNECTION).isLessThan(ROUNDS_DEADLINE);
             running.set(false);
             for (Future<?> f : work) {
                 f.get(60, TimeUnit.SECONDS);
