@@ -16,11 +16,11 @@ import java.util.List;
 /**
  * The child of {@link KeyMapMemoryTest}, run with a heap far too small for a {@code HashMap} of its keys: appends
  * {@value #KEYS} records with distinct keys, then updates {@value #UPDATES} of them, compacts with the default
- * key map, prints {@code REMOVED <n>} and {@code PASSES <n>} and exits.
+ * key map, prints {@code WRITTEN <offset> <ms>}, {@code REMOVED <n> <ms>} and {@code PASSES <n>} and exits.
  */
 public final class KeyMapMemoryChild {
 
-    static final int KEYS = 800_000;
+    static final int KEYS = 600_000;
     static final int UPDATES = 1000;
     static final long SEGMENT_BYTES = 4L << 20;
 
@@ -28,7 +28,8 @@ public final class KeyMapMemoryChild {
     }
 
     static String key(int i) {
-        return String.format("key-%07d", i);
+        String digits = Integer.toString(i);
+        return "key-" + "0000000".substring(digits.length()) + digits;
     }
 
     /** The key the {@code j}-th update writes: spread over the whole log. */
@@ -40,6 +41,10 @@ public final class KeyMapMemoryChild {
         return "v" + offset;
     }
 
+    private static long millisSince(long nanos) {
+        return (System.nanoTime() - nanos) / 1_000_000;
+    }
+
     public static void main(String[] args) {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         EngineConfig config = EngineConfig.builder().cacheBytesPerQueue(1 << 20).meterRegistry(meters)
@@ -47,6 +52,7 @@ public final class KeyMapMemoryChild {
         try (Mikyu store = Mikyu.open(Path.of(args[0]), config)) {
             LogQueue q = store.createLog("keys", LogQueueConfig.defaults().withSegmentBytes(SEGMENT_BYTES)
                     .withCompaction(true));
+            long started = System.nanoTime();
             List<Entry> batch = new ArrayList<>();
             for (int i = 0; i < KEYS + UPDATES; i++) {
                 int k = i < KEYS ? i : updated(i - KEYS);
@@ -56,8 +62,9 @@ public final class KeyMapMemoryChild {
                     batch.clear();
                 }
             }
-            ChildProcess.println("WRITTEN " + q.endOffset());
-            ChildProcess.println("REMOVED " + q.compact());
+            ChildProcess.println("WRITTEN " + q.endOffset() + " " + millisSince(started));
+            long compacting = System.nanoTime();
+            ChildProcess.println("REMOVED " + q.compact() + " " + millisSince(compacting));
             ChildProcess.println("PASSES " + (long) meters.get("mikyu.queue.compaction.passes").functionCounter()
                     .count());
         }

@@ -21,7 +21,7 @@ import static io.mikyu.engine.log.KeyMapMemoryChild.UPDATES;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Compaction's memory does not grow with the number of keys: a JVM with a 64 MiB heap compacts a log of 800,000
+ * Compaction's memory does not grow with the number of keys: a JVM with a 48 MiB heap compacts a log of 600,000
  * distinct keys, which a {@code HashMap} of key to offset (some 130 bytes a key) could not hold, with the default
  * 16 MiB key map, in two passes. Then every key's newest record is there and nothing else is missing.
  */
@@ -36,11 +36,12 @@ class KeyMapMemoryTest {
         Path store = work.resolve("store");
         long removed;
         long passes;
-        try (ChildProcess c = ChildProcess.start(work, KeyMapMemoryChild.class, "64m", Map.of(),
+        try (ChildProcess c = ChildProcess.start(work, KeyMapMemoryChild.class, "48m", Map.of(),
                 store.toString())) {
             assertThat(c.waitForExit(Duration.ofSeconds(240))).as("lines %s, stderr:\n%s", c.lines(), c.stderrText())
                     .isZero();
             removed = Long.parseLong(c.lines("REMOVED").get(0).split(" ")[1]);
+            System.out.printf("key map memory: %s; %s (ms)%n", c.lines("WRITTEN").get(0), c.lines("REMOVED").get(0));
             passes = Long.parseLong(c.lines("PASSES").get(0).split(" ")[1]);
         }
         assertThat(passes).as("passes of the default key map over %d keys", KEYS).isEqualTo(2);

@@ -18,7 +18,7 @@ import java.util.Random;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Compaction with a key map far smaller than the log's keys (2 KiB: 63 keys a pass, for 200 keys) compacts in
+ * Compaction with a key map far smaller than the log's keys (2 KiB: 63 keys a pass, for 150 keys) compacts in
  * several passes and gives exactly what an unbounded map gives: the newest record of each key, tombstones kept
  * within their retention and gone after it, records without a key, every offset unchanged.
  */
@@ -27,8 +27,8 @@ class MultiPassCompactionTest {
 
     private static final long MAP_BYTES = 2048;
     private static final int KEYS_PER_PASS = 63;
-    private static final int KEYS = 200;
-    private static final LogQueueConfig COMPACTED = LogQueueConfig.defaults().withSegmentBytes(4096)
+    private static final int KEYS = 150;
+    private static final LogQueueConfig COMPACTED = LogQueueConfig.defaults().withSegmentBytes(8192)
             .withCompaction(true).withTombstoneRetention(Duration.ofHours(1));
 
     @TempDir
@@ -66,13 +66,13 @@ class MultiPassCompactionTest {
         Random random = new Random(42);
         try (Mikyu store = open()) {
             LogQueue q = store.createLog("c", COMPACTED);
-            model.appendUpdates(q, random, KEYS, 700, clock.wallMillis());
+            model.appendUpdates(q, random, KEYS, 250, clock.wallMillis());
             clock.advance(Duration.ofHours(2)); // the tombstones so far expire, the next ones do not
-            model.appendUpdates(q, random, KEYS, 800, clock.wallMillis());
+            model.appendUpdates(q, random, KEYS, 250, clock.wallMillis());
             // The active segment holds no key, so the last pass maps up to the end, as an unbounded map does.
-            model.appendUnkeyed(q, 120, clock.wallMillis());
+            model.appendUnkeyed(q, 200, clock.wallMillis());
             int keys = model.newestRecords().size();
-            assertThat(keys).as("distinct keys").isGreaterThan(3 * KEYS_PER_PASS);
+            assertThat(keys).as("distinct keys").isGreaterThan(2 * KEYS_PER_PASS);
 
             assertThat(compact(q)).isPositive();
             model.assertHeldBy(q);
@@ -93,8 +93,8 @@ class MultiPassCompactionTest {
         Random random = new Random(7);
         try (Mikyu store = open()) {
             LogQueue q = store.createLog("c", COMPACTED);
-            model.appendUpdates(q, random, KEYS, 1000, clock.wallMillis());
-            model.appendUnkeyed(q, 120, clock.wallMillis());
+            model.appendUpdates(q, random, KEYS, 500, clock.wallMillis());
+            model.appendUnkeyed(q, 200, clock.wallMillis());
             compact(q);
             model.assertHeldBy(q);
             double passesBefore = passes();
@@ -103,7 +103,7 @@ class MultiPassCompactionTest {
             // Later the tombstones kept so far expire, and a few keys are updated.
             clock.advance(Duration.ofHours(2));
             model.appendUpdates(q, random, 40, 150, clock.wallMillis());
-            model.appendUnkeyed(q, 120, clock.wallMillis());
+            model.appendUnkeyed(q, 200, clock.wallMillis());
             assertThat(compact(q)).isPositive();
             model.assertHeldBy(q);
             assertThat(passes() - passesBefore).as("passes of the second compaction").isEqualTo(1);
