@@ -30,6 +30,7 @@ public final class EngineConfig {
     private final long preallocateBytes;
     private final long minFreeDiskBytes;
     private final Duration housekeepingInterval;
+    private final long compactionKeyMapBytes;
     private final boolean verifyChecksumsOnRead;
     private final CorruptionPolicy corruptionPolicy;
     private final MeterRegistry meterRegistry;
@@ -46,6 +47,7 @@ public final class EngineConfig {
         this.preallocateBytes = b.preallocateBytes;
         this.minFreeDiskBytes = b.minFreeDiskBytes;
         this.housekeepingInterval = b.housekeepingInterval;
+        this.compactionKeyMapBytes = b.compactionKeyMapBytes;
         this.verifyChecksumsOnRead = b.verifyChecksumsOnRead;
         this.corruptionPolicy = b.corruptionPolicy;
         this.meterRegistry = b.meterRegistry == null ? new CompositeMeterRegistry() : b.meterRegistry;
@@ -72,6 +74,7 @@ public final class EngineConfig {
         b.preallocateBytes = preallocateBytes;
         b.minFreeDiskBytes = minFreeDiskBytes;
         b.housekeepingInterval = housekeepingInterval;
+        b.compactionKeyMapBytes = compactionKeyMapBytes;
         b.verifyChecksumsOnRead = verifyChecksumsOnRead;
         b.corruptionPolicy = corruptionPolicy;
         b.meterRegistry = meterRegistry;
@@ -137,6 +140,15 @@ public final class EngineConfig {
         return housekeepingInterval;
     }
 
+    /**
+     * Memory of compaction's key map: 24 bytes per distinct key (a 16-byte digest and an offset), used up to three
+     * quarters. A compaction whose log has more distinct keys than fit compacts in several passes, each over the
+     * part whose keys fit. Default 16 MiB (about 520,000 keys per pass).
+     */
+    public long compactionKeyMapBytes() {
+        return compactionKeyMapBytes;
+    }
+
     /** Check CRC32C of every batch read from disk. Default on. */
     public boolean verifyChecksumsOnRead() {
         return verifyChecksumsOnRead;
@@ -167,6 +179,7 @@ public final class EngineConfig {
         private long preallocateBytes = 4L * 1024 * 1024;
         private long minFreeDiskBytes = 64L * 1024 * 1024;
         private Duration housekeepingInterval = Duration.ofSeconds(30);
+        private long compactionKeyMapBytes = 16L * 1024 * 1024;
         private boolean verifyChecksumsOnRead = true;
         private CorruptionPolicy corruptionPolicy = CorruptionPolicy.QUARANTINE;
         private MeterRegistry meterRegistry;
@@ -243,6 +256,16 @@ public final class EngineConfig {
 
         public Builder housekeepingInterval(Duration value) {
             this.housekeepingInterval = Objects.requireNonNull(value);
+            return this;
+        }
+
+        /** Between 1 KiB and 16 GiB. */
+        public Builder compactionKeyMapBytes(long value) {
+            if (value < 1024 || value > (16L << 30)) {
+                throw new IllegalArgumentException("compactionKeyMapBytes must be between 1 KiB and 16 GiB, not "
+                        + value);
+            }
+            this.compactionKeyMapBytes = value;
             return this;
         }
 

@@ -63,6 +63,8 @@ public final class MikyuConfig {
         PACE_PRODUCERS_ABOVE("paceProducersAbove", "8192", "engine: above this many ready tasks, a task queue"
                 + " whose consumers are taking tasks paces its producers to them (at most 50 ms a send); 0: off"),
         HOUSEKEEPING_INTERVAL("housekeepingInterval", "30s", "engine: how often retention and compaction run"),
+        COMPACTION_KEY_MAP_BYTES("compactionKeyMapBytes", "16MiB", "engine: memory of compaction's key map (24"
+                + " bytes a key, filled to 3/4); a log with more distinct keys compacts in several passes"),
         VERIFY_CHECKSUMS("verifyChecksumsOnRead", "true", "engine: CRC-check every batch read from disk"),
         CORRUPTION_POLICY("corruptionPolicy", "quarantine", "engine: damage found on open: quarantine or fail"),
         TLS_CERT("tls.cert", "", "TLS: certificate chain (PEM) of this side; with tls.key"),
@@ -341,6 +343,7 @@ public final class MikyuConfig {
                 .cacheBytesPerQueue(bytes(Key.CACHE_BYTES_PER_QUEUE))
                 .paceProducersAbove(Math.toIntExact(count(Key.PACE_PRODUCERS_ABOVE)))
                 .housekeepingInterval(duration(Key.HOUSEKEEPING_INTERVAL))
+                .compactionKeyMapBytes(bytes(Key.COMPACTION_KEY_MAP_BYTES))
                 .verifyChecksumsOnRead(bool(Key.VERIFY_CHECKSUMS));
     }
 

@@ -18,8 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Compaction's memory does not grow with the segment: a JVM with a 48 MiB heap compacts a 64 MiB segment (records
- * are read and rewritten a bounded chunk at a time). The key map still grows with the number of distinct keys;
- * this test keeps them few.
+ * are read and rewritten a bounded chunk at a time). Many keys are {@link KeyMapMemoryTest}'s; this test keeps them
+ * few.
  */
 @Timeout(120)
 class CompactionMemoryTest {

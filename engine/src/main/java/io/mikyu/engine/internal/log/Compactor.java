@@ -7,6 +7,8 @@ import io.mikyu.engine.internal.files.FileChannels;
 import io.mikyu.engine.internal.format.BatchDescriptor;
 import io.mikyu.engine.internal.format.FileHeader;
 import io.mikyu.engine.internal.format.SegmentDescriptor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,23 +20,38 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
- * Keyed compaction: keeps the newest record of every key, rewriting sealed segments only (the active segment is
- * the writer's). Records without a key are kept. A tombstone (key, no payload) removes the older records of its
- * key and is itself removed once older than the queue's tombstone retention.
+ * Keyed compaction of one log queue: keeps the newest record of every key, rewriting sealed segments only (the
+ * active segment is the writer's). Records without a key are kept. A tombstone (key, no payload) removes the older
+ * records of its key and is itself removed once older than the queue's tombstone retention.
+ *
+ * <p>The newest offset of each key comes from a {@code KeyOffsetMap} of fixed size
+ * ({@code EngineConfig.compactionKeyMapBytes}), as in Kafka's log cleaner. A pass maps the keys of the dirty part
+ * of the log (from the cleaned boundary on) until the map is full, then rewrites the sealed segments up to where
+ * the mapping stopped: a record is removed only for a newer record of its key that the map holds, so a key the map
+ * does not hold loses nothing. The boundary then advances to where the mapping stopped, and the next pass maps the
+ * keys after it; a log with more distinct keys than the map holds compacts in several passes, in memory that does
+ * not grow with the number of keys.
+ *
+ * <p>Below the boundary, each key has one record left (its newest there) and an expired tombstone's older records
+ * are gone, which is why a later pass may remove an expired tombstone its map does not hold. The boundary lives in
+ * memory only: after a restart the first compaction starts from the log's start again, which is slower, never
+ * wrong (a lower boundary only makes a pass map more).
  *
  * <p>Offsets never change: rewritten batches keep each record's offset, so a compacted log has gaps. A rewritten
  * segment replaces the original by an atomic rename; a crash before it leaves the original, a crash after it the
- * compacted file (its index is rebuilt on open). Records are read and rewritten a bounded chunk at a time, so a
- * segment's size does not matter to the heap; the key map does: it holds every distinct key of the log (a known
- * limit, see docs/architecture.md).
+ * compacted file (its index is rebuilt on open), and each segment's rewrite is complete in itself, so a crash
+ * between segments or passes leaves a log in which every removed record has its newer record still there.
+ * Records are read and rewritten a bounded chunk at a time, so a segment's size does not matter to the heap.
  */
 public final class Compactor {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Compactor.class);
 
     /** Kept records are re-batched in groups of about this many bytes. */
     private static final int BATCH_BYTES = 256 * 1024;
@@ -42,35 +59,55 @@ public final class Compactor {
     private static final int READ_CHUNK_RECORDS = 1024;
     private static final long READ_CHUNK_BYTES = 4L << 20;
 
-    private Compactor() {
+    private final SegmentedLog log;
+    /** Where the dirty part begins: below it the log is compacted (see the class comment); under maintenance. */
+    private long cleanedTo;
+    private final AtomicLong passes = new AtomicLong();
+    private final AtomicLong mappedKeys = new AtomicLong();
+
+    public Compactor(SegmentedLog log) {
+        this.log = log;
     }
 
-    /** Compacts now; returns the number of records removed. */
-    public static long compact(SegmentedLog log, long nowMillis) throws IOException {
+    /** Passes made so far: one per compaction whose dirty part's keys fit in the map, more otherwise. */
+    public long passes() {
+        return passes.get();
+    }
+
+    /** Distinct keys mapped, summed over the passes. */
+    public long mappedKeys() {
+        return mappedKeys.get();
+    }
+
+    /** Compacts now, in as many passes as the key map needs; returns the number of records removed. */
+    public long compact(long nowMillis) throws IOException {
         log.maintenance.lock();
         try {
             long end = log.endOffset();
-            Map<ByteBuffer, Long> newest = new HashMap<>();
-            long from = log.startOffset();
-            while (from < end) {
-                List<Record> chunk = log.readFromSegments(from, READ_CHUNK_RECORDS, READ_CHUNK_BYTES);
-                if (chunk.isEmpty()) {
-                    break;
-                }
-                for (Record r : chunk) {
-                    if (r.key() != null) {
-                        newest.put(ByteBuffer.wrap(r.key()), r.offset());
-                    }
-                }
-                from = chunk.get(chunk.size() - 1).offset() + 1;
-            }
             long tombstoneCutoff = nowMillis - log.config().tombstoneRetention().toMillis();
+            long from = Math.max(cleanedTo, log.startOffset());
+            KeyOffsetMap map = KeyOffsetMap.withAtMost(log.engineConfig().compactionKeyMapBytes(), end - from);
             long removed = 0;
-            for (LogSegment seg : new ArrayList<>(log.segmentList())) {
-                if (seg == log.activeSegment() || !seg.isSealed()) {
+            int passesNow = 0;
+            while (true) {
+                map.clear();
+                long mappedTo = mapKeys(from, end, map);
+                Pass pass = rewriteUpTo(mappedTo, map, tombstoneCutoff);
+                removed += pass.removed;
+                passesNow++;
+                passes.incrementAndGet();
+                mappedKeys.addAndGet(map.size());
+                cleanedTo = pass.cleanedTo;
+                // Done once every key up to the end was mapped, or the mapping ran into the active segment (what
+                // is left there is compacted once it is sealed).
+                if (mappedTo >= end || pass.cleanedTo < mappedTo) {
                     break;
                 }
-                removed += rewrite(log, seg, newest, tombstoneCutoff);
+                from = mappedTo;
+            }
+            if (passesNow > 1) {
+                LOG.debug("compaction of {}: {} passes of at most {} keys ({} bytes of key map), {} records removed",
+                        log.describe(), passesNow, map.maxKeys(), map.bytes(), removed);
             }
             return removed;
         } finally {
@@ -78,12 +115,66 @@ public final class Compactor {
         }
     }
 
-    private static long rewrite(SegmentedLog log, LogSegment seg, Map<ByteBuffer, Long> newest,
-                                long tombstoneCutoff) throws IOException {
+    /** Maps the keys from {@code from} until {@code end} or a full map; returns the first offset not mapped. */
+    private long mapKeys(long from, long end, KeyOffsetMap map) {
+        long next = from;
+        while (next < end) {
+            List<Record> chunk = log.readFromSegments(next, READ_CHUNK_RECORDS, READ_CHUNK_BYTES);
+            if (chunk.isEmpty()) {
+                return end;
+            }
+            for (Record r : chunk) {
+                if (r.offset() >= end) {
+                    return end;
+                }
+                if (r.key() != null && !map.put(r.key(), r.offset())) {
+                    return r.offset();
+                }
+            }
+            next = chunk.get(chunk.size() - 1).offset() + 1;
+        }
+        return end;
+    }
+
+    /** What a pass removed, and how far the log is compacted after it. */
+    private record Pass(long removed, long cleanedTo) {
+    }
+
+    /** Rewrites the sealed segments that begin below {@code mappedTo}, oldest first. */
+    private Pass rewriteUpTo(long mappedTo, KeyOffsetMap map, long tombstoneCutoff) throws IOException {
+        long removed = 0;
+        for (LogSegment seg : new ArrayList<>(log.segmentList())) {
+            if (seg.baseOffset >= mappedTo) {
+                break;
+            }
+            if (seg == log.activeSegment() || !seg.isSealed()) {
+                return new Pass(removed, seg.baseOffset);
+            }
+            removed += rewrite(log, seg, r -> keep(r, map, mappedTo, tombstoneCutoff));
+        }
+        return new Pass(removed, mappedTo);
+    }
+
+    /**
+     * Whether a record stays: one without a key always; one whose key has a newer record in the map never; an
+     * expired tombstone neither, if it lies below {@code mappedTo}, where its key's older records are gone by the
+     * end of the pass (in the map's range the map removes them, below it they were removed before).
+     */
+    private static boolean keep(Record r, KeyOffsetMap map, long mappedTo, long tombstoneCutoff) {
+        if (r.key() == null) {
+            return true;
+        }
+        if (map.get(r.key()) > r.offset()) {
+            return false;
+        }
+        return !(r.isTombstone() && r.timestamp() < tombstoneCutoff && r.offset() < mappedTo);
+    }
+
+    private static long rewrite(SegmentedLog log, LogSegment seg, Predicate<Record> keep) throws IOException {
         // A first pass only counts, so a segment with nothing to remove is not rewritten.
         long[] removedCount = new long[1];
         forEachRecordOf(log, seg, r -> {
-            if (!keep(r, newest, tombstoneCutoff)) {
+            if (!keep.test(r)) {
                 removedCount[0]++;
             }
         });
@@ -107,7 +198,7 @@ public final class Compactor {
             LogSegment.writeFully(ch, header, 0);
             BatchWriter out = new BatchWriter(ch, index, log.engineConfig().indexIntervalBytes());
             forEachRecordOf(log, seg, r -> {
-                if (keep(r, newest, tombstoneCutoff)) {
+                if (keep.test(r)) {
                     out.add(r);
                 }
             });
@@ -130,14 +221,6 @@ public final class Compactor {
         Directories.fsync(dir);
         seg.close();
         return removed;
-    }
-
-    private static boolean keep(Record r, Map<ByteBuffer, Long> newest, long tombstoneCutoff) {
-        if (r.key() == null) {
-            return true;
-        }
-        boolean isNewest = newest.getOrDefault(ByteBuffer.wrap(r.key()), -1L) == r.offset();
-        return isNewest && (!r.isTombstone() || r.timestamp() >= tombstoneCutoff);
     }
 
     /** Kept records, re-batched and written as they come: at most one batch is held in memory. */

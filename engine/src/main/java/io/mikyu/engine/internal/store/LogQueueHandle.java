@@ -56,6 +56,7 @@ final class LogQueueHandle implements LogQueue, TxParticipant, AsyncWrites {
     private final QueueMeters meters;
     private final ConcurrentHashMap<String, GroupHandle> groups = new ConcurrentHashMap<>();
     private final SharedGroups shared;
+    private final Compactor compactor;
 
     LogQueueHandle(SegmentedLog log, OffsetStore offsets, GroupCommitWriter writer, EngineConfig limits,
                    QueueMeters meters, SharedGroups shared) {
@@ -65,6 +66,11 @@ final class LogQueueHandle implements LogQueue, TxParticipant, AsyncWrites {
         this.limits = limits;
         this.meters = meters;
         this.shared = shared;
+        this.compactor = new Compactor(log);
+        meters.counter("mikyu.queue.compaction.passes", compactor, Compactor::passes,
+                "compaction passes (more than one per compaction when the key map cannot hold every key)");
+        meters.counter("mikyu.queue.compaction.keys", compactor, Compactor::mappedKeys,
+                "distinct keys mapped by compaction, summed over its passes");
         for (String g : offsets.groups()) {
             if (!shared.contains(g)) {
                 registerGroup(g);
@@ -347,7 +353,7 @@ final class LogQueueHandle implements LogQueue, TxParticipant, AsyncWrites {
     @Override
     public long compact() {
         try {
-            return Compactor.compact(log, limits.timeSource().wallMillis());
+            return compactor.compact(limits.timeSource().wallMillis());
         } catch (IOException e) {
             throw new UncheckedIOException("compaction of " + log.describe(), e);
         }
