@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** {@code mikyu daemon} as a real process: what it acknowledged survives SIGKILL; SIGTERM is a clean stop. */
 class DaemonCommandTest {
@@ -50,9 +51,8 @@ class DaemonCommandTest {
                 thread.start();
                 producers.add(thread);
             }
-            while (acknowledged.size() < 200) {
-                Thread.sleep(5);
-            }
+            await("200 appends acknowledged").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(5))
+                    .until(() -> acknowledged.size() >= 200);
             daemon.sigkill();
             for (Thread thread : producers) {
                 thread.join(10_000);

@@ -1,5 +1,7 @@
 package io.mikyu.cli;
 
+import org.awaitility.core.ConditionTimeoutException;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -10,8 +12,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@code mikyu daemon} in a child JVM with the test class path, as the engine's crash tests run theirs
@@ -89,22 +94,28 @@ final class DaemonProcess implements AutoCloseable {
     }
 
     /** Waits for the line the daemon prints when listening, and returns it whole. */
-    String listeningLine(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            for (String line : lines) {
-                if (line.startsWith(LISTENING)) {
-                    return line;
-                }
-            }
-            if (!process.isAlive()) {
-                throw new AssertionError("daemon exited with " + process.exitValue() + "; stdout " + lines
-                        + "; stderr:\n" + stderrText());
-            }
-            Thread.sleep(10);
+    String listeningLine(Duration timeout) {
+        try {
+            return await().atMost(timeout).pollInterval(Duration.ofMillis(10))
+                    .until(this::listeningLineIfAlive, Objects::nonNull);
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("daemon not listening after " + timeout + "; stdout " + lines + "; stderr:\n"
+                    + stderrText());
         }
-        throw new AssertionError("daemon not listening after " + timeout + "; stdout " + lines + "; stderr:\n"
-                + stderrText());
+    }
+
+    /** The listening line if printed yet, else null; fails if the daemon exited without it. */
+    private String listeningLineIfAlive() {
+        for (String line : lines) {
+            if (line.startsWith(LISTENING)) {
+                return line;
+            }
+        }
+        if (!process.isAlive()) {
+            throw new AssertionError("daemon exited with " + process.exitValue() + "; stdout " + lines
+                    + "; stderr:\n" + stderrText());
+        }
+        return null;
     }
 
     long pid() {

@@ -16,8 +16,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -48,9 +49,9 @@ class SlowConsumerSoakTest {
                 "-XX:+UseSerialGC"), dir, dir.resolve("data"), "tcp://127.0.0.1:0")) {
             String uri = daemon.awaitListening(Duration.ofSeconds(30)).get(0);
             AtomicLong peakHeap = new AtomicLong();
-            AtomicBoolean sampling = new AtomicBoolean(true);
-            Thread sampler = new Thread(() -> sample(daemon, peakHeap, sampling), "heap-sampler");
-            sampler.start();
+            ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(
+                    r -> new Thread(r, "heap-sampler"));
+            sampler.scheduleWithFixedDelay(() -> sample(daemon, peakHeap), 0, 500, TimeUnit.MILLISECONDS);
             long records = BYTES / RECORD_BYTES;
             try (Mikyu client = Mikyu.dial(uri)) {
                 LogQueue log = client.createLog("backlog");
@@ -76,6 +77,8 @@ class SlowConsumerSoakTest {
                     assertThat(slice.get(0).payload()[0]).isEqualTo((byte) next);
                     next = slice.get(slice.size() - 1).offset() + 1;
                     answers++;
+                    // The reader's pace is the scenario (a consumer taking its time over each answer while the
+                    // heap is sampled), not a wait for something to happen.
                     Thread.sleep(5);
                 }
                 // A consumer group as far behind, polling for as much as it may.
@@ -92,8 +95,8 @@ class SlowConsumerSoakTest {
                 assertThat(daemon.isAlive()).isTrue();
                 assertThat(client.stats().appendedRecords()).isEqualTo(records);
             } finally {
-                sampling.set(false);
-                sampler.join(10_000);
+                sampler.shutdown();
+                assertThat(sampler.awaitTermination(30, TimeUnit.SECONDS)).as("the heap sampler stopped").isTrue();
             }
             assertThat(peakHeap.get()).as("peak heap of the daemon, MiB").isPositive()
                     .isLessThan(128L << 20);
@@ -102,25 +105,27 @@ class SlowConsumerSoakTest {
         }
     }
 
-    /** The daemon's used heap, from {@code jcmd PID GC.heap_info}, every half second. */
-    private static void sample(DaemonProcess daemon, AtomicLong peak, AtomicBoolean running) {
+    /** One sample of the daemon's used heap, from {@code jcmd PID GC.heap_info}, into {@code peak}. */
+    private static void sample(DaemonProcess daemon, AtomicLong peak) {
+        if (!daemon.isAlive()) {
+            return;
+        }
         String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
-        while (running.get() && daemon.isAlive()) {
-            try {
-                Process p = new ProcessBuilder(jcmd, String.valueOf(daemon.pid()), "GC.heap_info")
-                        .redirectErrorStream(true).start();
-                String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                p.waitFor(10, TimeUnit.SECONDS);
-                long used = 0;
-                Matcher m = USED.matcher(text);
-                while (m.find()) {
-                    used += Long.parseLong(m.group(1)) << 10;
-                }
-                peak.accumulateAndGet(used, Math::max);
-                Thread.sleep(500);
-            } catch (IOException | InterruptedException e) {
-                return;
+        try {
+            Process p = new ProcessBuilder(jcmd, String.valueOf(daemon.pid()), "GC.heap_info")
+                    .redirectErrorStream(true).start();
+            String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor(10, TimeUnit.SECONDS);
+            long used = 0;
+            Matcher m = USED.matcher(text);
+            while (m.find()) {
+                used += Long.parseLong(m.group(1)) << 10;
             }
+            peak.accumulateAndGet(used, Math::max);
+        } catch (IOException e) {
+            // the daemon went away between two samples: the test sees it is not alive
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

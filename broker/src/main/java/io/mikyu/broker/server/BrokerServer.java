@@ -66,6 +66,8 @@ public final class BrokerServer implements AutoCloseable {
 
     private final Mikyu mikyu;
     private final BrokerOptions options;
+    /** The store's clocks: the stream timer compares the engine's lease ends with this steady clock. */
+    private final TimeSource clock;
     private final FilterCompilers filters = FilterCompilers.load();
     private final Transport transport = Transport.best();
     private final EventLoopGroup acceptors;
@@ -91,9 +93,10 @@ public final class BrokerServer implements AutoCloseable {
     private volatile boolean stopping;
     private boolean closed;
 
-    private BrokerServer(Mikyu mikyu, BrokerOptions options) {
+    private BrokerServer(Mikyu mikyu, BrokerOptions options, TimeSource clock) {
         this.mikyu = mikyu;
         this.options = options;
+        this.clock = clock;
         this.tls = options.endpoints().stream().anyMatch(Endpoint::isTls) ? Tls.forServer(options.tls()) : null;
         this.acceptors = transport.newGroup(1, "mikyu-broker-accept");
         this.loops = transport.newGroup(0, "mikyu-broker-io");
@@ -131,7 +134,15 @@ public final class BrokerServer implements AutoCloseable {
 
     /** Starts listening on every endpoint; fails, with nothing left listening, if one cannot be bound. */
     public static BrokerServer start(Mikyu mikyu, BrokerOptions options) {
-        BrokerServer server = new BrokerServer(mikyu, options);
+        return start(mikyu, options, TimeSource.system());
+    }
+
+    /**
+     * As {@link #start(Mikyu, BrokerOptions)}, for a store opened with a time source of its own
+     * ({@link io.mikyu.engine.EngineConfig#timeSource()}): the broker renews leases by the store's clock.
+     */
+    public static BrokerServer start(Mikyu mikyu, BrokerOptions options, TimeSource clock) {
+        BrokerServer server = new BrokerServer(mikyu, options, java.util.Objects.requireNonNull(clock));
         try {
             for (Endpoint endpoint : options.endpoints()) {
                 server.bind(endpoint);
@@ -255,8 +266,22 @@ public final class BrokerServer implements AutoCloseable {
         return streams.size();
     }
 
+    /** Runs one round of the stream timer now, and waits for it: a test that moved the store's clock. */
+    void tickStreamsNow() throws InterruptedException {
+        try {
+            streamTimer.submit(this::tickStreams).get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("the stream timer's round failed", e.getCause());
+        }
+    }
+
+    /** Long polls waiting on a thread of their own now (the gauge {@code mikyu.broker.requests.waiting}). */
+    int waitingCalls() {
+        return waiters.getActiveCount();
+    }
+
     private void tickStreams() {
-        long now = TimeSource.system().steadyMillis(); // the scale of the engine's lease ends: steady time
+        long now = clock.steadyMillis(); // the scale of the engine's lease ends: steady time
         for (PushStream<?> s : streams) {
             try {
                 s.tick(now);

@@ -14,9 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A JMS connection that ends without closing (its process died, its network went) leaves nothing of its own on
@@ -53,9 +53,10 @@ class AbandonedJmsStateTest {
 
                 network.cut(); // as if the process died: the broker sees its connection end, nothing is closed
 
-                await(() -> temporaries(admin), List.of(), "temporary destinations left");
-                await(() -> admin.log("prices").groups().stream().filter(g -> g.contains("ticker")).toList(),
-                        List.of(), "the subscription only the dead connection used");
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(temporaries(admin))
+                        .as("temporary destinations left").isEmpty());
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(admin.log("prices").groups())
+                        .as("the subscription only the dead connection used").noneMatch(g -> g.contains("ticker")));
                 assertThat(admin.log("prices").groups()).as("the subscription another connection uses")
                         .hasSize(1).allMatch(g -> g.contains("board"));
                 assertThat(ticker).isNotNull();
@@ -70,13 +71,5 @@ class AbandonedJmsStateTest {
         List<String> all = new java.util.ArrayList<>(admin.list(QueueKind.TASK));
         all.addAll(admin.list(QueueKind.LOG));
         return all.stream().filter(n -> n.startsWith("tmp.")).toList();
-    }
-
-    private static <T> void await(Supplier<T> actual, T expected, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!actual.get().equals(expected) && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
-        assertThat(actual.get()).as(what).isEqualTo(expected);
     }
 }

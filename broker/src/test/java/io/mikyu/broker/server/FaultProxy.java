@@ -331,6 +331,8 @@ final class FaultProxy implements AutoCloseable {
                         to.shutdownOutput();
                         return;
                     }
+                    // The relay's latency: a chunk goes on when it is due, in order. Time passing is the fault here,
+                    // not a wait for something to happen.
                     long wait;
                     while ((wait = c.dueNanos - System.nanoTime()) > 0) {
                         LockSupport.parkNanos(wait);

@@ -41,6 +41,7 @@ import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Prepared branches over a broker: owned by the user who prepared them, seen and decided only by that user or by a
@@ -285,11 +286,8 @@ class InDoubtBranchesTest {
             Mikyu client = broker.dial();
             client.beginTransaction().append("events", Entry.of("x")).prepare(xid("xa-m"));
             assertThat(get(metrics)).contains("mikyu_engine_transactions_indoubt 1.0");
-            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (ageSeconds(get(metrics)) <= 0) {
-                assertThat(System.nanoTime()).as("the age grows").isLessThan(deadline);
-                Thread.sleep(5);
-            }
+            await("the age grows").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5))
+                    .until(() -> ageSeconds(get(metrics)) > 0);
             client.commitPrepared(xid("xa-m"));
             assertThat(get(metrics)).contains("mikyu_engine_transactions_indoubt 0.0")
                     .contains("mikyu_engine_transactions_indoubt_age_seconds 0.0");

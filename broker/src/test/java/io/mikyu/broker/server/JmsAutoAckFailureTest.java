@@ -14,10 +14,12 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * AUTO_ACKNOWLEDGE writes its acknowledgements in batches, and a full batch is written by the receiving thread.
@@ -49,8 +51,9 @@ class JmsAutoAckFailureTest {
             relayed.start();
             MessageConsumer consumer = relayed.createSession(false, Session.AUTO_ACKNOWLEDGE).createConsumer(q);
             assertThat(((TextMessage) consumer.receive(5_000)).getText()).isEqualTo("m0");
-            await(() -> broker.store().taskQueue("work").counts(),
-                    new TaskCounts(0, 0, MESSAGES - 1), "the first acknowledged, the rest pushed to the client");
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(broker.store().taskQueue("work")
+                    .counts()).as("the first acknowledged, the rest pushed to the client")
+                    .isEqualTo(new TaskCounts(0, 0, MESSAGES - 1)));
 
             proxy.dropDownstream();     // acknowledgements reach the broker, their answers do not come back
             List<String> received = new ArrayList<>();
@@ -75,18 +78,6 @@ class JmsAutoAckFailureTest {
             assertThat(received).as("every message handed out, none acknowledged behind the application's back")
                     .containsExactlyElementsOf(expected);
             proxy.cut();    // the connection ends now rather than waiting for answers that cannot come
-        }
-    }
-
-    private static <T> void await(java.util.function.Supplier<T> probe, T expected, String what)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + 20_000_000_000L;
-        T last;
-        while (!(last = probe.get()).equals(expected)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what + ": " + last);
-            }
-            Thread.sleep(10);
         }
     }
 }

@@ -14,11 +14,12 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.UUID;
-import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A consumer's CREDIT for a message it already handed to the application never reaches the broker (the network
@@ -53,7 +54,8 @@ class JmsLostCreditTest {
             Message taken = firstConsumer.receive(5_000);
             assertThat(text(taken)).isEqualTo("first");
             taken.acknowledge();    // answered: the broker read the CREDIT for it, sent before
-            await(() -> proxy.relayedDownstream(marker), "the second message pushed to the client's buffer");
+            await("the second message pushed to the client's buffer").atMost(Duration.ofSeconds(30))
+                    .until(() -> proxy.relayedDownstream(marker));
 
             proxy.dropUpstream();   // the CREDIT for what the application takes next is lost
             Message handed = firstConsumer.receive(5_000);
@@ -93,7 +95,8 @@ class JmsLostCreditTest {
             Message taken = firstConsumer.receive(5_000);
             assertThat(text(taken)).isEqualTo("first");
             taken.acknowledge();
-            await(() -> proxy.relayedDownstream(marker), "the second message pushed to the client's buffer");
+            await("the second message pushed to the client's buffer").atMost(Duration.ofSeconds(30))
+                    .until(() -> proxy.relayedDownstream(marker));
 
             proxy.dropUpstream();
             Message handed = firstConsumer.receive(5_000);
@@ -115,15 +118,5 @@ class JmsLostCreditTest {
 
     private static String text(Message m) throws JMSException {
         return m == null ? null : ((TextMessage) m).getText();
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for: " + what);
-            }
-            Thread.sleep(10);
-        }
     }
 }

@@ -61,6 +61,16 @@ final class LoopbackProxy implements AutoCloseable {
         return downstream.indexOf(text) >= 0;
     }
 
+    /** How many times {@code bytes} were relayed from the broker to clients (a frame, as its bytes on the wire). */
+    int timesRelayedDownstream(byte[] bytes) {
+        String text = new String(bytes, StandardCharsets.ISO_8859_1);
+        int times = 0;
+        for (int at = downstream.indexOf(text); at >= 0; at = downstream.indexOf(text, at + text.length())) {
+            times++;
+        }
+        return times;
+    }
+
     /** Ends every relayed connection; later connections are relayed both ways again. */
     void cut() {
         dropUpstream = false;

@@ -41,8 +41,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -133,17 +131,13 @@ class MikyuContractTest {
     void aLongPollWaitsForTheNextAppend(Backend backend) throws Exception {
         try (Backend.Store s = backend.open(dir)) {
             LogQueue events = s.mikyu().createLog("events");
-            CompletableFuture<List<Record>> polled = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return events.poll(0, 10, Duration.ofSeconds(10));
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            Thread.sleep(200);
-            assertThat(polled).isNotDone();
-            events.append(Entry.of("late"));
-            assertThat(polled.get(5, TimeUnit.SECONDS)).extracting(Record::payloadAsString).containsExactly("late");
+            try (BlockedCall<List<Record>> polled = BlockedCall.start(() -> events.poll(0, 10,
+                    Duration.ofMinutes(10)))) {
+                assertThat(polled.isDone()).as("waiting for a record").isFalse();
+                events.append(Entry.of("late"));
+                assertThat(polled.get(Duration.ofSeconds(30))).extracting(Record::payloadAsString)
+                        .containsExactly("late");
+            }
 
             List<String> seen = new ArrayList<>();
             long next = events.poll(0, 10, Duration.ZERO, r -> seen.add(StandardCharsets.UTF_8.decode(r.payload())

@@ -25,12 +25,11 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The fault campaign's network scenario: JMS clients over {@code tcp://}, with reconnect and heartbeats, reach a
@@ -105,8 +104,9 @@ class NetworkFaultsTest {
              GreedyReader greedy = fault == NetFault.STOP_READING ? new GreedyReader(target.uri()) : null) {
             progress(ledger, 5 + random.nextInt(30), where + ": traffic before the fault");
             if (greedy != null) {
-                await(Duration.ofSeconds(30), () -> where + ": the greedy reader's first answers",
-                        () -> greedy.answers() >= GreedyReader.THREADS);
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(greedy.answers())
+                        .as(where + ": the greedy reader's first answers")
+                        .isGreaterThanOrEqualTo(GreedyReader.THREADS));
             }
             NetFault.Injected injected = fault.inject(target, random);
             assertThat(injected.links()).as(where + ": the fault hit a connection").isNotEmpty();
@@ -114,30 +114,32 @@ class NetworkFaultsTest {
                 probe(direct, where);
             }
             if (fault.endsLinks()) {
-                await(SETTLE, () -> where + ": the peers that must notice " + injected.what() + " did",
-                        () -> noticed(fault, injected.links()));
+                await().atMost(SETTLE).untilAsserted(() -> assertThat(noticed(fault, injected.links()))
+                        .as(where + ": the peers that must notice " + injected.what() + " did").isTrue());
                 totals.noticed(fault, checkNoticed(fault, injected, where));
             } else {
                 progress(ledger, 10 + random.nextInt(30), where + ": traffic under " + injected.what());
             }
             target.heal();
-            await(SETTLE, () -> where + ": every link hit closed on both sides after healing",
-                    () -> injected.links().stream().allMatch(l -> !fault.endsLinks() || l.isClosed()));
+            await().atMost(SETTLE).untilAsserted(() -> assertThat(injected.links())
+                    .as(where + ": every link hit closed on both sides after healing")
+                    .allMatch(l -> !fault.endsLinks() || l.isClosed()));
             progress(ledger, 10, where + ": traffic after healing");
             traffic.stopProducing();
             TaskCounts[] last = new TaskCounts[1];
-            await(SETTLE, () -> where + ": everything settled; missing " + ledger.missing() + ", queue " + last[0]
-                            + ", consumers settled " + traffic.settled(),
-                    () -> {
-                        last[0] = broker.store().taskQueue(JmsTraffic.QUEUE).counts();
-                        return ledger.missing().isEmpty() && traffic.settled() && last[0].ready() == 0
-                                && last[0].scheduled() == 0 && last[0].inFlight() == 0;
-                    });
+            await().atMost(SETTLE).untilAsserted(() -> {
+                last[0] = broker.store().taskQueue(JmsTraffic.QUEUE).counts();
+                assertThat(ledger.missing().isEmpty() && traffic.settled() && last[0].ready() == 0
+                        && last[0].scheduled() == 0 && last[0].inFlight() == 0)
+                        .as(() -> where + ": everything settled; missing " + ledger.missing() + ", queue " + last[0]
+                                + ", consumers settled " + traffic.settled()).isTrue();
+            });
             assertThat(traffic.crashed()).as(where + ": client threads that died").isEmpty();
         }
-        await(SETTLE, () -> where + ": no stream (" + broker.server().openStreams() + ") nor buffered byte ("
-                        + broker.server().pendingOutboundBytes() + ") left behind once the clients closed",
-                () -> broker.server().openStreams() == 0 && broker.server().pendingOutboundBytes() == 0);
+        await().atMost(SETTLE).untilAsserted(() -> assertThat(broker.server().openStreams() == 0
+                && broker.server().pendingOutboundBytes() == 0)
+                .as(() -> where + ": no stream (" + broker.server().openStreams() + ") nor buffered byte ("
+                        + broker.server().pendingOutboundBytes() + ") left behind once the clients closed").isTrue());
         TaskCounts after = broker.store().taskQueue(JmsTraffic.QUEUE).counts();
         assertThat(after).as(where + ": no lease left behind").isEqualTo(new TaskCounts(0, 0, 0));
         ledger.outputsFound(drain(direct, JmsTraffic.OUTPUT));
@@ -182,9 +184,10 @@ class NetworkFaultsTest {
     private static void progress(DeliveryLedger ledger, int k, String what) throws Exception {
         long sent = ledger.sent.get();
         long delivered = ledger.delivered.get();
-        await(SETTLE, () -> what + ": " + (ledger.sent.get() - sent) + " sends returned, "
-                        + (ledger.delivered.get() - delivered) + " delivered; failures " + ledger.failures(),
-                () -> ledger.sent.get() >= sent + k && ledger.delivered.get() >= delivered + k);
+        await().atMost(SETTLE).untilAsserted(() -> assertThat(ledger.sent.get() >= sent + k
+                && ledger.delivered.get() >= delivered + k)
+                .as(() -> what + ": " + (ledger.sent.get() - sent) + " sends returned, "
+                        + (ledger.delivered.get() - delivered) + " delivered; failures " + ledger.failures()).isTrue());
     }
 
     /** A round trip of a client on its own connection, straight to the broker: served while others misbehave. */
@@ -225,17 +228,6 @@ class NetworkFaultsTest {
             entries.add(Entry.of(new byte[1024]));
         }
         log.appendBatch(entries);
-    }
-
-    private static void await(Duration timeout, Supplier<String> what, Callable<Boolean> condition)
-            throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.call()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + timeout + ": " + what.get());
-            }
-            Thread.sleep(10);
-        }
     }
 
     /**
@@ -280,42 +272,6 @@ class NetworkFaultsTest {
             for (Thread t : threads) {
                 t.join(30_000);
             }
-        }
-    }
-
-    /** Samples what the broker holds for its clients' sockets, keeping the peak. */
-    private static final class OutboundWatch implements AutoCloseable {
-        private final Thread sampler;
-        private final AtomicLong peak = new AtomicLong();
-        private volatile boolean stop;
-
-        OutboundWatch(BrokerServer server) {
-            sampler = new Thread(() -> {
-                while (!stop) {
-                    peak.accumulateAndGet(server.pendingOutboundBytes(), Math::max);
-                    try {
-                        Thread.sleep(2);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-            }, "outbound-watch");
-            sampler.setDaemon(true);
-            sampler.start();
-        }
-
-        long peak() {
-            return peak.get();
-        }
-
-        void reset() {
-            peak.set(0);
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            stop = true;
-            sampler.join(5_000);
         }
     }
 

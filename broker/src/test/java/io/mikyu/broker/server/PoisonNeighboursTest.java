@@ -5,6 +5,7 @@ import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
+import io.mikyu.engine.support.SteppableTimeSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,9 +15,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A poison: every consumer handed it dies before it can acknowledge it. The messages prefetched behind it the first
@@ -31,15 +32,18 @@ class PoisonNeighboursTest {
     private static final long LEASE_MILLIS = 1_000;
     private static final int MAX_ATTEMPTS = 3;
     private static final int NEIGHBOURS = 3;
-    /** Room for a loaded machine beyond the lease itself. */
-    private static final Duration SLACK = Duration.ofSeconds(30);
+    private static final Duration AT_MOST = Duration.ofSeconds(30);
 
     @TempDir
     Path dir;
 
+    /** The store's clock: the dead consumers' leases end when the test moves it. */
+    private final SteppableTimeSource clock = SteppableTimeSource.startingNow();
+
     @Test
     void onlyThePoisonReachesTheDeadLetterQueue() throws Exception {
-        try (RunningBroker broker = new RunningBroker(dir)) {
+        try (RunningBroker broker = new RunningBroker(dir, RunningBroker.ENGINE.toBuilder().timeSource(clock)
+                .build(), o -> o)) {
             Mikyu store = broker.store();
             TaskQueue work = store.createTaskQueue("work", TaskQueueConfig.defaults().withMaxAttempts(MAX_ATTEMPTS)
                     .withBackoff(Duration.ZERO, 1.0, Duration.ZERO));
@@ -54,11 +58,17 @@ class PoisonNeighboursTest {
                 LeasedTask first = consumeFirstAndDie(broker);
                 assertThat(first.payloadAsString()).as("round %d: first pushed", round).isEqualTo("poison");
                 assertThat(first.attempt()).as("round %d: the poison's delivery count", round).isEqualTo(round);
-                await(() -> work.counts().inFlight() == 0, "round " + round + ": the dead consumer's leases end");
+                await("round " + round + ": the broker saw the consumer go").atMost(AT_MOST)
+                        .until(() -> broker.server().openStreams() == 0);
+                assertThat(work.counts().inFlight()).as("round %d: what it was pushed, leased until the leases end",
+                        round).isPositive();
+                clock.advance(Duration.ofMillis(LEASE_MILLIS));
+                await("round " + round + ": the dead consumer's leases end").atMost(AT_MOST)
+                        .until(() -> work.counts().inFlight() == 0);
             }
 
             TaskQueue dlq = work.deadLetters();
-            await(() -> dlq.counts().ready() >= 1, "the poison dead-lettered");
+            await("the poison dead-lettered").atMost(AT_MOST).until(() -> dlq.counts().ready() >= 1);
             assertThat(dlq.browse(10, null)).extracting(LeasedTask::payloadAsString).containsExactly("poison");
             List<LeasedTask> rest = work.dequeue(10, Duration.ofMinutes(1), Duration.ofSeconds(10), null);
             assertThat(rest).extracting(LeasedTask::payloadAsString).containsExactly("n1", "n2", "n3");
@@ -75,14 +85,6 @@ class PoisonNeighboursTest {
             assertThat(delivery).as("items in the first delivery").isNotEmpty();
             consumer.credit(7, 1);   // handed to the application
             return delivery.get(0);
-        }
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofMillis(LEASE_MILLIS).plus(SLACK).toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("waiting for: " + what).isLessThan(deadline);
-            Thread.sleep(20);
         }
     }
 }

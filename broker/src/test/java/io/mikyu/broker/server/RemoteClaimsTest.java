@@ -19,6 +19,7 @@ import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Claims on a broker hold across connections, whatever process they come from, and end with the connection that
@@ -127,11 +128,8 @@ class RemoteClaimsTest {
                 .orElseThrow(() -> new AssertionError("no group for the subscription"));
     }
 
-    private static void awaitHolders(Mikyu m, String name, int expected) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (m.claimHolders(name) != expected && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertThat(m.claimHolders(name)).isEqualTo(expected);
+    private static void awaitHolders(Mikyu m, String name, int expected) {
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(m.claimHolders(name))
+                .as("holders of the claim %s", name).isEqualTo(expected));
     }
 }

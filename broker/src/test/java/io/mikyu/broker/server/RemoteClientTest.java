@@ -13,8 +13,12 @@ import io.mikyu.engine.StoreClosedException;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
+import io.mikyu.protocol.FrameDescriptor;
+import io.mikyu.protocol.Protocol;
 import io.mikyu.transport.Endpoint;
 import io.mikyu.transport.Transport;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +35,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** What only a dialled store does: connections, many calls in flight, frames, leases of dead clients, sockets. */
@@ -294,16 +299,14 @@ class RemoteClientTest {
         try (RunningBroker broker = new RunningBroker(dir)) {
             Mikyu client = Mikyu.dial(broker.uri());
             LogQueue events = client.createLog("events");
-            CompletableFuture<List<Record>> polling = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return events.poll(0, 10, Duration.ofSeconds(30));
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            Thread.sleep(200);
-            client.close();
-            assertThatThrownBy(() -> polling.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(StoreClosedException.class);
+            try (BlockedCall<List<Record>> polling = BlockedCall.start(() -> events.poll(0, 10,
+                    Duration.ofMinutes(10)))) {
+                await("the poll waiting on the broker").atMost(Duration.ofSeconds(30))
+                        .until(() -> broker.server().waitingCalls() == 1);
+                client.close();
+                assertThatThrownBy(() -> polling.get(Duration.ofSeconds(30)))
+                        .hasCauseInstanceOf(StoreClosedException.class);
+            }
             assertThatThrownBy(() -> events.endOffset()).isInstanceOf(StoreClosedException.class);
         }
     }
@@ -311,12 +314,27 @@ class RemoteClientTest {
     @Test
     void aQuietConnectionIsKeptAliveByHeartbeats() throws Exception {
         try (RunningBroker broker = new RunningBroker(dir, RunningBroker.ENGINE,
-                o -> o.withHeartbeat(Duration.ofMillis(100)))) {
-            Mikyu client = broker.dial();
+                o -> o.withHeartbeat(Duration.ofMillis(100)));
+             LoopbackProxy network = new LoopbackProxy(broker.endpoint().port());
+             Mikyu client = Mikyu.dial(network.uri())) {
             client.createLog("events");
-            Thread.sleep(800);
+            // Nothing but heartbeats on the connection for twice as many intervals as a side waits for a word
+            // from its peer before it takes it for dead.
+            byte[] ping = pingFrame();
+            await("the broker's heartbeats").atMost(Duration.ofSeconds(30))
+                    .until(() -> network.timesRelayedDownstream(ping) >= 2 * Protocol.MISSED_HEARTBEATS);
+            assertThat(client.isOpen()).isTrue();
             assertThat(client.list(QueueKind.LOG)).containsExactly("events");
         }
+    }
+
+    /** A PING as it goes on the wire, length first. */
+    private static byte[] pingFrame() {
+        ByteBuf header = FrameDescriptor.writeHeader(Unpooled.buffer(), FrameDescriptor.PING, 0,
+                FrameDescriptor.CONNECTION_ID);
+        byte[] frame = new byte[4 + header.readableBytes()];
+        Unpooled.wrappedBuffer(frame).writerIndex(0).writeInt(header.readableBytes()).writeBytes(header);
+        return frame;
     }
 
     @Test
@@ -344,18 +362,15 @@ class RemoteClientTest {
             LogQueue events = client.createLog("events");
             io.mikyu.engine.SharedGroup workers = events.sharedGroup("workers",
                     io.mikyu.engine.SharedGroupConfig.defaults());
-            CompletableFuture<List<LeasedTask>> waiting = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return jobs.dequeue(1, Duration.ofSeconds(30), Duration.ofSeconds(15), null);
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            Thread.sleep(200);
+            BlockedCall<List<LeasedTask>> waiting = BlockedCall.start(
+                    () -> jobs.dequeue(1, Duration.ofSeconds(30), Duration.ofMinutes(10), null));
+            BrokerServer before = broker.server();
+            await("the dequeue's stream open on the broker").atMost(Duration.ofSeconds(30))
+                    .until(() -> before.openStreams() == 1);
             broker.close();
             broker = new RunningBroker(data, RunningBroker.ENGINE, o -> o, List.of(Endpoint.parse(uri)));
             broker.store().taskQueue("jobs").enqueue(Task.of("after the restart"));
-            assertThat(waiting.get(20, TimeUnit.SECONDS)).extracting(LeasedTask::payloadAsString)
+            assertThat(waiting.get(Duration.ofSeconds(60))).extracting(LeasedTask::payloadAsString)
                     .containsExactly("after the restart");
             events.append(Entry.of("e"));
             assertThat(workers.fetch(10, Duration.ofSeconds(30), Duration.ofSeconds(5)))
@@ -372,11 +387,7 @@ class RemoteClientTest {
         Mikyu client = Mikyu.dial(broker.uri());
         client.createLog("events");
         broker.close();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (client.isOpen() && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertThat(client.isOpen()).isFalse();
+        await("the client closed").atMost(Duration.ofSeconds(30)).until(() -> !client.isOpen());
         assertThatThrownBy(() -> client.log("events")).isInstanceOf(StoreClosedException.class);
         client.close();
     }

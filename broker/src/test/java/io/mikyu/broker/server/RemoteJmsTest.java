@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 import javax.naming.Context;
 import javax.naming.InitialContext;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Hashtable;
 import java.util.List;
@@ -34,6 +35,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The JMS provider against a broker: {@code tcp://} and {@code unix://} connection factories over a daemon's server
@@ -83,11 +85,8 @@ class RemoteJmsTest {
                     consumer.close();
                 }
             }
-            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-            while (broker.server().openStreams() > 0 && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
-            assertThat(broker.server().openStreams()).isZero();
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(broker.server().openStreams())
+                    .as("streams left open").isZero());
             assertThat(broker.store().taskQueue("fed0").counts().inFlight()).isZero();
         }
     }

@@ -29,7 +29,7 @@ final class RunningBroker implements AutoCloseable {
     RunningBroker(Path dir, EngineConfig engine, UnaryOperator<BrokerOptions> options, List<Endpoint> endpoints) {
         store = Mikyu.open(dir, engine);
         try {
-            server = BrokerServer.start(store, options.apply(BrokerOptions.defaults(endpoints)));
+            server = BrokerServer.start(store, options.apply(BrokerOptions.defaults(endpoints)), engine.timeSource());
         } catch (RuntimeException e) {
             store.close();
             throw e;

@@ -6,6 +6,7 @@ import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskCounts;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.internal.files.FaultyFileChannels;
+import io.mikyu.engine.support.SteppableTimeSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,9 +33,13 @@ class StreamRenewalWritesTest {
     @TempDir
     Path dir;
 
+    /** The store's clock: leases run out only as the test moves it, half a lease at a time. */
+    private final SteppableTimeSource clock = SteppableTimeSource.startingNow();
+
     @Test
     void theLeasesOfABufferAreRenewedWithOneWritePerRound() throws Exception {
-        try (FaultyFileChannels disk = FaultyFileChannels.install(dir); RunningBroker broker = new RunningBroker(dir)) {
+        try (FaultyFileChannels disk = FaultyFileChannels.install(dir); RunningBroker broker = new RunningBroker(dir,
+                RunningBroker.ENGINE.toBuilder().timeSource(clock).build(), o -> o)) {
             Mikyu store = broker.store();
             TaskQueue jobs = store.createTaskQueue("jobs");
             List<Task> tasks = new ArrayList<>();
@@ -48,14 +53,15 @@ class StreamRenewalWritesTest {
                 while (buffered.size() < ITEMS) {
                     buffered.addAll(consumer.nextDelivery());
                 }
-                // Nothing is taken from the buffer: only the broker's renewals write from here on. Watch them for
-                // three lease lengths (renewed at half a lease: about six rounds), or until they took a write each.
+                // Nothing is taken from the buffer: only the broker's renewals write from here on. Three lease
+                // lengths pass, half a lease at a time, each followed by a round of the stream timer (which renews
+                // what is half gone): six rounds, each renewing every buffered lease.
                 long writesBefore = disk.writes();
-                long until = System.nanoTime() + Duration.ofMillis(3 * LEASE_MILLIS).toNanos();
-                while (disk.writes() - writesBefore < ITEMS && System.nanoTime() < until) {
-                    Thread.sleep(20);
+                for (int round = 0; round < 6; round++) {
+                    clock.advance(Duration.ofMillis(LEASE_MILLIS / 2 + 1));
+                    broker.server().tickStreamsNow();
                 }
-                assertThat(disk.writes() - writesBefore).as("writes renewing %d buffered leases", ITEMS)
+                assertThat(disk.writes() - writesBefore).as("writes renewing %d buffered leases in six rounds", ITEMS)
                         .isLessThan(ITEMS);
                 TaskCounts counts = jobs.counts();
                 assertThat(counts.inFlight()).as("all still leased, renewed").isEqualTo(ITEMS);

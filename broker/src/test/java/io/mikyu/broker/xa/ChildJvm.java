@@ -1,5 +1,7 @@
 package io.mikyu.broker.xa;
 
+import org.awaitility.core.ConditionTimeoutException;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -11,8 +13,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Timer;
+import java.util.TimerTask;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * A child JVM running a test-side {@code main} class with the test class path: an application or a store that a
@@ -61,17 +69,18 @@ final class ChildJvm implements AutoCloseable {
     /** For the child, first thing in {@code main}: halt after the parent's lifetime bound, whatever happens. */
     static void boundLifetime() {
         long millis = Long.getLong(LIFETIME_PROPERTY, MAX_LIFETIME.toMillis());
-        Thread watchdog = new Thread(() -> {
-            try {
-                Thread.sleep(millis);
-            } catch (InterruptedException e) {
-                return;
+        new Timer("lifetime-bound", true).schedule(new TimerTask() {
+            @Override
+            public void run() {
+                System.err.println("child lived " + millis + " ms: halting");
+                Runtime.getRuntime().halt(99);
             }
-            System.err.println("child lived " + millis + " ms: halting");
-            Runtime.getRuntime().halt(99);
-        }, "lifetime-bound");
-        watchdog.setDaemon(true);
-        watchdog.start();
+        }, millis);
+    }
+
+    /** For the child, once it has said what the test waits for: blocks until the test kills this JVM. */
+    static void blockUntilKilled() throws InterruptedException {
+        new CountDownLatch(1).await();
     }
 
     /** For the child: one complete line the parent will read. */
@@ -98,29 +107,42 @@ final class ChildJvm implements AutoCloseable {
 
     /** The first line starting with {@code prefix}, waiting for it; fails with the child's output otherwise. */
     String awaitLine(String prefix, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            for (String line : lines) {
-                if (line.startsWith(prefix)) {
-                    return line;
-                }
+        String said = lineIfAlive(prefix);
+        if (said != null) {
+            return said;
+        }
+        try {
+            if (!timeout.isZero()) {
+                return await().atMost(timeout).pollInterval(Duration.ofMillis(5))
+                        .until(() -> lineIfAlive(prefix), Objects::nonNull);
             }
-            if (!process.isAlive()) {
-                reader.join(2_000);
-                for (String line : lines) {
-                    if (line.startsWith(prefix)) {
-                        return line;
-                    }
-                }
+        } catch (ConditionTimeoutException e) {
+            // said below, with what the child did say
+        }
+        throw new AssertionError(name + " did not say '" + prefix + "' within " + timeout + "; " + describe());
+    }
+
+    /** The first line starting with {@code prefix} if said yet, else null; fails if the child exited without it. */
+    private String lineIfAlive(String prefix) throws InterruptedException {
+        String line = firstLine(prefix);
+        if (line == null && !process.isAlive()) {
+            reader.join(2_000);     // what it said last may still be in the pipe
+            line = firstLine(prefix);
+            if (line == null) {
                 throw new AssertionError(name + " exited with " + process.exitValue() + " before saying '"
                         + prefix + "'; " + describe());
             }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(name + " did not say '" + prefix + "' within " + timeout + "; "
-                        + describe());
-            }
-            Thread.sleep(5);
         }
+        return line;
+    }
+
+    private String firstLine(String prefix) {
+        for (String line : lines) {
+            if (line.startsWith(prefix)) {
+                return line;
+            }
+        }
+        return null;
     }
 
     /** The rest of the first line starting with {@code prefix + " "}. */

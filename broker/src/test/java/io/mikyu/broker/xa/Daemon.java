@@ -1,6 +1,7 @@
 package io.mikyu.broker.xa;
 
 import io.mikyu.cli.MikyuCli;
+import org.awaitility.core.ConditionTimeoutException;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -11,8 +12,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@code mikyu daemon} on a data directory, in a child JVM with the test class path, listening on a free loopback
@@ -36,7 +40,7 @@ final class Daemon implements AutoCloseable {
         reader.start();
         try {
             this.url = awaitListening(timeout);
-        } catch (AssertionError | InterruptedException e) {
+        } catch (AssertionError e) {
             close();
             throw e;
         }
@@ -67,23 +71,29 @@ final class Daemon implements AutoCloseable {
         }
     }
 
-    private String awaitListening(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            for (String line : lines) {
-                if (line.startsWith(LISTENING)) {
-                    String rest = line.substring(LISTENING.length());
-                    return rest.substring(0, rest.indexOf(' '));
-                }
-            }
-            if (!process.isAlive()) {
-                throw new AssertionError("daemon exited with " + process.exitValue() + "; stdout " + lines
-                        + "; stderr:\n" + stderrText());
-            }
-            Thread.sleep(10);
+    private String awaitListening(Duration timeout) {
+        try {
+            return await().atMost(timeout).pollInterval(Duration.ofMillis(10))
+                    .until(this::addressIfAlive, Objects::nonNull);
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("daemon not listening after " + timeout + "; stdout " + lines + "; stderr:\n"
+                    + stderrText());
         }
-        throw new AssertionError("daemon not listening after " + timeout + "; stdout " + lines + "; stderr:\n"
-                + stderrText());
+    }
+
+    /** The address the daemon listens on if it said so yet, else null; fails if it exited. */
+    private String addressIfAlive() {
+        for (String line : lines) {
+            if (line.startsWith(LISTENING)) {
+                String rest = line.substring(LISTENING.length());
+                return rest.substring(0, rest.indexOf(' '));
+            }
+        }
+        if (!process.isAlive()) {
+            throw new AssertionError("daemon exited with " + process.exitValue() + "; stdout " + lines
+                    + "; stderr:\n" + stderrText());
+        }
+        return null;
     }
 
     /** {@code tcp://127.0.0.1:<port>}, without options. */

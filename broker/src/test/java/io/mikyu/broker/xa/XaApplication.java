@@ -189,7 +189,7 @@ public final class XaApplication {
             XAConnection xc = Jms.xaFactory(url).createXAConnection();
             int vote = PreparedBranch.run(plain, xc, xid, cycle);
             ChildJvm.say("prepared " + Xids.text(xid) + " " + vote);
-            Thread.sleep(Long.MAX_VALUE);                       // the test kills this JVM here
+            ChildJvm.blockUntilKilled();
         }
     }
 
@@ -215,6 +215,6 @@ public final class XaApplication {
             }
         }
         ChildJvm.say("consumed " + count + " " + System.currentTimeMillis());
-        Thread.sleep(Long.MAX_VALUE);                           // the test kills this JVM here
+        ChildJvm.blockUntilKilled();
     }
 }

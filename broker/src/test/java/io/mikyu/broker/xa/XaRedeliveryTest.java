@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * When the messages a branch consumed come back, driven by hand as a transaction manager drives a resource: at once
@@ -205,7 +206,9 @@ class XaRedeliveryTest {
             long deadline = System.currentTimeMillis() + timeoutSeconds * 1_000L;  // the branch's is earlier
             assertThat(session.getSession().createConsumer(session.getSession().createQueue(queue)).receive(10_000))
                     .isNotNull();
-            Await.clockPast(deadline, Duration.ofSeconds(10));  // within a ms: before the client's 100 ms tick
+            // Past the deadline by a millisecond or so: before the client's 100 ms tick rolls the branch back.
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
+                    .until(() -> System.currentTimeMillis() > deadline);
             assertThatThrownBy(() -> resource.end(xid, XAResource.TMSUCCESS))
                     .as("end of a branch %d ms past its timeout", System.currentTimeMillis() - deadline)
                     .isInstanceOfSatisfying(XAException.class,

@@ -14,7 +14,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * The tests' side of an application's servlets: plain HTTP/1.1 requests to it on loopback, answers as lines, and
@@ -47,19 +50,17 @@ final class AppClient {
     }
 
     /** GETs the path until its lines satisfy {@code until}, and returns them; fails after {@link #TIMEOUT}. */
-    List<String> await(String what, Predicate<List<String>> until, String path, String... parameters)
-            throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        List<String> lines;
-        do {
-            lines = lines(path, parameters);
-            if (until.test(lines)) {
-                return lines;
-            }
-            Thread.sleep(POLL.toMillis());
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError(what + " not seen in " + TIMEOUT + " at " + path + "; last answer: " + lines + "; "
-                + ServerThreads.dump(what + " not seen"));
+    List<String> await(String what, Predicate<List<String>> until, String path, String... parameters) {
+        AtomicReference<List<String>> last = new AtomicReference<>(List.of());
+        try {
+            return Awaitility.await(what).atMost(TIMEOUT).pollInterval(POLL).until(() -> {
+                last.set(lines(path, parameters));
+                return last.get();
+            }, until);
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(what + " not seen in " + TIMEOUT + " at " + path + "; last answer: "
+                    + last.get() + "; " + ServerThreads.dump(what + " not seen"));
+        }
     }
 
     private String call(String method, String path, String... parameters) throws IOException, InterruptedException {

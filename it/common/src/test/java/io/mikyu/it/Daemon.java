@@ -1,5 +1,7 @@
 package io.mikyu.it;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -54,20 +57,26 @@ public final class Daemon implements BeforeAllCallback, AfterAllCallback, Parame
                 "-XX:TieredStopAtLevel=1", "-cp", classPath, "io.mikyu.cli.MikyuCli", "daemon",
                 "--data-dir", data.toString(), "--target", "tcp://127.0.0.1:" + port));
         process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (Files.readString(output).contains(LISTENING)) {
-                return;
-            }
-            if (!process.isAlive()) {
-                throw new IllegalStateException("mikyu daemon exited with " + process.exitValue() + ":\n"
-                        + Files.readString(output));
-            }
-            Thread.sleep(50);
+        try {
+            await("the daemon listening").atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(50))
+                    .until(() -> listeningOrFailIfExited(output));
+        } catch (ConditionTimeoutException e) {
+            process.destroyForcibly();
+            throw new IllegalStateException("mikyu daemon not listening after " + START_TIMEOUT + ":\n"
+                    + Files.readString(output));
         }
-        process.destroyForcibly();
-        throw new IllegalStateException("mikyu daemon not listening after " + START_TIMEOUT + ":\n"
-                + Files.readString(output));
+    }
+
+    /** Whether the daemon said it listens; fails if it exited. */
+    private boolean listeningOrFailIfExited(Path output) throws IOException {
+        if (Files.readString(output).contains(LISTENING)) {
+            return true;
+        }
+        if (!process.isAlive()) {
+            throw new IllegalStateException("mikyu daemon exited with " + process.exitValue() + ":\n"
+                    + Files.readString(output));
+        }
+        return false;
     }
 
     /** kill -9: the daemon gets no chance to close its store or its connections. Returns once it is gone. */

@@ -1,6 +1,7 @@
 package io.mikyu.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.mikyu.it.app.Receipts;
 import io.mikyu.it.app.RecordingListener;
@@ -15,6 +16,8 @@ import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
 import org.jboss.arquillian.container.test.api.OperateOnDeployment;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
@@ -63,9 +66,10 @@ abstract class SendScenario extends ServerDeployments {
         // A committed message sent after it is received: had the rolled-back one been sent, it would be first.
         assertThat(send(base, after, "commit")).isEqualTo("committed");
         awaitReceived(base, after);
-        // and, should the bean take two at once, a little longer for a message it took beside that one
-        Thread.sleep(500);
-        assertThat(received(base)).doesNotContain(rolledBack);
+        // and, should the bean take two at once, a little longer for a message it took beside that one: watched
+        // for half a second more (what was received stays received)
+        await().during(Duration.ofMillis(500)).atMost(RECEIPT_TIMEOUT).pollInterval(Duration.ofMillis(100))
+                .untilAsserted(() -> assertThat(received(base)).doesNotContain(rolledBack));
     }
 
     private String send(URL base, String body, String outcome) throws IOException, InterruptedException {
@@ -89,17 +93,17 @@ abstract class SendScenario extends ServerDeployments {
         return response.body().isEmpty() ? List.of() : List.of(response.body().split("\n"));
     }
 
-    private List<String> awaitReceived(URL base, String body) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + RECEIPT_TIMEOUT.toNanos();
-        List<String> received;
-        do {
-            received = received(base);
-            if (received.contains(body)) {
-                return received;
-            }
-            Thread.sleep(100);
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError(body + " not received in " + RECEIPT_TIMEOUT + "; received: " + received + "; "
-                + ServerThreads.dump(body + " not received"));
+    private List<String> awaitReceived(URL base, String body) {
+        AtomicReference<List<String>> received = new AtomicReference<>(List.of());
+        try {
+            return await(body + " received").atMost(RECEIPT_TIMEOUT).pollInterval(Duration.ofMillis(100))
+                    .until(() -> {
+                        received.set(received(base));
+                        return received.get();
+                    }, r -> r.contains(body));
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(body + " not received in " + RECEIPT_TIMEOUT + "; received: " + received.get()
+                    + "; " + ServerThreads.dump(body + " not received"));
+        }
     }
 }

@@ -28,6 +28,8 @@ import java.util.stream.Collectors;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.TaskCounts;
 import io.mikyu.engine.TaskQueue;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.jboss.as.controller.client.ModelControllerClient;
 import org.jboss.as.controller.client.helpers.Operations;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -228,6 +230,7 @@ class BrokerOutageIT extends ServerDeployments {
         }
     }
 
+    /** A retrying client's pause: the pace of the load this test puts on the server, not a wait for anything. */
     private static void pause() {
         try {
             Thread.sleep(100);
@@ -273,14 +276,14 @@ class BrokerOutageIT extends ServerDeployments {
         return response.body().isEmpty() ? List.of() : List.of(response.body().split("\n"));
     }
 
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("no " + what + " in " + TIMEOUT + "; "
-                        + ServerThreads.dump("waiting for " + what));
-            }
-            Thread.sleep(100);
+    /** Awaits {@code condition}; on the deadline, fails with the server's threads (what it was doing). */
+    private static void await(String what, BooleanSupplier condition) {
+        try {
+            Awaitility.await(what).atMost(TIMEOUT).pollInterval(Duration.ofMillis(100))
+                    .until(condition::getAsBoolean);
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("no " + what + " in " + TIMEOUT + "; "
+                    + ServerThreads.dump("waiting for " + what));
         }
     }
 }

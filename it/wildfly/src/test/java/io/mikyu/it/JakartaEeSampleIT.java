@@ -1,6 +1,7 @@
 package io.mikyu.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.URI;
@@ -13,6 +14,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.OperateOnDeployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -62,15 +65,15 @@ class JakartaEeSampleIT extends ServerDeployments {
         assertThat(sent.statusCode()).as("send: %s", sent.body()).isEqualTo(200);
         assertThat(sent.body()).isEqualTo("sent " + item);
 
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        List<String> received = received(base);
-        while (!received.contains(item)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(item + " not received in " + TIMEOUT + "; received: " + received + "; "
-                        + ServerThreads.dump(item + " not received"));
-            }
-            Thread.sleep(100);
-            received = received(base);
+        AtomicReference<List<String>> received = new AtomicReference<>(List.of());
+        try {
+            await(item + " received").atMost(TIMEOUT).pollInterval(Duration.ofMillis(100)).until(() -> {
+                received.set(received(base));
+                return received.get().contains(item);
+            });
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(item + " not received in " + TIMEOUT + "; received: " + received.get() + "; "
+                    + ServerThreads.dump(item + " not received"));
         }
     }
 

@@ -1,8 +1,11 @@
 package io.mikyu.it;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.time.Duration;
 import java.util.UUID;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Waits until a message-driven bean's topic subscription exists. Its activation connects on the server's
@@ -23,12 +26,12 @@ final class SubscriptionProbe {
         long deadline = System.nanoTime() + AppClient.TIMEOUT.toNanos();
         for (int i = 1; System.nanoTime() < deadline; i++) {
             publisher.post("publish", "to", topic, "body", run + i);
-            long next = System.nanoTime() + EACH.toNanos();
-            while (System.nanoTime() < next) {
-                if (subscriber.lines("deliveries").stream().anyMatch(l -> l.startsWith(run))) {
-                    return;
-                }
-                Thread.sleep(100);
+            try {
+                await("probe " + i + " delivered").atMost(EACH).pollInterval(Duration.ofMillis(100))
+                        .until(() -> subscriber.lines("deliveries").stream().anyMatch(l -> l.startsWith(run)));
+                return;
+            } catch (ConditionTimeoutException notYet) {
+                // published before the subscription existed: another probe
             }
         }
         throw new AssertionError("no probe delivered on the " + topic + " subscription in " + AppClient.TIMEOUT

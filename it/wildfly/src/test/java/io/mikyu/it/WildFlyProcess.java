@@ -1,5 +1,7 @@
 package io.mikyu.it;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -14,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.awaitility.core.ConditionTimeoutException;
 import org.jboss.shrinkwrap.api.Archive;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 
@@ -35,7 +38,7 @@ final class WildFlyProcess implements AutoCloseable {
     private final int portOffset;
     private final List<String> properties;
     private Process script;
-    private ProcessHandle jvm;
+    private volatile ProcessHandle jvm;
 
     /**
      * @param base the server directory, made afresh from the distribution's configuration
@@ -78,23 +81,27 @@ final class WildFlyProcess implements AutoCloseable {
                 + " -Djboss.bind.address.unsecure=127.0.0.1");
         script = builder.start();
         jvm = null;
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (jvm == null || !deployed()) {
-            if (jvm == null && Files.exists(pidFile)) {
-                String pid = Files.readString(pidFile).trim();
-                if (!pid.isEmpty()) {
-                    jvm = ProcessHandle.of(Long.parseLong(pid)).orElse(null);
-                }
-            }
-            if (!script.isAlive()) {
-                throw new IllegalStateException("WildFly exited with " + script.exitValue() + "; " + logTail());
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("WildFly's deployments not deployed in " + START_TIMEOUT + "; "
-                        + logTail());
-            }
-            Thread.sleep(200);
+        try {
+            await("WildFly's deployments deployed").atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(200))
+                    .until(() -> startedOrFailIfExited(pidFile));
+        } catch (ConditionTimeoutException e) {
+            throw new IllegalStateException("WildFly's deployments not deployed in " + START_TIMEOUT + "; "
+                    + logTail());
         }
+    }
+
+    /** Whether the server's JVM is known (from its pid file) and its deployments deployed; fails if it exited. */
+    private boolean startedOrFailIfExited(Path pidFile) throws IOException {
+        if (jvm == null && Files.exists(pidFile)) {
+            String pid = Files.readString(pidFile).trim();
+            if (!pid.isEmpty()) {
+                jvm = ProcessHandle.of(Long.parseLong(pid)).orElse(null);
+            }
+        }
+        if (!script.isAlive()) {
+            throw new IllegalStateException("WildFly exited with " + script.exitValue() + "; " + logTail());
+        }
+        return jvm != null && deployed();
     }
 
     /** kill -9 of the server's JVM, exactly: no shutdown of any kind. */

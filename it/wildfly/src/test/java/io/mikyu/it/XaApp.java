@@ -12,7 +12,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /** The XA application's servlet ({@code io.mikyu.it.xa.XaServlet}) as the tests call it, over HTTP/1.1. */
 final class XaApp {
@@ -55,18 +58,17 @@ final class XaApp {
     }
 
     /** Asks until the answer satisfies the condition, for at most {@link #TIMEOUT}; the last answer. */
-    <T> T await(String what, Call<T> call, Predicate<T> condition) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        T last = call.call();
-        while (!condition.test(last)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(what + " not seen in " + TIMEOUT + "; last: " + last + "; "
-                        + ServerThreads.dump(what + " not seen"));
-            }
-            Thread.sleep(100);
-            last = call.call();
+    <T> T await(String what, Call<T> call, Predicate<T> condition) {
+        AtomicReference<T> last = new AtomicReference<>();
+        try {
+            return Awaitility.await(what).atMost(TIMEOUT).pollInterval(Duration.ofMillis(100)).until(() -> {
+                last.set(call.call());
+                return last.get();
+            }, condition);
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(what + " not seen in " + TIMEOUT + "; last: " + last.get() + "; "
+                    + ServerThreads.dump(what + " not seen"));
         }
-        return last;
     }
 
     interface Call<T> {

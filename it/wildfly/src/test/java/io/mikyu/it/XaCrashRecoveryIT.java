@@ -1,6 +1,7 @@
 package io.mikyu.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.mikyu.it.xa.CrashServlet;
 import io.mikyu.it.xa.FileResource;
@@ -126,18 +127,14 @@ class XaCrashRecoveryIT {
         }
     }
 
-    private void awaitCommitting(CompletableFuture<HttpResponse<String>> commit) throws Exception {
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        while (files("committing").isEmpty()) {
+    private void awaitCommitting(CompletableFuture<HttpResponse<String>> commit) {
+        await("the commit in the test resource").atMost(TIMEOUT).pollInterval(Duration.ofMillis(50)).until(() -> {
             if (commit.isDone()) {
                 throw new AssertionError("the commit returned instead of stopping in the test resource: "
                         + commit.get().statusCode() + " " + commit.get().body());
             }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the commit did not reach the test resource in " + TIMEOUT);
-            }
-            Thread.sleep(50);
-        }
+            return !files("committing").isEmpty();
+        });
     }
 
     /** The test resource's branches in a state: the names of its files. */

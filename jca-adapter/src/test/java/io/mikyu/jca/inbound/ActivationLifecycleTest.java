@@ -21,7 +21,6 @@ import javax.transaction.xa.XAResource;
 import javax.transaction.xa.Xid;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -29,6 +28,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** Activation and deactivation, setup retries, JNDI lookups, recovery resources, the adapter's stop. */
 @Timeout(60)
@@ -95,15 +95,32 @@ class ActivationLifecycleTest {
         spec.setUrl("vm://" + blocker + "?durability=async");
         spec.setSetupInterval(100L);
         inbound.activate(mdb, spec); // does not fail: it retries
-        Thread.sleep(400);
+        await("an attempt failed, the next one waited for").atMost(Inbound.AT_MOST)
+                .until(ActivationLifecycleTest::aSetupWaitsToTryAgain);
         Files.delete(blocker);
         try (var c = new MikyuConnectionFactory("vm://" + blocker + "?durability=async").createConnection();
              var s = c.createSession()) {
             s.createProducer(s.createQueue("late")).send(s.createTextMessage("finally"));
-            Inbound.await(Duration.ofSeconds(10), () -> mdb.deliveries.size() == 1, "the delivery");
+            await("the delivery").atMost(Inbound.AT_MOST).until(() -> mdb.deliveries.size() == 1);
         }
         assertThat(mdb.texts()).containsExactly("finally");
         inbound.ra.endpointDeactivation(mdb, spec);
+    }
+
+    /**
+     * Whether an activation's setup is between two attempts, waiting (for the setup interval) to try again: a
+     * thread in {@code Object.wait} called from the setup itself.
+     */
+    private static boolean aSetupWaitsToTryAgain() {
+        return Thread.getAllStackTraces().values().stream().anyMatch(stack -> {
+            int i = 0;
+            while (i < stack.length && stack[i].getClassName().equals("java.lang.Object")
+                    && stack[i].getMethodName().startsWith("wait")) {
+                i++;
+            }
+            return i > 0 && i < stack.length && stack[i].getClassName().endsWith("EndpointActivation$Setup")
+                    && stack[i].getMethodName().equals("run");
+        });
     }
 
     @Test
@@ -122,7 +139,7 @@ class ActivationLifecycleTest {
         spec.setDestinationLookup("java:/jms/queue/invoices");
         spec.setConnectionFactoryLookup("java:/jms/cf");
         inbound.activate(mdb, spec);
-        Thread.sleep(300);
+        inbound.awaitSessions(MikyuActivationSpec.DEFAULT_MAX_SESSION); // the queue created, maxAttempts the pool's
         inbound.send("invoices", "inv-1");
         assertThat(Inbound.texts(inbound.drain("invoices/dlq", 10_000))).as("the pool's maxAttempts=2 applied")
                 .containsExactly("inv-1");
@@ -132,9 +149,9 @@ class ActivationLifecycleTest {
         MikyuActivationSpec topic = new MikyuActivationSpec();
         topic.setDestinationLookup("java:/jms/topic/news");
         inbound.activate(news, topic);
-        Thread.sleep(500);
+        inbound.awaitSessions(MikyuActivationSpec.DEFAULT_MAX_SESSION + 1); // and subscribed to the topic
         inbound.publish("news", "n-1");
-        Inbound.await(Duration.ofSeconds(10), () -> news.deliveries.size() == 1, "the news");
+        await("the news").atMost(Inbound.AT_MOST).until(() -> news.deliveries.size() == 1);
     }
 
     @Test
@@ -187,16 +204,15 @@ class ActivationLifecycleTest {
         var cf = (jakarta.jms.ConnectionFactory) mcf.createConnectionFactory(new TestConnectionManager(null));
         var handle = cf.createConnection(); // never closed by the "application"
         assertThat(inbound.ra.connections().size()).isEqualTo(1);
-        Thread.sleep(300);
+        inbound.awaitSessions(MikyuActivationSpec.DEFAULT_MAX_SESSION);
 
         inbound.ra.stop();
         assertThat(inbound.ra.connections().size()).isZero();
-        Inbound.await(Duration.ofSeconds(5), () -> inbound.bootstrap.workManager().running() == 0,
-                "the delivering sessions to end");
+        await("the delivering sessions to end").atMost(Inbound.AT_MOST)
+                .until(() -> inbound.bootstrap.workManager().running() == 0);
         inbound.send("a", "after stop");
-        Thread.sleep(700);
+        assertThat(Inbound.texts(inbound.drain("a", 2_000))).as("nobody took it").containsExactly("after stop");
         assertThat(mdb.deliveries).isEmpty();
-        assertThat(Inbound.texts(inbound.drain("a", 2_000))).containsExactly("after stop");
         handle.close();
     }
 }

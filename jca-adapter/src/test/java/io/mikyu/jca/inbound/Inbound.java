@@ -15,10 +15,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BooleanSupplier;
+
+import static org.awaitility.Awaitility.await;
 
 /** A started resource adapter on an embedded store, with a plain connection to feed and check it. */
 final class Inbound {
+
+    /** The longest a test waits for something to happen. */
+    static final Duration AT_MOST = Duration.ofSeconds(30);
 
     final String url;
     final MikyuResourceAdapter ra = new MikyuResourceAdapter();
@@ -57,12 +61,29 @@ final class Inbound {
     }
 
     void send(String queue, String... texts) throws Exception {
+        send(queue, Message.DEFAULT_PRIORITY, texts);
+    }
+
+    void send(String queue, int priority, String... texts) throws Exception {
         try (Session s = plain.createSession()) {
             MessageProducer p = s.createProducer(s.createQueue(queue));
+            p.setPriority(priority);
             for (String t : texts) {
                 p.send(s.createTextMessage(t));
             }
         }
+    }
+
+    /** The texts of what waits in {@code queue}, neither taken nor leased to a consumer. */
+    List<String> browse(String queue) throws Exception {
+        List<String> out = new ArrayList<>();
+        try (Session s = plain.createSession()) {
+            var messages = s.createBrowser(s.createQueue(queue)).getEnumeration();
+            while (messages.hasMoreElements()) {
+                out.add(((TextMessage) messages.nextElement()).getText());
+            }
+        }
+        return out;
     }
 
     void publish(String topic, String... texts) throws Exception {
@@ -94,14 +115,13 @@ final class Inbound {
         return out;
     }
 
-    static void await(Duration max, BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + max.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(20);
-        }
+    /**
+     * Waits until {@code sessions} delivering sessions run, over every activation: each has its consumer (its
+     * queue or subscription created) once it runs, so what is sent from then on is theirs.
+     */
+    void awaitSessions(int sessions) {
+        await(sessions + " delivering sessions").atMost(AT_MOST)
+                .until(() -> bootstrap.workManager().running(InboundSession.class) == sessions);
     }
 
     void close() throws Exception {

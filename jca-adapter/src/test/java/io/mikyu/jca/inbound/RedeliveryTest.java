@@ -10,11 +10,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A delivery that fails comes again, flagged redelivered: a transacted endpoint's rolled back branch (an exception,
@@ -45,11 +45,11 @@ class RedeliveryTest {
         MikyuActivationSpec spec = Inbound.queue("payments");
         spec.setMaxAttempts(3);
         spec.setMaxSession(1);
-        inbound.activate(mdb, spec); // the activation creates the queue, with its maxAttempts
-        Thread.sleep(300);
+        inbound.activate(mdb, spec);
+        inbound.awaitSessions(1); // the activation created the queue, with its maxAttempts
         inbound.send("payments", "pay-1");
 
-        Inbound.await(Duration.ofSeconds(20), () -> mdb.deliveries.size() >= 3, "3 deliveries");
+        await("3 deliveries").atMost(Inbound.AT_MOST).until(() -> mdb.deliveries.size() >= 3);
         List<Message> dead = inbound.drain("payments/dlq", 5_000);
         assertThat(Inbound.texts(dead)).containsExactly("pay-1");
         assertThat(mdb.deliveries).extracting(Delivery::redelivered).containsExactly(false, true, true);
@@ -66,10 +66,11 @@ class RedeliveryTest {
                 tm.setRollbackOnly(); // returns normally, the container rolls back
             }
         });
-        inbound.activate(mdb, Inbound.queue("jobs"));
+        MikyuActivationSpec spec = Inbound.queue("jobs");
+        inbound.activate(mdb, spec);
         inbound.send("jobs", "job-1");
-        Inbound.await(Duration.ofSeconds(10), () -> mdb.deliveries.size() >= 2, "2 deliveries");
-        Thread.sleep(500);
+        await("2 deliveries").atMost(Inbound.AT_MOST).until(() -> mdb.deliveries.size() >= 2);
+        inbound.ra.endpointDeactivation(mdb, spec); // returns once the deliveries in progress ended: none come later
         assertThat(mdb.deliveries).extracting(Delivery::text).containsExactly("job-1", "job-1");
         assertThat(mdb.deliveries).extracting(Delivery::redelivered).containsExactly(false, true);
         assertThat(inbound.drain("jobs", 300)).as("committed the second time").isEmpty();
@@ -84,10 +85,11 @@ class RedeliveryTest {
                 throw new RuntimeException("first time fails");
             }
         });
-        inbound.activate(mdb, Inbound.queue("mails"));
+        MikyuActivationSpec spec = Inbound.queue("mails");
+        inbound.activate(mdb, spec);
         inbound.send("mails", "mail-1", "mail-2");
-        Inbound.await(Duration.ofSeconds(10), () -> mdb.deliveries.size() >= 3, "3 deliveries");
-        Thread.sleep(500);
+        await("3 deliveries").atMost(Inbound.AT_MOST).until(() -> mdb.deliveries.size() >= 3);
+        inbound.ra.endpointDeactivation(mdb, spec); // returns once the deliveries in progress ended: none come later
         String failed = threwFor.get();
         String other = failed.equals("mail-1") ? "mail-2" : "mail-1";
         assertThat(mdb.deliveries).extracting(Delivery::text).containsExactlyInAnyOrder(failed, failed, other);
@@ -107,7 +109,7 @@ class RedeliveryTest {
         MikyuActivationSpec spec = Inbound.queue("bad");
         spec.setMaxAttempts(2);
         inbound.activate(mdb, spec);
-        Thread.sleep(300);
+        inbound.awaitSessions(MikyuActivationSpec.DEFAULT_MAX_SESSION); // the queue created, with its maxAttempts
         inbound.send("bad", "b-1");
         assertThat(Inbound.texts(inbound.drain("bad/dlq", 10_000))).containsExactly("b-1");
         assertThat(mdb.deliveries).hasSize(2);

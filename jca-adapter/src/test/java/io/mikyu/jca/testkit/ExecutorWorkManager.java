@@ -82,6 +82,11 @@ public final class ExecutorWorkManager implements WorkManager {
         return running.size();
     }
 
+    /** Work of {@code kind} running now. */
+    public long running(Class<? extends Work> kind) {
+        return running.stream().filter(kind::isInstance).count();
+    }
+
     public void shutdown() throws InterruptedException {
         for (Work w : running) {
             w.release();

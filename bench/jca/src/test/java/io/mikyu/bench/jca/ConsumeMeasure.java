@@ -1,6 +1,10 @@
 package io.mikyu.bench.jca;
 
+import static org.awaitility.Awaitility.await;
+
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
 import org.jboss.arquillian.container.test.api.Deployer;
 
 /**
@@ -44,20 +48,18 @@ final class ConsumeMeasure {
 
         long deployStart = System.nanoTime();
         deployer.deploy(side.consumerDeployment());
+        AtomicReference<String[]> last = new AtomicReference<>(new String[] {"0"});
         String[] summary;
         try {
-            long deadline = deployStart + timeout.toNanos();
-            do {
-                summary = http.consumed(side).split(" ");
-                if (Long.parseLong(summary[0]) >= messages) {
-                    break;
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError(side.id + ": the bean consumed " + summary[0] + " of " + messages
-                            + " in " + timeout);
-                }
-                Thread.sleep(POLL.toMillis());
-            } while (true);
+            // Polled every POLL: the time until done is measured to within that.
+            summary = await(side.id + ": the bean consumed all").atMost(timeout).pollDelay(Duration.ZERO)
+                    .pollInterval(POLL).until(() -> {
+                        last.set(http.consumed(side).split(" "));
+                        return last.get();
+                    }, s -> Long.parseLong(s[0]) >= messages);
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(side.id + ": the bean consumed " + last.get()[0] + " of " + messages + " in "
+                    + timeout);
         } finally {
             deployer.undeploy(side.consumerDeployment());
         }

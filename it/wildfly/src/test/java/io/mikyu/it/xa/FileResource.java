@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
 import javax.transaction.xa.XAException;
 import javax.transaction.xa.XAResource;
@@ -134,9 +135,10 @@ public final class FileResource implements XAResource {
     /** Until the process is killed: the commit must not return, nor the next branch be committed. */
     @SuppressWarnings("InfiniteLoopStatement")
     private static void waitForTheEnd() {
+        CountDownLatch never = new CountDownLatch(1);
         while (true) {
             try {
-                Thread.sleep(60_000);
+                never.await();
             } catch (InterruptedException e) {
                 // the thread stays here whatever wakes it
             }
