@@ -153,6 +153,7 @@ class PacedProducersTest {
                         jobs.ack(t.token());
                     }
                     consuming.countDown();
+                    // The consumer's steady, slow pace is what the producers are paced to.
                     Thread.sleep(5);
                 }
                 return null;
