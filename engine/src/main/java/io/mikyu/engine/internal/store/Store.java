@@ -24,6 +24,7 @@ import io.mikyu.engine.internal.task.SharedGroupHandle;
 import io.mikyu.engine.internal.txn.TransactionHandle;
 import io.mikyu.engine.internal.txn.TransactionManager;
 import io.mikyu.engine.internal.txn.TxParticipant;
+import io.mikyu.engine.internal.txn.TxTarget;
 import io.mikyu.engine.internal.task.TaskQueueHandle;
 import io.mikyu.engine.internal.write.BackgroundFlusher;
 import io.mikyu.engine.internal.write.DiskSpaceGuard;
@@ -236,29 +237,23 @@ public final class Store implements Mikyu {
         transactions.recover();
     }
 
-    /** Resolves a transaction operation's target ({@code TxOp.target()}) to the queue or group it writes. */
+    /** Resolves a transaction operation's target ({@code TxOp.target()}, a {@link TxTarget} name). */
     private TxParticipant participant(String target) {
-        int slash = target.indexOf('/');
-        String kind = target.substring(0, slash);
-        String rest = target.substring(slash + 1);
-        switch (kind) {
-            case "log" -> {
-                return logs.get(rest);
+        TxTarget t = TxTarget.parse(target);
+        switch (t.kind()) {
+            case LOG -> {
+                return logs.get(t.queue());
             }
-            case "task" -> {
-                return tasks.get(rest);
+            case TASK -> {
+                return tasks.get(t.queue());
             }
-            case "shared", "offsets" -> {
-                int colon = rest.lastIndexOf(':');
-                String queue = rest.substring(0, colon);
-                String group = rest.substring(colon + 1);
-                LogQueueHandle h = logs.get(queue);
-                if (kind.equals("offsets")) {
-                    return new OffsetCommitParticipant(h, group);
-                }
-                SharedGroupHandle g = h.shared().get(group);
+            case OFFSETS -> {
+                return new OffsetCommitParticipant(logs.get(t.queue()), t.group());
+            }
+            case SHARED_GROUP -> {
+                SharedGroupHandle g = logs.get(t.queue()).shared().get(t.group());
                 if (g == null) {
-                    throw new QueueNotFoundException("shared group '" + group + "' of log queue '" + queue
+                    throw new QueueNotFoundException("shared group '" + t.group() + "' of log queue '" + t.queue()
                             + "' does not exist");
                 }
                 return g;

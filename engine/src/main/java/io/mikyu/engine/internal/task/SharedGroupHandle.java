@@ -18,6 +18,7 @@ import io.mikyu.engine.internal.log.Retention;
 import io.mikyu.engine.internal.log.SegmentedLog;
 import io.mikyu.engine.internal.offsets.OffsetStore;
 import io.mikyu.engine.internal.txn.TxOp;
+import io.mikyu.engine.internal.txn.TxTarget;
 import io.mikyu.engine.internal.write.GroupCommitWriter;
 
 import java.io.IOException;
@@ -62,7 +63,7 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
         this.offsets = offsets;
         this.config = config;
         ledger = new LeaseLedger(source.name() + ":" + group, config.redelivery(), stateLog, writer, engine,
-                deadLetters, this::readRecord, () -> windowEnd, true, "shared/" + source.name() + ":" + group,
+                deadLetters, this::readRecord, () -> windowEnd, true, TxTarget.sharedGroup(source.name(), group),
                 transactions);
     }
 
