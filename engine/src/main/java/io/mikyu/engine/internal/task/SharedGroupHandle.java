@@ -31,8 +31,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A shared consumer group: the records of a log queue from the group's committed offset on are admitted, up to
  * {@code maxInFlight} at a time, into a {@link LeaseLedger} whose state records live in the group's own small
- * log ({@code log/<queue>/shared/<group>/}). The committed offset (lowest unfinished record) is written to the
- * queue's offsets file by housekeeping and on close; state records carry the window end in their timestamp, so
+ * log ({@code log/<queue>/shared-groups/<group>/}). The committed offset (lowest unfinished record) is written to
+ * the queue's offsets file by housekeeping and on close; state records carry the window end in their timestamp, so
  * state-log segments that only speak of finished records can be deleted.
  */
 public final class SharedGroupHandle extends LedgerHandle implements SharedGroup {
