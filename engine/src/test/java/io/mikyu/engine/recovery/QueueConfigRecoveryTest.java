@@ -58,7 +58,7 @@ class QueueConfigRecoveryTest {
                     }
                     default -> {
                         store.log("l").sharedGroup("g", SharedGroupConfig.defaults());
-                        parent = root.resolve("log").resolve("l").resolve("shared");
+                        parent = root.resolve("log").resolve("l").resolve("shared-groups");
                     }
                 }
                 List<Path> all = faults.forced();
@@ -96,7 +96,7 @@ class QueueConfigRecoveryTest {
         }
         Path logConf = data.resolve("log/broken/queue.conf");
         Path taskConf = data.resolve("task/jobs-broken/queue.conf");
-        Path groupConf = data.resolve("log/groups/shared/g-broken/queue.conf");
+        Path groupConf = data.resolve("log/groups/shared-groups/g-broken/queue.conf");
         byte[] original = Files.readAllBytes(logConf);
         for (Path conf : List.of(logConf, taskConf, groupConf)) {
             damage(conf, damage);

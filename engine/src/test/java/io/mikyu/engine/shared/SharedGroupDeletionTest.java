@@ -29,7 +29,7 @@ class SharedGroupDeletionTest {
 
     @Test
     void aDeletedSharedGroupIsGoneWithItsStateAndDeadLettersAndANewOneStartsAfresh() throws Exception {
-        Path groupDir = data.resolve("log").resolve("events").resolve("shared").resolve("g");
+        Path groupDir = data.resolve("log").resolve("events").resolve("shared-groups").resolve("g");
         try (Mikyu store = Mikyu.open(data)) {
             LogQueue q = store.createLog("events");
             fill(q, 0, 20);

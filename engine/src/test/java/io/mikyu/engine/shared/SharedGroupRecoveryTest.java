@@ -64,7 +64,7 @@ class SharedGroupRecoveryTest {
     @Test
     void aStateLogOfManySmallSegmentsIsTrimmedBelowTheCommittedOffsetAndRecoversExactly() throws Exception {
         SharedGroupConfig small = new SharedGroupConfig(200, config().redelivery().withSegmentBytes(4096));
-        Path stateDir = data.resolve("log").resolve("events").resolve("shared").resolve("g");
+        Path stateDir = data.resolve("log").resolve("events").resolve("shared-groups").resolve("g");
         SharedGroup.Delivery stuck = null;
         int written;
         try (Mikyu store = Mikyu.open(data)) {

@@ -21,12 +21,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
- * The shared consumer groups of one log queue, each in {@code <queue>/shared/<group>/} with its state log and,
- * in {@code dlq/}, its dead-letter queue (registered with the store as task queue {@code <queue>:<group>/dlq}).
+ * The shared consumer groups of one log queue, each in {@code <queue>/shared-groups/<group>/} with its state log
+ * and, in {@code dlq/}, its dead-letter queue (registered with the store as task queue {@code <queue>:<group>/dlq}).
  */
 final class SharedGroups {
 
-    static final String DIRECTORY = "shared";
+    static final String DIRECTORY = "shared-groups";
 
     /** How the store opens the logs and dead-letter queues groups need. */
     interface Opener {

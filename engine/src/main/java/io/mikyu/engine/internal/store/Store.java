@@ -24,6 +24,7 @@ import io.mikyu.engine.internal.task.SharedGroupHandle;
 import io.mikyu.engine.internal.txn.TransactionHandle;
 import io.mikyu.engine.internal.txn.TransactionManager;
 import io.mikyu.engine.internal.txn.TxParticipant;
+import io.mikyu.engine.internal.txn.TxTarget;
 import io.mikyu.engine.internal.task.TaskQueueHandle;
 import io.mikyu.engine.internal.write.BackgroundFlusher;
 import io.mikyu.engine.internal.write.DiskSpaceGuard;
@@ -35,7 +36,6 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,17 +52,15 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>
  *   &lt;data&gt;/mikyu.lock          owner's pid (OS lock held while open)
- *   &lt;data&gt;/FORMAT              magic line and store format version
+ *   &lt;data&gt;/FORMAT              magic line and store format version ({@link StoreFormat})
  *   &lt;data&gt;/store.id            the store's identity ({@link StoreIdFile})
- *   &lt;data&gt;/log/&lt;name&gt;/queue.conf, *.seg, *.idx, offsets.log, quarantine/
+ *   &lt;data&gt;/log/&lt;name&gt;/queue.conf, *.seg, *.idx, offsets.log, quarantine/, shared-groups/
  *   &lt;data&gt;/task/&lt;name&gt;/...      (task queues)
  * </pre>
  */
 public final class Store implements Mikyu {
 
     private static final Logger LOG = LoggerFactory.getLogger(Store.class);
-    private static final String FORMAT_FILE = "FORMAT";
-    private static final String FORMAT_TEXT = "mikyu-store 1\n";
     /**
      * The writer's staging buffer, and so the size of its writes. Small on purpose: the kernel copies a write from
      * this buffer into the page cache, and a buffer that still sits in the core's cache copies several times
@@ -211,16 +209,7 @@ public final class Store implements Mikyu {
     }
 
     private void checkFormat() throws IOException {
-        Path f = dataDir.resolve(FORMAT_FILE);
-        if (Files.exists(f)) {
-            String text = Files.readString(f, StandardCharsets.UTF_8);
-            if (!text.equals(FORMAT_TEXT)) {
-                throw new MikyuException("data directory " + dataDir + " has format '" + text.trim()
-                        + "', this mikyu reads '" + FORMAT_TEXT.trim() + "'");
-            }
-        } else {
-            io.mikyu.engine.internal.files.DurableFiles.write(f, FORMAT_TEXT.getBytes(StandardCharsets.UTF_8));
-        }
+        StoreFormat.openOrUpgrade(dataDir);
         Directories.createDurably(dataDir.resolve(QueueKind.LOG.directory()));
         Directories.createDurably(dataDir.resolve(QueueKind.TASK.directory()));
     }
@@ -236,29 +225,23 @@ public final class Store implements Mikyu {
         transactions.recover();
     }
 
-    /** Resolves a transaction operation's target ({@code TxOp.target()}) to the queue or group it writes. */
+    /** Resolves a transaction operation's target ({@code TxOp.target()}, a {@link TxTarget} name). */
     private TxParticipant participant(String target) {
-        int slash = target.indexOf('/');
-        String kind = target.substring(0, slash);
-        String rest = target.substring(slash + 1);
-        switch (kind) {
-            case "log" -> {
-                return logs.get(rest);
+        TxTarget t = TxTarget.parse(target);
+        switch (t.kind()) {
+            case LOG -> {
+                return logs.get(t.queue());
             }
-            case "task" -> {
-                return tasks.get(rest);
+            case TASK -> {
+                return tasks.get(t.queue());
             }
-            case "shared", "offsets" -> {
-                int colon = rest.lastIndexOf(':');
-                String queue = rest.substring(0, colon);
-                String group = rest.substring(colon + 1);
-                LogQueueHandle h = logs.get(queue);
-                if (kind.equals("offsets")) {
-                    return new OffsetCommitParticipant(h, group);
-                }
-                SharedGroupHandle g = h.shared().get(group);
+            case OFFSETS -> {
+                return new OffsetCommitParticipant(logs.get(t.queue()), t.group());
+            }
+            case SHARED_GROUP -> {
+                SharedGroupHandle g = logs.get(t.queue()).shared().get(t.group());
                 if (g == null) {
-                    throw new QueueNotFoundException("shared group '" + group + "' of log queue '" + queue
+                    throw new QueueNotFoundException("shared group '" + t.group() + "' of log queue '" + t.queue()
                             + "' does not exist");
                 }
                 return g;

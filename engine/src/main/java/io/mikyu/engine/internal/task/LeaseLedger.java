@@ -67,7 +67,7 @@ final class LeaseLedger {
     /** Wall time stamps records; steady time times leases and backoffs. */
     private final TimeSource clock;
     private final TaskQueueHandle deadLetters;
-    /** This ledger as a transaction participant ({@code task/<queue>} or {@code shared/<queue>:<group>}). */
+    /** This ledger as a transaction participant (a {@link io.mikyu.engine.internal.txn.TxTarget} name). */
     private final String txTarget;
     /** Commits a transaction of the store: how dead letters move atomically. */
     private final Consumer<List<TxOp>> transactions;

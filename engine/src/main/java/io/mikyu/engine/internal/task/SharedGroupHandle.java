@@ -18,6 +18,7 @@ import io.mikyu.engine.internal.log.Retention;
 import io.mikyu.engine.internal.log.SegmentedLog;
 import io.mikyu.engine.internal.offsets.OffsetStore;
 import io.mikyu.engine.internal.txn.TxOp;
+import io.mikyu.engine.internal.txn.TxTarget;
 import io.mikyu.engine.internal.write.GroupCommitWriter;
 
 import java.io.IOException;
@@ -30,8 +31,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A shared consumer group: the records of a log queue from the group's committed offset on are admitted, up to
  * {@code maxInFlight} at a time, into a {@link LeaseLedger} whose state records live in the group's own small
- * log ({@code log/<queue>/shared/<group>/}). The committed offset (lowest unfinished record) is written to the
- * queue's offsets file by housekeeping and on close; state records carry the window end in their timestamp, so
+ * log ({@code log/<queue>/shared-groups/<group>/}). The committed offset (lowest unfinished record) is written to
+ * the queue's offsets file by housekeeping and on close; state records carry the window end in their timestamp, so
  * state-log segments that only speak of finished records can be deleted.
  */
 public final class SharedGroupHandle extends LedgerHandle implements SharedGroup {
@@ -62,7 +63,7 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
         this.offsets = offsets;
         this.config = config;
         ledger = new LeaseLedger(source.name() + ":" + group, config.redelivery(), stateLog, writer, engine,
-                deadLetters, this::readRecord, () -> windowEnd, true, "shared/" + source.name() + ":" + group,
+                deadLetters, this::readRecord, () -> windowEnd, true, TxTarget.sharedGroup(source.name(), group),
                 transactions);
     }
 

@@ -21,6 +21,7 @@ import io.mikyu.engine.internal.format.TaskRecordDescriptor;
 import io.mikyu.engine.internal.log.Retention;
 import io.mikyu.engine.internal.log.SegmentedLog;
 import io.mikyu.engine.internal.txn.TxOp;
+import io.mikyu.engine.internal.txn.TxTarget;
 import io.mikyu.engine.internal.write.AppendRequest;
 import io.mikyu.engine.internal.write.GroupCommitWriter;
 
@@ -52,7 +53,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
         this.engine = engine;
         this.clock = engine.timeSource();
         ledger = new LeaseLedger(name, config, log, writer, engine, deadLetters, this::readTask,
-                clock::wallMillis, false, "task/" + name, transactions);
+                clock::wallMillis, false, TxTarget.task(name), transactions);
     }
 
     /** Opens a task queue over its recovered log, replaying its records to rebuild the tasks' state. */

@@ -32,7 +32,8 @@ import java.util.TreeMap;
  * PREPARE holds them). ROLLBACK and APPLIED carry none. Only a PREPARE with an owner (the user who prepared it)
  * sets the owner flag; every other record is written exactly as before the owner existed, and records without
  * the flag read as having no owner. The batch CRC protects the whole record; the batch's timestamp is when the
- * record was written.
+ * record was written. Targets are {@link TxTarget} names, read in any store format's spelling and handed on in the
+ * current one.
  */
 record TransactionRecord(byte kind, long txId, byte[] xid, String owner, Map<String, Long> scanFrom,
                          List<TxOp> ops) {
@@ -92,7 +93,7 @@ record TransactionRecord(byte kind, long txId, byte[] xid, String owner, Map<Str
             int n = in.readInt();
             Map<String, Long> scanFrom = new TreeMap<>();
             for (int i = 0; i < n; i++) {
-                scanFrom.put(in.readUTF(), in.readLong());
+                scanFrom.put(TxTarget.current(in.readUTF()), in.readLong());
             }
             int count = in.readInt();
             List<TxOp> ops = new ArrayList<>(count);
@@ -185,7 +186,8 @@ record TransactionRecord(byte kind, long txId, byte[] xid, String owner, Map<Str
                 return new TxOp.CommitOffset(in.readUTF(), in.readUTF(), in.readLong());
             }
             case OP_DEAD_LETTER -> {
-                return new TxOp.DeadLetter(in.readUTF(), in.readLong(), in.readLong(), in.readInt(), readString(in));
+                return new TxOp.DeadLetter(TxTarget.current(in.readUTF()), in.readLong(), in.readLong(), in.readInt(),
+                        readString(in));
             }
             default -> throw new IOException("unknown operation " + op);
         }

@@ -19,7 +19,7 @@ public sealed interface TxOp {
         }
 
         public String target() {
-            return "log/" + logQueue;
+            return TxTarget.log(logQueue);
         }
     }
 
@@ -29,7 +29,7 @@ public sealed interface TxOp {
         }
 
         public String target() {
-            return "task/" + taskQueue;
+            return TxTarget.task(taskQueue);
         }
     }
 
@@ -40,7 +40,7 @@ public sealed interface TxOp {
         }
 
         public String target() {
-            return "task/" + taskQueue;
+            return TxTarget.task(taskQueue);
         }
     }
 
@@ -51,20 +51,18 @@ public sealed interface TxOp {
         }
 
         public String target() {
-            return "shared/" + logQueue + ":" + group;
+            return TxTarget.sharedGroup(logQueue, group);
         }
     }
 
     /**
      * The DEAD record of work item {@code id} (held under {@code lease}) in the task queue or shared group
-     * {@code target} ({@code task/<queue>} or {@code shared/<queue>:<group>}): committed with the
-     * {@link Enqueue} of its copy to the dead-letter queue, so the move is one atomic step.
+     * {@code target} (a {@link TxTarget} name: {@code task/<queue>} or {@code shared-group/<queue>:<group>}):
+     * committed with the {@link Enqueue} of its copy to the dead-letter queue, so the move is one atomic step.
      */
     record DeadLetter(String target, long id, long lease, int attempts, String reason) implements TxOp {
         public String queue() {
-            String rest = target.substring(target.indexOf('/') + 1);
-            int colon = rest.lastIndexOf(':');
-            return target.startsWith("shared/") && colon > 0 ? rest.substring(0, colon) : rest;
+            return TxTarget.parse(target).queue();
         }
     }
 
@@ -74,7 +72,7 @@ public sealed interface TxOp {
         }
 
         public String target() {
-            return "offsets/" + logQueue + ":" + group;
+            return TxTarget.offsets(logQueue, group);
         }
     }
 }

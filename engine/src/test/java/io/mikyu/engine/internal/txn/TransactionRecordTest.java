@@ -14,7 +14,10 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The transaction log's record layout: the owner is added without changing records that have none. */
+/**
+ * The transaction log's record layout: the owner is added without changing records that have none, and records of
+ * store format 1 still read.
+ */
 class TransactionRecordTest {
 
     private static final byte[] XID = "xa-7".getBytes(StandardCharsets.UTF_8);
@@ -74,6 +77,68 @@ class TransactionRecordTest {
         assertThat(back.ops()).hasSize(1);
         assertThat(new String(((TxOp.Append) back.ops().get(0)).entry().payload(), StandardCharsets.UTF_8))
                 .isEqualTo("a1");
+    }
+
+    /** The kind word store format 1 wrote for shared groups. */
+    private static final String FORMAT_1_SHARED_GROUP = "shared";
+
+    /** A COMMIT of a dead-letter move from a shared group, as store format 1 named the group. */
+    private static byte[] format1DeadLetterCommit() throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(2);
+            out.writeLong(7);
+            out.writeInt(-1);
+            out.writeInt(1);
+            out.writeUTF(FORMAT_1_SHARED_GROUP + "/events:g");
+            out.writeLong(40);
+            out.writeInt(1);
+            out.writeByte(6);
+            out.writeUTF(FORMAT_1_SHARED_GROUP + "/events:g");
+            out.writeLong(3);
+            out.writeLong(11);
+            out.writeInt(2);
+            out.writeBoolean(true);
+            out.writeUTF("poison");
+        }
+        return bytes.toByteArray();
+    }
+
+    @Test
+    void aRecordOfStoreFormat1ReadsWithTheSharedGroupsCurrentName() throws IOException {
+        TransactionRecord r = TransactionRecord.decode(format1DeadLetterCommit());
+        assertThat(r.scanFrom()).containsExactly(Map.entry("shared-group/events:g", 40L));
+        assertThat(r.ops()).containsExactly(new TxOp.DeadLetter("shared-group/events:g", 3, 11, 2, "poison"));
+        assertThat(r.ops().get(0).queue()).isEqualTo("events");
+    }
+
+    @Test
+    void sharedGroupsAreWrittenUnderTheirCurrentName() throws IOException {
+        TxOp settle = new TxOp.SettleShared("events", "g", new LeaseToken(3, 11), false, -1, null);
+        assertThat(settle.target()).isEqualTo("shared-group/events:g");
+        TransactionRecord r = new TransactionRecord(TransactionRecord.COMMIT, 7, null, null,
+                Map.of(settle.target(), 40L), List.of(new TxOp.DeadLetter(settle.target(), 3, 11, 2, "poison")));
+        byte[] format1 = format1DeadLetterCommit();
+        byte[] current = r.encode();
+        assertThat(new String(current, StandardCharsets.ISO_8859_1)).contains("shared-group/events:g")
+                .doesNotContain(FORMAT_1_SHARED_GROUP + "/");
+        assertThat(current).hasSize(format1.length + 2 * "-group".length());
+        assertThat(TransactionRecord.decode(current)).isEqualTo(TransactionRecord.decode(format1));
+    }
+
+    @Test
+    void targetsParseInEitherSpellingAndUnknownOnesAreRefused() {
+        assertThat(TxTarget.parse("task/jobs")).isEqualTo(new TxTarget(TxTarget.Kind.TASK, "jobs", null));
+        assertThat(TxTarget.parse("log/a")).isEqualTo(new TxTarget(TxTarget.Kind.LOG, "a", null));
+        assertThat(TxTarget.parse("offsets/a:ex")).isEqualTo(new TxTarget(TxTarget.Kind.OFFSETS, "a", "ex"));
+        TxTarget group = new TxTarget(TxTarget.Kind.SHARED_GROUP, "events", "g");
+        assertThat(TxTarget.parse("shared-group/events:g")).isEqualTo(group);
+        assertThat(TxTarget.parse(FORMAT_1_SHARED_GROUP + "/events:g")).isEqualTo(group);
+        assertThat(group.name()).isEqualTo("shared-group/events:g");
+        assertThatThrownBy(() -> TxTarget.parse("queue/a")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("queue/a");
+        assertThatThrownBy(() -> TxTarget.parse("shared-group/events")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no group");
     }
 
     @Test
