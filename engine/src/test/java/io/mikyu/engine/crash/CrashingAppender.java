@@ -63,7 +63,7 @@ public final class CrashingAppender {
         Mikyu store = Mikyu.open(dir);
         store.getOrCreateLog(QUEUE, LogQueueConfig.defaults()).append(Entry.of("held"));
         println("READY " + ProcessHandle.current().pid());
-        Thread.sleep(Long.MAX_VALUE);
+        ChildProcess.awaitKill();
     }
 
     private static void tryOpen(Path dir) {

@@ -8,23 +8,29 @@ import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.OffsetOutOfRangeException;
 import io.mikyu.engine.Record;
+import io.mikyu.engine.support.BackgroundCall;
 import io.mikyu.engine.support.Fill;
+import io.mikyu.engine.support.SteppableTimeSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+@Timeout(60)
 class AppendAndReadTest {
+
+    /** Longer than the class's timeout: a poll that returns did not do so because its wait ended. */
+    private static final Duration LONG_WAIT = Duration.ofMinutes(10);
 
     @TempDir
     java.nio.file.Path data;
@@ -127,10 +133,12 @@ class AppendAndReadTest {
 
     @Test
     void anEntryWithoutTimestampIsStampedWithTheAppendTime() {
-        long before = System.currentTimeMillis();
+        long appendTime = 1_700_000_000_000L; // not now: the stamp comes from the store's clock
+        store.close();
+        store = Mikyu.open(data, EngineConfig.builder().timeSource(new SteppableTimeSource(appendTime)).build());
+        q = store.log("events");
         q.append(Entry.of("now"));
-        long after = System.currentTimeMillis();
-        assertThat(q.read(0).timestamp()).isBetween(before, after);
+        assertThat(q.read(0).timestamp()).isEqualTo(appendTime);
     }
 
     @Test
@@ -186,29 +194,20 @@ class AppendAndReadTest {
     @Test
     void pollReturnsAsSoonAsAnotherThreadAppends() throws Exception {
         Fill.append(q, 0, 2);
-        CompletableFuture<List<Record>> polled = CompletableFuture.supplyAsync(() -> {
-            try {
-                return q.poll(2, 10, Duration.ofSeconds(20));
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        Thread.sleep(200);
-        assertThat(polled).isNotDone();
-        long appended = System.nanoTime();
-        q.append(Entry.of("wake up"));
-        List<Record> records = polled.get(5, TimeUnit.SECONDS);
-        long latencyMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - appended);
-        assertThat(records).extracting(Record::payloadAsString).containsExactly("wake up");
-        assertThat(latencyMillis).as("woken by the append, not by a timeout").isLessThan(2000);
+        // a wait far longer than the test may take: returning proves the append woke it
+        try (BackgroundCall<List<Record>> polled = BackgroundCall.start("poller",
+                () -> q.poll(2, 10, LONG_WAIT)).awaitTimedWaiting()) {
+            assertThat(polled.isDone()).isFalse();
+            q.append(Entry.of("wake up"));
+            assertThat(polled.get()).extracting(Record::payloadAsString).containsExactly("wake up");
+        }
     }
 
     @Test
     void pollReturnsAtOnceWhenRecordsAreThere() throws Exception {
         Fill.append(q, 0, 5);
-        long start = System.nanoTime();
-        assertThat(q.poll(1, 2, Duration.ofSeconds(10))).extracting(Record::offset).containsExactly(1L, 2L);
-        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(1000);
+        // a wait longer than the class's timeout: returning at all proves it did not wait
+        assertThat(q.poll(1, 2, LONG_WAIT)).extracting(Record::offset).containsExactly(1L, 2L);
     }
 
     @Test
@@ -218,23 +217,19 @@ class AppendAndReadTest {
         List<Record> records = q.poll(1, 10, Duration.ofMillis(300));
         long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         assertThat(records).isEmpty();
-        assertThat(elapsed).isBetween(280L, 3000L);
+        assertThat(elapsed).as("waited the whole wait (real time)").isGreaterThanOrEqualTo(300L);
     }
 
     @Test
     void aPollerWaitingForALaterOffsetIsNotWokenByEarlierOnes() throws Exception {
-        CompletableFuture<List<Record>> polled = CompletableFuture.supplyAsync(() -> {
-            try {
-                return q.poll(3, 10, Duration.ofSeconds(20));
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        Fill.append(q, 0, 3);
-        Thread.sleep(100);
-        assertThat(polled).isNotDone();
-        q.append(Entry.of("third"));
-        assertThat(polled.get(5, TimeUnit.SECONDS)).extracting(Record::offset).containsExactly(3L);
+        try (BackgroundCall<List<Record>> polled = BackgroundCall.start("poller",
+                () -> q.poll(3, 10, LONG_WAIT)).awaitTimedWaiting()) {
+            Fill.append(q, 0, 3);
+            assertThat(polled.isDone()).isFalse();
+            q.append(Entry.of("third"));
+            // had an earlier append ended its wait, it would have returned without offset 3
+            assertThat(polled.get()).extracting(Record::offset).containsExactly(3L);
+        }
     }
 
     @Test

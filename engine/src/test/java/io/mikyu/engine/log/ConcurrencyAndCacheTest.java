@@ -22,8 +22,10 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 @Timeout(60)
 class ConcurrencyAndCacheTest {
@@ -97,17 +99,19 @@ class ConcurrencyAndCacheTest {
         int total = 5000;
         try (Mikyu store = Mikyu.open(data)) {
             LogQueue q = store.createLog("tail");
+            AtomicLong consumed = new AtomicLong();
             Thread reader = new Thread(() -> {
                 long next = 0;
                 try {
                     while (next < total) {
-                        List<Record> rs = q.poll(next, 100, Duration.ofSeconds(5));
+                        List<Record> rs = q.poll(next, 100, Duration.ofSeconds(30));
                         if (rs.isEmpty()) {
                             throw new AssertionError("tail reader starved at " + next);
                         }
                         for (Record r : rs) {
                             assertThat(r.offset()).isEqualTo(next++);
                         }
+                        consumed.set(next);
                     }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
@@ -116,8 +120,11 @@ class ConcurrencyAndCacheTest {
             reader.start();
             for (int i = 0; i < total; i++) {
                 q.append(Entry.of("tick-" + i));
-                if (i % 100 == 0) {
-                    Thread.sleep(1);
+                if (i % 100 == 99) {
+                    // the reader keeps up: the writer lets it catch up every 100 records
+                    long written = i + 1;
+                    await("the reader caught up with offset " + written).atMost(Duration.ofSeconds(30))
+                            .pollInterval(Duration.ofMillis(1)).until(() -> consumed.get() >= written);
                 }
             }
             reader.join(30_000);

@@ -7,17 +7,21 @@ import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.StorageFullException;
 import io.mikyu.engine.support.Fill;
+import io.mikyu.engine.support.SteppableTimeSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Below the free-space floor appends fail fast, say where, write nothing, and the store stays readable. */
+@Timeout(60)
 class DiskFullTest {
 
     private static final EngineConfig NO_ROOM = EngineConfig.builder().minFreeDiskBytes(Long.MAX_VALUE / 4).build();
@@ -33,12 +37,11 @@ class DiskFullTest {
         try (Mikyu store = Mikyu.open(data, NO_ROOM)) {
             LogQueue q = store.log("q");
             for (Durability d : Durability.values()) {
-                long start = System.nanoTime();
+                // fails rather than waits for room: a wait would never end (the test's timeout bounds it)
                 assertThatThrownBy(() -> q.append(Entry.of("no room"), d))
                         .isInstanceOf(StorageFullException.class)
                         .hasMessageContaining(data.toString())
                         .hasMessageContaining("minFreeDiskBytes");
-                assertThat((System.nanoTime() - start) / 1_000_000).as("fails fast").isLessThan(2000);
             }
             assertThatThrownBy(() -> q.appendBatch(List.of(Entry.of("a"), Entry.of("b"))))
                     .isInstanceOf(StorageFullException.class);
@@ -62,13 +65,14 @@ class DiskFullTest {
         long free = Files.getFileStore(data).getUsableSpace();
         long floor = free - (64L << 20);
         Path filler = data.resolveSibling(data.getFileName() + ".filler");
-        EngineConfig tight = EngineConfig.builder().minFreeDiskBytes(floor).build();
+        SteppableTimeSource clock = SteppableTimeSource.startingNow();
+        EngineConfig tight = EngineConfig.builder().minFreeDiskBytes(floor).timeSource(clock).build();
         try (Mikyu store = Mikyu.open(data, tight)) {
             LogQueue q = store.createLog("q");
             assertThat(q.append(Entry.of("before"))).isZero();
             fill(filler, 192L << 20);
             try {
-                Thread.sleep(700); // the guard samples free space at most every 500 ms while there is room
+                clock.advance(Duration.ofMillis(500)); // the guard samples free space every 500 ms while there is room
                 assertThatThrownBy(() -> q.append(Entry.of("full"))).isInstanceOf(StorageFullException.class);
             } finally {
                 Files.delete(filler);

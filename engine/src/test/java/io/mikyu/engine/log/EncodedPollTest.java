@@ -10,6 +10,7 @@ import io.mikyu.engine.Record;
 import io.mikyu.engine.RecordView;
 import io.mikyu.engine.spi.EncodedBatch;
 import io.mikyu.engine.spi.EncodedBatchHandler;
+import io.mikyu.engine.support.BackgroundCall;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,7 +19,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -122,16 +122,12 @@ class EncodedPollTest {
             LogQueue q = store.createLog("q");
             assertThat(q.pollEncoded(0, 1024, Integer.MAX_VALUE, Duration.ofMillis(50), new Collected())).isZero();
             Collected c = new Collected();
-            CompletableFuture<Long> waiting = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return q.pollEncoded(0, 1024, Integer.MAX_VALUE, Duration.ofSeconds(10), c);
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            Thread.sleep(100);
-            q.append(Entry.of("late"));
-            assertThat(waiting.get()).isEqualTo(1);
+            try (BackgroundCall<Long> waiting = BackgroundCall.start("poller",
+                    () -> q.pollEncoded(0, 1024, Integer.MAX_VALUE, Duration.ofMinutes(10), c)).awaitTimedWaiting()) {
+                assertThat(waiting.isDone()).as("nothing to read yet").isFalse();
+                q.append(Entry.of("late"));
+                assertThat(waiting.get()).as("woken by the append").isEqualTo(1);
+            }
             assertThat(c.decoded(0)).extracting(Record::payloadAsString).containsExactly("late");
         }
     }

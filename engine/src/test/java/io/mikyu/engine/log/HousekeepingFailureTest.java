@@ -13,9 +13,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Housekeeping runs on a scheduled executor, which never runs a task again once it has thrown. An Error in one
@@ -25,20 +25,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(60)
 class HousekeepingFailureTest {
 
-    private static final Duration DEADLINE = Duration.ofSeconds(20);
+    private static final Duration DEADLINE = Duration.ofSeconds(30);
 
     @TempDir
     Path data;
-
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + DEADLINE.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + DEADLINE + ": " + what);
-            }
-            Thread.sleep(10);
-        }
-    }
 
     private static void updates(LogQueue q, int rounds) {
         for (int round = 0; round < rounds; round++) {
@@ -60,9 +50,9 @@ class HousekeepingFailureTest {
             LogQueue compacted = store.createLog("compacted",
                     LogQueueConfig.defaults().withSegmentBytes(4096).withCompaction(true));
             updates(compacted, 40);
-            await("compaction failed twice (housekeeping ran again after the Error)",
-                    () -> faults.failedForces() >= 2);
-            await("the failures counted", () -> meters.get("mikyu.engine.housekeeping.failures")
+            await("compaction failed twice (housekeeping ran again after the Error)").atMost(DEADLINE)
+                    .until(() -> faults.failedForces() >= 2);
+            await("the failures counted").atMost(DEADLINE).until(() -> meters.get("mikyu.engine.housekeeping.failures")
                     .functionCounter().count() >= 2);
             assertThat(compacted.read(0, 100_000)).as("no failed rewrite took effect").hasSize(200);
 
@@ -72,11 +62,13 @@ class HousekeepingFailureTest {
             for (int i = 0; i < 200; i++) {
                 retained.append(Entry.of("r" + i + "-" + "#".repeat(100)));
             }
-            await("retention dropped old segments of 'retained'", () -> retained.startOffset() > 0);
+            await("retention dropped old segments of 'retained'").atMost(DEADLINE)
+                    .until(() -> retained.startOffset() > 0);
 
             // And once compaction can succeed, it does: one record per key in the sealed segments.
             faults.heal();
-            await("compaction removed superseded records", () -> compacted.read(0, 100_000).size() < 200);
+            await("compaction removed superseded records").atMost(DEADLINE)
+                    .until(() -> compacted.read(0, 100_000).size() < 200);
         }
     }
 }

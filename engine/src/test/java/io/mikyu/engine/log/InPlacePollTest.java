@@ -7,6 +7,7 @@ import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.Record;
+import io.mikyu.engine.support.BackgroundCall;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,7 +16,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -81,18 +81,13 @@ class InPlacePollTest {
             LogQueue q = store.createLog("q");
             assertThat(q.poll(0, 10, Duration.ofMillis(50), r -> { })).isZero();
             List<Long> seen = new ArrayList<>();
-            CompletableFuture<Long> polled = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return q.poll(0, 10, Duration.ofSeconds(10), r -> seen.add(r.offset()));
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            Thread.sleep(100);
-            long start = System.nanoTime();
-            q.append(Entry.of("wake up"));
-            assertThat(polled.get()).isEqualTo(1);
-            assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(2000);
+            // a wait far longer than the test may take: returning proves the append woke it
+            try (BackgroundCall<Long> polled = BackgroundCall.start("poller",
+                    () -> q.poll(0, 10, Duration.ofMinutes(10), r -> seen.add(r.offset()))).awaitTimedWaiting()) {
+                assertThat(polled.isDone()).as("nothing to read yet").isFalse();
+                q.append(Entry.of("wake up"));
+                assertThat(polled.get()).isEqualTo(1);
+            }
             assertThat(seen).containsExactly(0L);
         }
     }

@@ -21,6 +21,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A failed fsync: after it the page cache can no longer be trusted to reach the disk (Linux reports the error once,
@@ -84,11 +85,8 @@ class FsyncFailureTest {
 
             faults.failForces(f -> f.startsWith(queueDir) && f.toString().endsWith(".seg"));
             q.append(Entry.of("written, fsync fails"));
-            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (faults.failedForces() == 0 && System.nanoTime() < deadline) {
-                Thread.sleep(5);
-            }
-            assertThat(faults.failedForces()).as("the flusher tried and failed").isPositive();
+            await("the flusher tried and failed").atMost(Duration.ofSeconds(30))
+                    .until(() -> faults.failedForces() > 0);
             faults.heal();
 
             assertThatThrownBy(store::flush).as("flush() must not report success over the lost fsync")

@@ -35,6 +35,6 @@ public final class SharedGroupChild {
         g.ack(ds.get(1).token());
         g.ack(ds.get(3).token());
         ChildProcess.println("DONE " + ds.get(0).leaseExpiresAt());
-        Thread.sleep(Long.MAX_VALUE);
+        ChildProcess.awaitKill();
     }
 }

@@ -117,8 +117,7 @@ class SharedGroupDeliveryTest {
 
             // and the group goes on with new records from where it was
             fill(q, RECORDS, RECORDS + 3);
-            List<SharedGroup.Delivery> next = SharedTesting.fetchN(group, 3, Duration.ofSeconds(30),
-                    Duration.ofSeconds(5));
+            List<SharedGroup.Delivery> next = group.fetch(3, Duration.ofSeconds(30), Duration.ZERO);
             assertThat(SharedTesting.offsets(next)).containsExactly((long) RECORDS, RECORDS + 1L, RECORDS + 2L);
         }
     }

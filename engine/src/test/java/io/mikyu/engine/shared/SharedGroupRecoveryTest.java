@@ -1,11 +1,13 @@
 package io.mikyu.engine.shared;
 
+import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.SharedGroup;
 import io.mikyu.engine.SharedGroupConfig;
 import io.mikyu.engine.support.StoreFiles;
 import io.mikyu.engine.support.ChildProcess;
+import io.mikyu.engine.support.SteppableTimeSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,7 +19,7 @@ import java.util.Map;
 
 import static io.mikyu.engine.shared.SharedTesting.LONG_LEASE;
 import static io.mikyu.engine.shared.SharedTesting.config;
-import static io.mikyu.engine.shared.SharedTesting.fetchN;
+import static io.mikyu.engine.shared.SharedTesting.BACKOFF;
 import static io.mikyu.engine.shared.SharedTesting.fill;
 import static io.mikyu.engine.shared.SharedTesting.offsets;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -112,26 +114,26 @@ class SharedGroupRecoveryTest {
 
     /** Records 0-5 were fetched, 0, 1 and 3 acked; 6-9 never fetched. */
     private void checkRecoveredState(long leaseEnds) throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        // Reopened on a clock a millisecond before the leases end (steady time reads as wall time across restarts)
+        SteppableTimeSource clock = new SteppableTimeSource(leaseEnds - 1);
+        try (Mikyu store = Mikyu.open(data, EngineConfig.builder().timeSource(clock).build())) {
             LogQueue q = store.log("events");
             SharedGroup g = q.sharedGroup("g", config());
             assertThat(g.committedOffset()).as("lowest unacked after reopen").isEqualTo(2);
             assertThat(g.lag()).isEqualTo(8);
 
             List<SharedGroup.Delivery> fresh = g.fetch(10, LONG_LEASE, Duration.ZERO);
-            if (System.currentTimeMillis() < leaseEnds) {
-                assertThat(offsets(fresh)).as("while the old leases hold, only never-fetched records")
-                        .containsExactly(6L, 7L, 8L, 9L);
-            }
-            assertThat(fresh).filteredOn(d -> d.record().offset() >= 6)
-                    .allSatisfy(d -> assertThat(d.deliveryCount()).isEqualTo(1));
-            List<SharedGroup.Delivery> back = new java.util.ArrayList<>(fresh.stream()
-                    .filter(d -> d.record().offset() < 6).toList());
-            back.addAll(fetchN(g, 3 - back.size(), LONG_LEASE, Duration.ofSeconds(8)));
-            assertThat(System.currentTimeMillis()).as("not before the lease ended").isGreaterThanOrEqualTo(leaseEnds);
+            assertThat(offsets(fresh)).as("while the old leases hold, only never-fetched records")
+                    .containsExactly(6L, 7L, 8L, 9L);
+            assertThat(fresh).allSatisfy(d -> assertThat(d.deliveryCount()).isEqualTo(1));
+            clock.advance(BACKOFF); // the leases ended; their backoff, less a millisecond, is over
+            assertThat(g.fetch(10, LONG_LEASE, Duration.ZERO)).as("not before the lease and its backoff").isEmpty();
+            clock.advance(Duration.ofMillis(1));
+            List<SharedGroup.Delivery> back = g.fetch(10, LONG_LEASE, Duration.ZERO);
             assertThat(offsets(back)).as("the unacked leased records").containsExactlyInAnyOrder(2L, 4L, 5L);
             assertThat(back).allSatisfy(d -> assertThat(d.deliveryCount()).isEqualTo(2));
-            assertThat(g.fetch(10, LONG_LEASE, Duration.ofMillis(400))).as("acked records never come back").isEmpty();
+            clock.advance(Duration.ofSeconds(1));
+            assertThat(g.fetch(10, LONG_LEASE, Duration.ZERO)).as("acked records never come back").isEmpty();
 
             for (SharedGroup.Delivery d : fresh) {
                 if (d.record().offset() >= 6) {

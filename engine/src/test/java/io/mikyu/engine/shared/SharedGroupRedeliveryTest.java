@@ -1,5 +1,6 @@
 package io.mikyu.engine.shared;
 
+import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.Headers;
 import io.mikyu.engine.LeasedTask;
@@ -9,6 +10,7 @@ import io.mikyu.engine.QueueKind;
 import io.mikyu.engine.SharedGroup;
 import io.mikyu.engine.StaleLeaseException;
 import io.mikyu.engine.TaskQueue;
+import io.mikyu.engine.support.SteppableTimeSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,19 +25,32 @@ import java.util.stream.Collectors;
 import static io.mikyu.engine.shared.SharedTesting.BACKOFF;
 import static io.mikyu.engine.shared.SharedTesting.LONG_LEASE;
 import static io.mikyu.engine.shared.SharedTesting.config;
-import static io.mikyu.engine.shared.SharedTesting.fetchN;
 import static io.mikyu.engine.shared.SharedTesting.fill;
-import static io.mikyu.engine.shared.SharedTesting.millisSince;
 import static io.mikyu.engine.shared.SharedTesting.offsets;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Nacks, ended leases, fencing and dead letters of a shared group. */
-@Timeout(30)
+/**
+ * Nacks, ended leases, fencing and dead letters of a shared group. Leases, delays and backoffs run on a clock the
+ * tests move: each is checked a millisecond before it ends and when it ends.
+ */
+@Timeout(60)
 class SharedGroupRedeliveryTest {
 
     @TempDir
     Path data;
+
+    private final SteppableTimeSource clock = SteppableTimeSource.startingNow();
+
+    private Mikyu open() {
+        return Mikyu.open(data, EngineConfig.builder().timeSource(clock).build());
+    }
+
+    /** What the group hands out now, without waiting. */
+    private static List<SharedGroup.Delivery> fetchNow(SharedGroup g, int max, Duration lease)
+            throws InterruptedException {
+        return g.fetch(max, lease, Duration.ZERO);
+    }
 
     private static Map<Long, SharedGroup.Delivery> byOffset(List<SharedGroup.Delivery> ds) {
         return ds.stream().collect(Collectors.toMap(d -> d.record().offset(), Function.identity()));
@@ -43,64 +58,63 @@ class SharedGroupRedeliveryTest {
 
     @Test
     void aNackWithADelayRedeliversOnlyThatRecordAfterTheDelayWithTheDeliveryCountRaised() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             LogQueue q = store.createLog("events");
             fill(q, 0, 5);
             SharedGroup g = q.sharedGroup("g", config());
             Map<Long, SharedGroup.Delivery> first = byOffset(g.fetch(5, LONG_LEASE, Duration.ZERO));
             assertThat(first).hasSize(5);
 
-            long start = System.nanoTime();
             g.nack(first.get(1L).token(), Duration.ofMillis(300), "try later");
             g.nack(first.get(3L).token(), Duration.ofMillis(300), "try later");
             g.ack(first.get(0L).token());
             g.ack(first.get(2L).token());
             // offset 4 stays leased
 
-            assertThat(g.fetch(5, LONG_LEASE, Duration.ofMillis(150))).as("not before the delay").isEmpty();
-            List<SharedGroup.Delivery> again = fetchN(g, 2, LONG_LEASE, Duration.ofSeconds(5));
-            long elapsed = millisSince(start);
-            assertThat(offsets(again)).containsExactlyInAnyOrder(1L, 3L);
+            clock.advance(Duration.ofMillis(299));
+            assertThat(fetchNow(g, 5, LONG_LEASE)).as("not before the delay").isEmpty();
+            clock.advance(Duration.ofMillis(1));
+            List<SharedGroup.Delivery> again = fetchNow(g, 5, LONG_LEASE);
+            assertThat(offsets(again)).as("redelivered after the 300 ms delay").containsExactlyInAnyOrder(1L, 3L);
             assertThat(again).allSatisfy(d -> {
                 assertThat(d.deliveryCount()).isEqualTo(2);
                 assertThat(d.record().payloadAsString()).isEqualTo("r" + d.record().offset());
             });
-            assertThat(elapsed).as("redelivered after the 300 ms delay").isBetween(250L, 3_000L);
-            assertThat(g.fetch(5, LONG_LEASE, Duration.ofMillis(300))).as("nothing else comes back").isEmpty();
+            clock.advance(Duration.ofSeconds(1));
+            assertThat(fetchNow(g, 5, LONG_LEASE)).as("nothing else comes back").isEmpty();
             assertThat(g.committedOffset()).isEqualTo(1);
         }
     }
 
     @Test
     void aNackWithoutDelayWaitsForTheBackoffWhichGrowsWithEachDelivery() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             LogQueue q = store.createLog("events");
             fill(q, 0, 1);
             SharedGroup g = q.sharedGroup("g", config());
             SharedGroup.Delivery d = g.fetch(1, LONG_LEASE, Duration.ZERO).get(0);
             assertThat(d.deliveryCount()).isEqualTo(1);
 
-            long start = System.nanoTime();
             g.nack(d.token(), null, "boom");
-            d = fetchN(g, 1, LONG_LEASE, Duration.ofSeconds(5)).get(0);
-            long firstWait = millisSince(start);
+            clock.advance(BACKOFF.minusMillis(1));
+            assertThat(fetchNow(g, 1, LONG_LEASE)).as("backoff(1) = 100 ms").isEmpty();
+            clock.advance(Duration.ofMillis(1));
+            d = fetchNow(g, 1, LONG_LEASE).get(0);
             assertThat(d.deliveryCount()).isEqualTo(2);
-            assertThat(firstWait).as("backoff(1) = 100 ms").isBetween(80L, 2_000L);
 
-            start = System.nanoTime();
             g.nack(d.token(), null, "boom");
-            assertThat(g.fetch(1, LONG_LEASE, Duration.ofMillis(120))).as("backoff(2) = 200 ms").isEmpty();
-            d = fetchN(g, 1, LONG_LEASE, Duration.ofSeconds(5)).get(0);
-            long secondWait = millisSince(start);
+            clock.advance(BACKOFF.multipliedBy(2).minusMillis(1));
+            assertThat(fetchNow(g, 1, LONG_LEASE)).as("backoff(2) = 200 ms").isEmpty();
+            clock.advance(Duration.ofMillis(1));
+            d = fetchNow(g, 1, LONG_LEASE).get(0);
             assertThat(d.deliveryCount()).isEqualTo(3);
-            assertThat(secondWait).isBetween(170L, 2_500L);
             assertThat(d.record().offset()).isZero();
         }
     }
 
     @Test
     void anEndedLeaseRedeliversOnlyTheExpiredRecords() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             LogQueue q = store.createLog("events");
             fill(q, 0, 6);
             SharedGroup g = q.sharedGroup("g", config());
@@ -110,23 +124,29 @@ class SharedGroupRedeliveryTest {
             assertThat(offsets(longOnes)).containsExactly(3L, 4L, 5L);
             g.ack(shortOnes.get(1).token()); // finished before its lease ended
 
-            assertThat(g.fetch(6, LONG_LEASE, Duration.ofMillis(150))).as("leases still hold").isEmpty();
-            List<SharedGroup.Delivery> again = fetchN(g, 2, LONG_LEASE, Duration.ofSeconds(5));
+            clock.advance(Duration.ofMillis(299));
+            assertThat(fetchNow(g, 6, LONG_LEASE)).as("leases still hold").isEmpty();
+            clock.advance(BACKOFF); // the leases ended a millisecond later; then the backoff, less that millisecond
+            assertThat(fetchNow(g, 6, LONG_LEASE)).as("backing off").isEmpty();
+            clock.advance(Duration.ofMillis(1));
+            List<SharedGroup.Delivery> again = fetchNow(g, 6, LONG_LEASE);
             assertThat(offsets(again)).containsExactlyInAnyOrder(0L, 2L);
             assertThat(again).allSatisfy(d -> assertThat(d.deliveryCount()).isEqualTo(2));
-            assertThat(g.fetch(6, LONG_LEASE, Duration.ofMillis(500))).as("acked and long-leased stay away").isEmpty();
+            clock.advance(Duration.ofSeconds(1));
+            assertThat(fetchNow(g, 6, LONG_LEASE)).as("acked and long-leased stay away").isEmpty();
             assertThat(g.counts().inFlight()).isEqualTo(5);
         }
     }
 
     @Test
     void aLateHolderIsFencedOnceItsRecordWentToAnotherMember() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             LogQueue q = store.createLog("events");
             fill(q, 0, 1);
             SharedGroup g = q.sharedGroup("g", config());
             SharedGroup.Delivery late = g.fetch(1, Duration.ofMillis(200), Duration.ZERO).get(0);
-            SharedGroup.Delivery now = fetchN(g, 1, LONG_LEASE, Duration.ofSeconds(5)).get(0);
+            clock.advance(Duration.ofMillis(200).plus(BACKOFF));
+            SharedGroup.Delivery now = fetchNow(g, 1, LONG_LEASE).get(0);
             assertThat(now.record().offset()).isEqualTo(late.record().offset());
             assertThat(now.token()).isNotEqualTo(late.token());
             assertThat(now.deliveryCount()).isEqualTo(2);
@@ -138,7 +158,7 @@ class SharedGroupRedeliveryTest {
             assertThatThrownBy(() -> g.extend(late.token(), LONG_LEASE)).isInstanceOf(StaleLeaseException.class);
 
             // the current holder is unaffected
-            assertThat(g.extend(now.token(), LONG_LEASE)).isGreaterThan(System.currentTimeMillis());
+            assertThat(g.extend(now.token(), LONG_LEASE)).isEqualTo(clock.steadyMillis() + LONG_LEASE.toMillis());
             g.ack(now.token());
             assertThat(g.committedOffset()).isEqualTo(1);
             assertThatThrownBy(() -> g.ack(now.token())).as("an acked record cannot be acked again")
@@ -148,13 +168,14 @@ class SharedGroupRedeliveryTest {
 
     @Test
     void aBatchAckWithOneStaleTokenAcksNothing() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             LogQueue q = store.createLog("events");
             fill(q, 0, 2);
             SharedGroup g = q.sharedGroup("g", config());
             SharedGroup.Delivery late = g.fetch(1, Duration.ofMillis(200), Duration.ZERO).get(0);
             SharedGroup.Delivery other = g.fetch(1, LONG_LEASE, Duration.ZERO).get(0);
-            fetchN(g, 1, LONG_LEASE, Duration.ofSeconds(5)); // record 0 again, to someone else
+            clock.advance(Duration.ofMillis(200).plus(BACKOFF));
+            assertThat(offsets(fetchNow(g, 1, LONG_LEASE))).as("record 0 again, to someone else").containsExactly(0L);
             assertThatThrownBy(() -> g.ack(List.of(other.token(), late.token())))
                     .isInstanceOf(StaleLeaseException.class);
             g.extend(other.token(), LONG_LEASE); // still held, so not acked
@@ -164,14 +185,14 @@ class SharedGroupRedeliveryTest {
 
     @Test
     void afterMaxAttemptsARecordGoesToTheGroupsDeadLetterQueueWithItsHeaders() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             LogQueue q = store.createLog("events");
             q.append(Entry.of("poison").withHeaders(Headers.of("type", "order")));
             q.append(Entry.of("fine"));
             SharedGroup g = q.sharedGroup("g", config(100, 3));
 
             for (int attempt = 1; attempt <= 3; attempt++) {
-                List<SharedGroup.Delivery> ds = fetchN(g, 1, LONG_LEASE, Duration.ofSeconds(5));
+                List<SharedGroup.Delivery> ds = fetchNow(g, 1, LONG_LEASE); // a nack without delay: ready at once
                 assertThat(ds).as("delivery %d", attempt).hasSize(1);
                 SharedGroup.Delivery d = ds.get(0);
                 assertThat(d.record().offset()).isZero();
@@ -184,7 +205,8 @@ class SharedGroupRedeliveryTest {
                 g.nack(d.token(), Duration.ZERO, "cannot parse #" + attempt);
             }
 
-            assertThat(g.fetch(5, LONG_LEASE, Duration.ofMillis(300))).as("no fourth delivery").isEmpty();
+            clock.advance(Duration.ofSeconds(1));
+            assertThat(fetchNow(g, 5, LONG_LEASE)).as("no fourth delivery").isEmpty();
             assertThat(g.committedOffset()).as("a dead-lettered record is finished").isEqualTo(2);
             assertThat(g.counts().depth()).isZero();
 
@@ -192,7 +214,7 @@ class SharedGroupRedeliveryTest {
             assertThat(dlq.name()).isEqualTo("events:g/dlq");
             assertThat(store.taskQueue("events:g/dlq").name()).isEqualTo(dlq.name());
             assertThat(store.list(QueueKind.TASK)).contains("events:g/dlq");
-            LeasedTask dead = dlq.dequeue(Duration.ofSeconds(2));
+            LeasedTask dead = dlq.dequeue(Duration.ofSeconds(30)); // the move may still be under way
             assertThat(dead).isNotNull();
             assertThat(dead.payloadAsString()).isEqualTo("poison");
             assertThat(dead.headers().getString("type")).isEqualTo("order");
@@ -201,9 +223,9 @@ class SharedGroupRedeliveryTest {
             assertThat(dead.headers().getString(TaskQueue.DLQ_ATTEMPTS)).isEqualTo("3");
             assertThat(dead.headers().getString(TaskQueue.DLQ_REASON)).isEqualTo("cannot parse #3");
             dlq.ack(dead.token());
-            assertThat(dlq.dequeue(Duration.ofMillis(100))).as("only the poison record").isNull();
+            assertThat(dlq.dequeue(Duration.ZERO)).as("only the poison record").isNull();
         }
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             assertThat(store.list(QueueKind.TASK)).as("the group's DLQ is registered after reopen")
                     .contains("events:g/dlq");
             assertThat(store.log("events").sharedGroup("g", config(100, 3)).committedOffset()).isEqualTo(2);
@@ -212,18 +234,20 @@ class SharedGroupRedeliveryTest {
 
     @Test
     void aLeaseEndingForTheLastAllowedTimeDeadLettersTheRecord() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             LogQueue q = store.createLog("events");
             q.append(Entry.of("slow"));
             SharedGroup g = q.sharedGroup("g", config(100, 2));
             Duration lease = Duration.ofMillis(150);
             assertThat(g.fetch(1, lease, Duration.ZERO)).hasSize(1);
-            SharedGroup.Delivery second = fetchN(g, 1, lease, Duration.ofSeconds(5)).get(0);
+            clock.advance(lease.plus(BACKOFF));
+            SharedGroup.Delivery second = fetchNow(g, 1, lease).get(0);
             assertThat(second.deliveryCount()).isEqualTo(2);
 
             // a member looking for work after the lease ended finds none: the record left for the DLQ
-            assertThat(g.fetch(1, lease, Duration.ofMillis(400))).isEmpty();
-            LeasedTask dead = g.deadLetters().dequeue(Duration.ofSeconds(2));
+            clock.advance(lease);
+            assertThat(fetchNow(g, 1, lease)).isEmpty();
+            LeasedTask dead = g.deadLetters().dequeue(Duration.ofSeconds(30)); // the move may still be under way
             assertThat(dead).as("dead-lettered once the second lease ended").isNotNull();
             assertThat(dead.payloadAsString()).isEqualTo("slow");
             assertThat(dead.headers().getString(TaskQueue.DLQ_ATTEMPTS)).isEqualTo("2");

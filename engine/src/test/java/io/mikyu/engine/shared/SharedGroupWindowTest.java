@@ -5,6 +5,7 @@ import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.SharedGroup;
 import io.mikyu.engine.TaskCounts;
+import io.mikyu.engine.support.BackgroundCall;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -13,8 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import static io.mikyu.engine.shared.SharedTesting.LONG_LEASE;
 import static io.mikyu.engine.shared.SharedTesting.config;
@@ -26,6 +25,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The bounded in-flight window, the committed offset, group names, and long polls. */
 @Timeout(30)
 class SharedGroupWindowTest {
+
+    /** Longer than the class's timeout: a fetch that returns did not do so because its wait ended. */
+    private static final Duration LONG_WAIT = Duration.ofMinutes(10);
 
     @TempDir
     Path data;
@@ -178,23 +180,16 @@ class SharedGroupWindowTest {
             LogQueue q = store.createLog("events");
             SharedGroup g = q.sharedGroup("g", config());
             for (int round = 0; round < 3; round++) {
-                CompletableFuture<List<SharedGroup.Delivery>> waiting = CompletableFuture.supplyAsync(() -> {
-                    try {
-                        return g.fetch(10, LONG_LEASE, Duration.ofSeconds(10));
-                    } catch (InterruptedException e) {
-                        throw new IllegalStateException(e);
-                    }
-                });
-                Thread.sleep(300);
-                assertThat(waiting).as("still waiting").isNotDone();
-                long appended = System.nanoTime();
-                long offset = q.append(Entry.of("late-" + round));
-                List<SharedGroup.Delivery> ds = waiting.get(5, TimeUnit.SECONDS);
-                long woke = (System.nanoTime() - appended) / 1_000_000;
-                assertThat(offsets(ds)).containsExactly(offset);
-                assertThat(ds.get(0).record().payloadAsString()).isEqualTo("late-" + round);
-                assertThat(woke).as("ms from append to the fetch returning").isLessThan(500);
-                g.ack(ds.get(0).token());
+                // a wait far longer than the test may take: returning proves the append reached it
+                try (BackgroundCall<List<SharedGroup.Delivery>> waiting = BackgroundCall.start("member",
+                        () -> g.fetch(10, LONG_LEASE, LONG_WAIT)).awaitTimedWaiting()) {
+                    assertThat(waiting.isDone()).as("still waiting").isFalse();
+                    long offset = q.append(Entry.of("late-" + round));
+                    List<SharedGroup.Delivery> ds = waiting.get();
+                    assertThat(offsets(ds)).containsExactly(offset);
+                    assertThat(ds.get(0).record().payloadAsString()).isEqualTo("late-" + round);
+                    g.ack(ds.get(0).token());
+                }
             }
         }
     }
@@ -206,21 +201,31 @@ class SharedGroupWindowTest {
             fill(q, 0, 1);
             SharedGroup g = q.sharedGroup("g", config());
             SharedGroup.Delivery held = g.fetch(1, LONG_LEASE, Duration.ZERO).get(0);
-            CompletableFuture<List<SharedGroup.Delivery>> waiting = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return g.fetch(10, LONG_LEASE, Duration.ofSeconds(10));
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            Thread.sleep(300);
-            assertThat(waiting).isNotDone();
-            long nacked = System.nanoTime();
-            g.nack(held.token(), Duration.ZERO, "give back");
-            List<SharedGroup.Delivery> ds = waiting.get(5, TimeUnit.SECONDS);
-            assertThat(offsets(ds)).containsExactly(0L);
-            assertThat(ds.get(0).deliveryCount()).isEqualTo(2);
-            assertThat((System.nanoTime() - nacked) / 1_000_000).isLessThan(500);
+            try (BackgroundCall<List<SharedGroup.Delivery>> waiting = BackgroundCall.start("member",
+                    () -> g.fetch(10, LONG_LEASE, LONG_WAIT)).awaitTimedWaiting()) {
+                assertThat(waiting.isDone()).isFalse();
+                g.nack(held.token(), Duration.ZERO, "give back");
+                List<SharedGroup.Delivery> ds = waiting.get();
+                assertThat(offsets(ds)).containsExactly(0L);
+                assertThat(ds.get(0).deliveryCount()).isEqualTo(2);
+            }
+        }
+    }
+
+    @Test
+    void aFetchWaitingOnAFullWindowParksAndTakesTheNextRecordOnceOneIsFinished() throws Exception {
+        try (Mikyu store = Mikyu.open(data)) {
+            LogQueue q = store.createLog("events");
+            fill(q, 0, 2);
+            SharedGroup g = q.sharedGroup("g", config(1, 10));
+            SharedGroup.Delivery held = g.fetch(1, LONG_LEASE, Duration.ZERO).get(0);
+            // record 1 is there, but the window of one is full: the fetch waits parked, not spinning
+            try (BackgroundCall<List<SharedGroup.Delivery>> waiting = BackgroundCall.start("member",
+                    () -> g.fetch(1, LONG_LEASE, LONG_WAIT)).awaitTimedWaiting()) {
+                assertThat(waiting.isDone()).isFalse();
+                g.ack(held.token());
+                assertThat(offsets(waiting.get())).containsExactly(1L);
+            }
         }
     }
 

@@ -44,26 +44,7 @@ final class SharedTesting {
         }
     }
 
-    /** Fetches until {@code n} deliveries came or {@code timeout} passed. */
-    static List<SharedGroup.Delivery> fetchN(SharedGroup g, int n, Duration lease, Duration timeout)
-            throws InterruptedException {
-        List<SharedGroup.Delivery> out = new ArrayList<>();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (out.size() < n) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                break;
-            }
-            out.addAll(g.fetch(n - out.size(), lease, Duration.ofNanos(Math.min(left, 200_000_000L))));
-        }
-        return out;
-    }
-
     static List<Long> offsets(List<SharedGroup.Delivery> ds) {
         return ds.stream().map(d -> d.record().offset()).toList();
-    }
-
-    static long millisSince(long startNanos) {
-        return (System.nanoTime() - startNanos) / 1_000_000;
     }
 }

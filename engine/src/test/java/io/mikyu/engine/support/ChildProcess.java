@@ -1,5 +1,7 @@
 package io.mikyu.engine.support;
 
+import org.awaitility.core.ConditionTimeoutException;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -12,8 +14,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * A child JVM running any test-side {@code main} class with the test class path, for crash tests. The child prints
@@ -94,26 +99,29 @@ public final class ChildProcess implements AutoCloseable {
 
     /** Waits until {@code n} lines match, failing with the child's stderr if it dies or time runs out. */
     public void awaitLines(Predicate<String> match, long n, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (lines.stream().filter(match).count() < n) {
-            if (!process.isAlive() && lines.stream().filter(match).count() < n) {
-                try {
-                    reader.join(2_000);
-                } catch (InterruptedException e) {
-                    throw e;
-                }
-                if (lines.stream().filter(match).count() >= n) {
-                    return;
-                }
+        try {
+            await().atMost(timeout).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(2))
+                    .until(() -> count(match) >= n || !process.isAlive());
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("child printed only " + count(match) + " of " + n + " expected lines in "
+                    + timeout + ": " + lines + "; stderr:\n" + stderrText());
+        }
+        if (count(match) < n) {
+            reader.join(2_000); // the child exited: its last lines may still be in the pipe
+            if (count(match) < n) {
                 throw new AssertionError("child exited with " + process.exitValue() + " after "
                         + lines.size() + " lines " + lines + "; stderr:\n" + stderrText());
             }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("child printed only " + lines.stream().filter(match).count() + " of " + n
-                        + " expected lines in " + timeout + ": " + lines + "; stderr:\n" + stderrText());
-            }
-            Thread.sleep(2);
         }
+    }
+
+    private long count(Predicate<String> match) {
+        return lines.stream().filter(match).count();
+    }
+
+    /** For the child: blocks until the parent kills this process, which is how a crash test's child ends. */
+    public static void awaitKill() throws InterruptedException {
+        new CountDownLatch(1).await();
     }
 
     public void awaitLine(String prefix, Duration timeout) throws InterruptedException {

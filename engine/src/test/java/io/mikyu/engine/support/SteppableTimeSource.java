@@ -3,6 +3,7 @@ package io.mikyu.engine.support;
 import io.mikyu.engine.spi.TimeSource;
 
 import java.time.Duration;
+import java.time.Instant;
 
 /**
  * A {@link TimeSource} a test moves by hand: {@link #advance} lets time pass (both clocks move), {@link #stepWall}
@@ -33,6 +34,14 @@ public final class SteppableTimeSource implements TimeSource {
     /** The wall clock is set {@code d} ahead (negative: back); no time passes. */
     public synchronized void stepWall(Duration d) {
         wall += d.toMillis();
+    }
+
+    /**
+     * The wall-clock instant {@code d} from now on this clock, for a task's delivery or expiry time
+     * ({@code Task.withDelay} and {@code withTimeToLive} read the real clock, which this one does not follow).
+     */
+    public Instant wallAfter(Duration d) {
+        return Instant.ofEpochMilli(wall + d.toMillis());
     }
 
     @Override

@@ -1,11 +1,13 @@
 package io.mikyu.engine.task;
 
+import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.StoreClosedException;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.spi.AsyncDequeue;
+import io.mikyu.engine.support.SteppableTimeSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -134,11 +136,14 @@ class AsyncDequeueTest {
     @Test
     void aQueueWithDueWorkDeclinesSoThatTheBlockingCallAppliesIt() throws Exception {
         ExecutorService continuation = Executors.newSingleThreadExecutor();
-        try (Mikyu store = Mikyu.open(data)) {
+        SteppableTimeSource clock = SteppableTimeSource.startingNow();
+        try (Mikyu store = Mikyu.open(data, EngineConfig.builder().timeSource(clock).build())) {
             TaskQueue q = store.createTaskQueue("jobs", fast());
             q.enqueue(Task.of("x"));
             LeasedTask first = q.dequeue(1, Duration.ofMillis(50), Duration.ZERO, null).get(0);
-            Thread.sleep(80); // its lease ended; nobody applied that yet (or the timer did: then it is ready)
+            // Its lease and the 50 ms backoff after it are over at once: nobody applied that yet, or the store's
+            // timer just did, and then the task is ready (never still backing off, whenever the timer runs).
+            clock.advance(Duration.ofMillis(50 + 50));
             AsyncDequeue async = (AsyncDequeue) q;
             CompletableFuture<List<LeasedTask>> got = new CompletableFuture<>();
             AsyncDequeue.Start start = async.tryDequeueAsync(1, LONG_LEASE, null, continuation, completing(got),

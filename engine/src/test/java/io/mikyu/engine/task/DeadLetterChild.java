@@ -34,6 +34,6 @@ public final class DeadLetterChild {
             sg.nack(d.token(), Duration.ZERO, "given up");
         }
         ChildProcess.println("MOVED");
-        Thread.sleep(Long.MAX_VALUE);
+        ChildProcess.awaitKill();
     }
 }

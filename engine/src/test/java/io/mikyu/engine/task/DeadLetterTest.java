@@ -1,5 +1,6 @@
 package io.mikyu.engine.task;
 
+import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.Headers;
 import io.mikyu.engine.InvalidQueueNameException;
 import io.mikyu.engine.LeasedTask;
@@ -10,6 +11,7 @@ import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskCounts;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
+import io.mikyu.engine.support.SteppableTimeSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,17 +22,33 @@ import java.util.List;
 import java.util.Locale;
 
 import static io.mikyu.engine.task.TaskTesting.LONG_LEASE;
-import static io.mikyu.engine.task.TaskTesting.poll;
 import static io.mikyu.engine.task.TaskTesting.takeNow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
-/** After maxAttempts deliveries a task moves, with its headers and failure, to {@code <name>/dlq}. */
-@Timeout(30)
+/**
+ * After maxAttempts deliveries a task moves, with its headers and failure, to {@code <name>/dlq}. Leases and
+ * backoffs run on a clock the tests move.
+ */
+@Timeout(60)
 class DeadLetterTest {
 
     @TempDir
     Path data;
+
+    private final SteppableTimeSource clock = SteppableTimeSource.startingNow();
+
+    private Mikyu open() {
+        return Mikyu.open(data, EngineConfig.builder().timeSource(clock).build());
+    }
+
+    /** The one task ready now. */
+    private static LeasedTask takeOne(TaskQueue q) throws InterruptedException {
+        List<LeasedTask> got = takeNow(q, 1);
+        assertThat(got).as("a task ready in %s", q.name()).hasSize(1);
+        return got.get(0);
+    }
 
     private static TaskQueueConfig config(int maxAttempts) {
         return TaskQueueConfig.defaults().withBackoff(Duration.ofMillis(20), 2.0, Duration.ofMillis(80))
@@ -41,8 +59,7 @@ class DeadLetterTest {
     private static long failRepeatedly(TaskQueue q, int attempts) throws InterruptedException {
         long id = -1;
         for (int attempt = 1; attempt <= attempts; attempt++) {
-            LeasedTask t = poll(q, Duration.ofSeconds(3));
-            assertThat(t).as("delivery %d", attempt).isNotNull();
+            LeasedTask t = takeOne(q); // a nack without delay makes it ready at once
             assertThat(t.attempt()).isEqualTo(attempt);
             id = t.id();
             q.nack(t.token(), Duration.ZERO, "boom-" + attempt);
@@ -52,7 +69,7 @@ class DeadLetterTest {
 
     @Test
     void aTaskNackedMaxAttemptsTimesMovesToTheDeadLetterQueueWithItsHistory() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             TaskQueue q = store.createTaskQueue("jobs", config(3));
             Headers own = Headers.of("type", "invoice", "customer", "42");
             long id = q.enqueue(Task.of("poison").withHeaders(own).withPriority(6));
@@ -82,12 +99,12 @@ class DeadLetterTest {
 
     @Test
     void theTaskIsNotDeadLetteredBeforeItsLastAttempt() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             TaskQueue q = store.createTaskQueue("jobs", config(3));
             q.enqueue(Task.of("x"));
             failRepeatedly(q, 2);
             assertThat(q.deadLetters().counts().depth()).isZero();
-            LeasedTask third = poll(q, Duration.ofSeconds(3));
+            LeasedTask third = takeOne(q);
             assertThat(third.attempt()).isEqualTo(3);
             q.ack(third.token());
             assertThat(q.deadLetters().counts().depth()).isZero();
@@ -97,7 +114,7 @@ class DeadLetterTest {
 
     @Test
     void maxAttemptsOfOneDeadLettersOnTheFirstFailure() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             TaskQueue q = store.createTaskQueue("jobs", config(1));
             q.enqueue(Task.of("x"));
             LeasedTask t = takeNow(q, 1).get(0);
@@ -110,19 +127,23 @@ class DeadLetterTest {
 
     @Test
     void aTaskWhoseLeasesKeepRunningOutIsDeadLetteredSayingSo() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             TaskQueue q = store.createTaskQueue("jobs", config(2));
             long id = q.enqueue(Task.of("hangs").withHeaders(Headers.of("k", "v")));
             LeasedTask first = q.dequeue(1, Duration.ofMillis(100), Duration.ZERO, null).get(0);
-            LeasedTask second = poll(q, Duration.ofMillis(100), null, Duration.ofSeconds(3));
-            assertThat(second).isNotNull();
+            clock.advance(Duration.ofMillis(100 + 20)); // the lease and the first backoff
+            List<LeasedTask> again = q.dequeue(1, Duration.ofMillis(100), Duration.ZERO, null);
+            assertThat(again).hasSize(1);
+            LeasedTask second = again.get(0);
             assertThat(second.attempt()).isEqualTo(2);
             assertThat(first.id()).isEqualTo(id);
 
-            // nobody touches the source queue again: the expiry alone must move it
+            // nobody touches the source queue again: the store's timer alone must move it once the lease ends
             TaskQueue dlq = store.taskQueue("jobs/dlq");
-            LeasedTask dead = poll(dlq, Duration.ofSeconds(5));
-            assertThat(dead).as("dead-lettered after the second lease ran out").isNotNull();
+            clock.advance(Duration.ofMillis(100));
+            await("dead-lettered after the second lease ran out").atMost(Duration.ofSeconds(30))
+                    .until(() -> dlq.counts().ready() == 1);
+            LeasedTask dead = takeOne(dlq);
             assertThat(dead.payloadAsString()).isEqualTo("hangs");
             assertThat(dead.headers().getString("k")).isEqualTo("v");
             assertThat(dead.headers().getString(TaskQueue.DLQ_ORIGINAL_ID)).isEqualTo(String.valueOf(id));
@@ -136,21 +157,22 @@ class DeadLetterTest {
 
     @Test
     void theLastNackReasonWinsWhenFailuresMix() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             TaskQueue q = store.createTaskQueue("jobs", config(2));
             q.enqueue(Task.of("x"));
             q.dequeue(1, Duration.ofMillis(100), Duration.ZERO, null); // attempt 1: lease runs out
-            LeasedTask second = poll(q, Duration.ofSeconds(3));
+            clock.advance(Duration.ofMillis(100 + 20));
+            LeasedTask second = takeOne(q);
             assertThat(second.attempt()).isEqualTo(2);
             q.nack(second.token(), null, "parse error at line 3");
-            LeasedTask dead = poll(q.deadLetters(), Duration.ofSeconds(3));
+            LeasedTask dead = takeOne(q.deadLetters());
             assertThat(dead.headers().getString(TaskQueue.DLQ_REASON)).isEqualTo("parse error at line 3");
         }
     }
 
     @Test
     void aDeadLetterQueueIsAnOrdinaryTaskQueueWithoutItsOwnDeadLetters() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             TaskQueue q = store.createTaskQueue("jobs", config(1));
             TaskQueue dlq = q.deadLetters();
             assertThat(dlq.deadLetters()).isNull();
@@ -180,14 +202,14 @@ class DeadLetterTest {
     @Test
     void deadLettersSurviveAReopen() throws Exception {
         long id;
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             TaskQueue q = store.createTaskQueue("jobs", config(2));
             q.enqueue(Task.of("other"));
             id = q.enqueue(Task.of("poison"));
             takeNow(q, 1); // "other" stays in flight
             failRepeatedly(q, 2);
         }
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             assertThat(store.list(QueueKind.TASK)).containsExactly("jobs", "jobs/dlq");
             TaskQueue dlq = store.taskQueue("jobs/dlq");
             assertThat(dlq.counts().ready()).isEqualTo(1);
@@ -201,14 +223,14 @@ class DeadLetterTest {
 
     @Test
     void attemptsCountTowardsMaxAttemptsAcrossAReopen() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             TaskQueue q = store.createTaskQueue("jobs", config(3));
             q.enqueue(Task.of("x"));
             failRepeatedly(q, 2);
         }
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             TaskQueue q = store.taskQueue("jobs");
-            LeasedTask third = poll(q, Duration.ofSeconds(3));
+            LeasedTask third = takeOne(q);
             assertThat(third.attempt()).isEqualTo(3);
             q.nack(third.token(), Duration.ZERO, "third strike");
             assertThat(q.counts().depth()).isZero();
@@ -218,7 +240,7 @@ class DeadLetterTest {
 
     @Test
     void userQueuesCannotBeNamedLikeADeadLetterQueue() {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             assertThatThrownBy(() -> store.createTaskQueue("x/dlq", config(3)))
                     .isInstanceOf(InvalidQueueNameException.class);
             assertThatThrownBy(() -> store.getOrCreateTaskQueue("x/dlq", config(3)))
@@ -236,7 +258,7 @@ class DeadLetterTest {
 
     @Test
     void deletingAQueueDeletesItsDeadLetters() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             TaskQueue q = store.createTaskQueue("jobs", config(1));
             q.enqueue(Task.of("x"));
             q.nack(takeNow(q, 1).get(0).token(), null, "fail");

@@ -1,5 +1,6 @@
 package io.mikyu.engine.task;
 
+import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.Headers;
 import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.LeasedTask;
@@ -9,6 +10,7 @@ import io.mikyu.engine.QueueStats;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskCounts;
 import io.mikyu.engine.TaskQueue;
+import io.mikyu.engine.support.SteppableTimeSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,17 +33,24 @@ class EnqueueDequeueAckTest {
     @TempDir
     Path data;
 
+    /** A clock that stands still unless moved, so that times the store reports can be checked exactly. */
+    private final SteppableTimeSource clock = SteppableTimeSource.startingNow();
+
+    private Mikyu openWithClock() {
+        return Mikyu.open(data, EngineConfig.builder().timeSource(clock).build());
+    }
+
     @Test
     void aTaskComesBackWithItsPayloadHeadersPriorityFirstAttemptAndAToken() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = openWithClock()) {
             TaskQueue q = store.createTaskQueue("jobs", fast());
             Headers headers = Headers.builder().add("type", "order").add("region", "eu").add("region", "us")
                     .add("empty", (String) null).build();
-            long before = System.currentTimeMillis();
+            long enqueuedAt = clock.wallMillis();
             long id = q.enqueue(Task.of("hello").withHeaders(headers).withPriority(7));
-            long after = System.currentTimeMillis();
 
-            long dequeuedAt = System.currentTimeMillis();
+            clock.advance(Duration.ofSeconds(3));
+            long dequeuedAt = clock.steadyMillis();
             LeasedTask t = q.dequeue(1, Duration.ofSeconds(20), Duration.ZERO, null).get(0);
             assertThat(t.id()).isEqualTo(id);
             assertThat(t.payloadAsString()).isEqualTo("hello");
@@ -50,30 +59,29 @@ class EnqueueDequeueAckTest {
             assertThat(t.priority()).isEqualTo(7);
             assertThat(t.attempt()).isEqualTo(1);
             assertThat(t.expiresAt()).as("no TTL").isZero();
-            assertThat(t.enqueuedAt()).isBetween(before - 5, after + 5);
-            assertThat(t.leaseExpiresAt()).as("lease of 20 s from the dequeue")
-                    .isBetween(dequeuedAt + 19_000, System.currentTimeMillis() + 20_000 + 50);
+            assertThat(t.enqueuedAt()).isEqualTo(enqueuedAt);
+            assertThat(t.leaseExpiresAt()).as("lease of 20 s from the dequeue").isEqualTo(dequeuedAt + 20_000);
             assertThat(t.token()).isNotNull();
             assertThat(t.token().taskId()).isEqualTo(id);
             assertThat(q.counts()).isEqualTo(new TaskCounts(0, 0, 1));
 
             q.ack(t.token());
             assertThat(q.counts()).isEqualTo(new TaskCounts(0, 0, 0));
-            assertThat(q.dequeue(1, LONG_LEASE, Duration.ofMillis(100), null)).isEmpty();
+            clock.advance(Duration.ofMinutes(1)); // past the lease: an acked task does not come back
+            assertThat(takeNow(q, 1)).isEmpty();
         }
     }
 
     @Test
     void theDefaultDequeueUsesTheConfiguredLeaseAndReturnsNullWhenEmpty() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = openWithClock()) {
             TaskQueue q = store.createTaskQueue("jobs", fast().withDefaultLease(Duration.ofSeconds(42)));
             assertThat(q.dequeue(Duration.ZERO)).isNull();
             q.enqueue(Task.of("x"));
-            long now = System.currentTimeMillis();
             LeasedTask t = q.dequeue(Duration.ZERO);
             assertThat(t).isNotNull();
             assertThat(t.priority()).isEqualTo(Task.DEFAULT_PRIORITY);
-            assertThat(t.leaseExpiresAt()).isBetween(now + 41_000, System.currentTimeMillis() + 42_050);
+            assertThat(t.leaseExpiresAt()).isEqualTo(clock.steadyMillis() + 42_000);
         }
     }
 

@@ -9,6 +9,7 @@ import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskView;
 import io.mikyu.engine.task.TaskTesting.HeaderEquals;
+import io.mikyu.engine.support.BackgroundCall;
 import io.mikyu.engine.task.TaskTesting.MinPriority;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -18,10 +19,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static io.mikyu.engine.task.TaskTesting.LONG_LEASE;
@@ -182,22 +179,19 @@ class FilterAndBrowseTest {
 
     @Test
     void aFilteredLongPollWakesForAMatchOnlyAndLeavesOthers() throws Exception {
-        ExecutorService pool = Executors.newSingleThreadExecutor();
         try (Mikyu store = Mikyu.open(data)) {
             TaskQueue q = store.createTaskQueue("jobs", fast());
-            Future<List<LeasedTask>> waiting = pool.submit(() -> q.dequeue(1, LONG_LEASE, Duration.ofSeconds(10), EU));
-            Thread.sleep(150);
-            q.enqueue(Task.of("us-1").withHeaders(Headers.of("region", "us")));
-            Thread.sleep(150);
-            assertThat(waiting.isDone()).as("a non-matching task does not satisfy the filtered consumer").isFalse();
-            long start = System.nanoTime();
-            q.enqueue(Task.of("eu-1").withHeaders(Headers.of("region", "eu")));
-            List<LeasedTask> got = waiting.get(5, TimeUnit.SECONDS);
-            assertThat(millisSince(start)).isLessThan(1000);
-            assertThat(payloads(got)).containsExactly("eu-1");
-            assertThat(payloads(take(q, 10, null))).containsExactly("us-1");
-        } finally {
-            pool.shutdownNow();
+            // its wait is far longer than the test may take: returning proves it was woken
+            try (BackgroundCall<List<LeasedTask>> waiting = BackgroundCall.start("consumer",
+                    () -> q.dequeue(1, LONG_LEASE, Duration.ofMinutes(10), EU)).awaitTimedWaiting()) {
+                q.enqueue(Task.of("us-1").withHeaders(Headers.of("region", "us")));
+                assertThat(waiting.isDone()).as("a non-matching task does not satisfy the filtered consumer")
+                        .isFalse();
+                q.enqueue(Task.of("eu-1").withHeaders(Headers.of("region", "eu")));
+                assertThat(payloads(waiting.get())).as("woken by the match, which is all it took")
+                        .containsExactly("eu-1");
+                assertThat(payloads(take(q, 10, null))).containsExactly("us-1");
+            }
         }
     }
 
@@ -274,17 +268,14 @@ class FilterAndBrowseTest {
             CountingRegion eu = new CountingRegion("eu", evaluations);
             assertThat(payloads(take(q, 1, eu))).containsExactly("eu-0"); // the first use may build an index
             long afterFirst = evaluations.get();
-            long start = System.nanoTime();
             List<String> got = new ArrayList<>();
             for (int i = 0; i < 299; i++) {
                 got.addAll(payloads(take(q, 1, eu)));
             }
-            long elapsed = millisSince(start);
             long perCall = (evaluations.get() - afterFirst) / 299;
             assertThat(got).hasSize(299).startsWith("eu-1", "eu-2").endsWith("eu-299");
             assertThat(perCall).as("filter evaluations per filtered dequeue once the filter is known "
                     + "(a scan would be about 20 000)").isLessThan(100);
-            assertThat(elapsed).as("299 filtered dequeues behind 20 000 non-matching tasks").isLessThan(3_000);
             // the 20 000 others are untouched, in order, for an unfiltered consumer
             assertThat(q.counts()).isEqualTo(new TaskCounts(20_000, 0, 300));
         }

@@ -1,5 +1,6 @@
 package io.mikyu.engine.task;
 
+import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.Mikyu;
@@ -8,6 +9,7 @@ import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskCounts;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
+import io.mikyu.engine.support.SteppableTimeSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,14 +25,14 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static io.mikyu.engine.task.TaskTesting.LONG_LEASE;
-import static io.mikyu.engine.task.TaskTesting.awaitCounts;
-import static io.mikyu.engine.task.TaskTesting.millisSince;
-import static io.mikyu.engine.task.TaskTesting.poll;
 import static io.mikyu.engine.task.TaskTesting.takeNow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Leases run out and bring the task back; a late holder's token is refused once the task went to someone else. */
+/**
+ * Leases run out and bring the task back; a late holder's token is refused once the task went to someone else.
+ * Time is a clock the tests move: a lease ends when the clock says so, not when the machine gets round to it.
+ */
 @Timeout(30)
 class LeaseAndFencingTest {
 
@@ -40,75 +42,80 @@ class LeaseAndFencingTest {
     @TempDir
     Path data;
 
+    private final SteppableTimeSource clock = SteppableTimeSource.startingNow();
+
+    private Mikyu open() {
+        return Mikyu.open(data, EngineConfig.builder().timeSource(clock).build());
+    }
+
     private static TaskQueueConfig config() {
         return TaskQueueConfig.defaults().withBackoff(BACKOFF, 2.0, Duration.ofMillis(400)).withDefaultLease(LEASE)
                 .withMaxAttempts(10);
     }
 
     /** Hands the task out, lets its lease run out, and takes it again: returns {first, second}. */
-    private static LeasedTask[] leaseExpireAndRedeliver(TaskQueue q) throws InterruptedException {
+    private LeasedTask[] leaseExpireAndRedeliver(TaskQueue q) throws InterruptedException {
         LeasedTask first = q.dequeue(1, LEASE, Duration.ZERO, null).get(0);
-        LeasedTask second = poll(q, LONG_LEASE, null, Duration.ofSeconds(5));
-        assertThat(second).as("the task comes back after its lease ran out").isNotNull();
+        clock.advance(LEASE.plus(BACKOFF));
+        List<LeasedTask> again = takeNow(q, 1);
+        assertThat(again).as("the task comes back after its lease ran out").hasSize(1);
+        LeasedTask second = again.get(0);
         assertThat(second.id()).isEqualTo(first.id());
         return new LeasedTask[] {first, second};
     }
 
     @Test
     void anExpiredLeaseReturnsTheTaskAfterLeasePlusBackoffWithTheNextAttempt() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             TaskQueue q = store.createTaskQueue("jobs", config());
             long id = q.enqueue(Task.of("work"));
-            long start = System.nanoTime();
             LeasedTask first = q.dequeue(1, LEASE, Duration.ZERO, null).get(0);
             assertThat(first.attempt()).isEqualTo(1);
 
-            assertThat(q.dequeue(1, LONG_LEASE, Duration.ofMillis(150), null)).as("still leased").isEmpty();
-            LeasedTask again = poll(q, Duration.ofSeconds(5));
-            long elapsed = millisSince(start);
-            assertThat(again).isNotNull();
+            assertThat(takeNow(q, 1)).as("still leased").isEmpty();
+            clock.advance(LEASE.plus(BACKOFF).minusMillis(1));
+            assertThat(takeNow(q, 1)).as("not before lease %s + backoff %s", LEASE, BACKOFF).isEmpty();
+            assertThat(q.counts()).as("the lease ended, the backoff runs").isEqualTo(new TaskCounts(0, 1, 0));
+            clock.advance(Duration.ofMillis(1));
+            List<LeasedTask> redelivered = takeNow(q, 1);
+            assertThat(redelivered).as("redelivered once lease + backoff are over").hasSize(1);
+            LeasedTask again = redelivered.get(0);
             assertThat(again.id()).isEqualTo(id);
             assertThat(again.payloadAsString()).isEqualTo("work");
             assertThat(again.attempt()).isEqualTo(2);
             assertThat(again.token()).isNotEqualTo(first.token());
-            long expected = LEASE.plus(BACKOFF).toMillis();
-            assertThat(elapsed).as("redelivered after lease %s + backoff %s", LEASE, BACKOFF)
-                    .isGreaterThanOrEqualTo((long) (0.8 * expected))
-                    .isLessThanOrEqualTo(3 * expected + 200);
         }
     }
 
     @Test
     void aLeaseExtendedBeforeItRunsOutKeepsTheTaskPastTheOriginalLease() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             TaskQueue q = store.createTaskQueue("jobs", config());
             q.enqueue(Task.of("slow"));
             LeasedTask t = q.dequeue(1, LEASE, Duration.ZERO, null).get(0);
-            Thread.sleep(150);
-            long before = System.currentTimeMillis();
+            clock.advance(Duration.ofMillis(150));
             long newExpiry = q.extend(t.token(), Duration.ofSeconds(2));
-            assertThat(newExpiry).as("two seconds from now").isBetween(before + 1_950, System.currentTimeMillis()
-                    + 2_050);
+            assertThat(newExpiry).as("two seconds from now").isEqualTo(clock.steadyMillis() + 2_000);
             assertThat(newExpiry).isGreaterThan(t.leaseExpiresAt());
 
-            // well past the original lease + backoff
-            assertThat(q.dequeue(1, LONG_LEASE, Duration.ofMillis(700), null)).as("the lease was extended")
-                    .isEmpty();
+            clock.advance(Duration.ofMillis(700)); // well past the original lease + backoff
+            assertThat(takeNow(q, 1)).as("the lease was extended").isEmpty();
             assertThat(q.counts()).isEqualTo(new TaskCounts(0, 0, 1));
             q.ack(t.token());
             assertThat(q.counts().depth()).isZero();
-            assertThat(q.dequeue(1, LONG_LEASE, Duration.ofMillis(300), null)).isEmpty();
+            clock.advance(Duration.ofSeconds(2)); // past the extended lease too: nothing comes back
+            assertThat(takeNow(q, 1)).isEmpty();
         }
     }
 
     @Test
     void extendCanBeRepeatedAndTheTokenStaysTheSame() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             TaskQueue q = store.createTaskQueue("jobs", config());
             q.enqueue(Task.of("long job"));
             LeasedTask t = q.dequeue(1, LEASE, Duration.ZERO, null).get(0);
             for (int i = 0; i < 5; i++) {
-                Thread.sleep(150);
+                clock.advance(Duration.ofMillis(150));
                 q.extend(t.token(), LEASE);
             }
             // 750 ms after a 300 ms lease: still ours
@@ -119,7 +126,7 @@ class LeaseAndFencingTest {
 
     @Test
     void aLateHoldersAckNackAndExtendAreRefusedOnceTheTaskWasHandedOutAgain() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             TaskQueue q = store.createTaskQueue("jobs", config());
             long id = q.enqueue(Task.of("contended"));
             LeasedTask[] both = leaseExpireAndRedeliver(q);
@@ -137,7 +144,7 @@ class LeaseAndFencingTest {
 
             // nothing changed for the current holder
             assertThat(q.counts()).isEqualTo(new TaskCounts(0, 0, 1));
-            assertThat(q.extend(current, Duration.ofSeconds(30))).isGreaterThan(System.currentTimeMillis());
+            assertThat(q.extend(current, Duration.ofSeconds(30))).isEqualTo(clock.steadyMillis() + 30_000);
             q.ack(current);
             assertThat(q.counts().depth()).isZero();
         }
@@ -145,7 +152,7 @@ class LeaseAndFencingTest {
 
     @Test
     void ackingTwiceIsRefused() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             TaskQueue q = store.createTaskQueue("jobs", config());
             q.enqueue(Task.of("once"));
             LeasedTask t = takeNow(q, 1).get(0);
@@ -160,7 +167,7 @@ class LeaseAndFencingTest {
 
     @Test
     void aNackedTasksOldTokenIsRefused() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             TaskQueue q = store.createTaskQueue("jobs", config());
             q.enqueue(Task.of("x"));
             LeasedTask t = takeNow(q, 1).get(0);
@@ -174,7 +181,7 @@ class LeaseAndFencingTest {
 
     @Test
     void extendingAGivenBackTaskNeverLeavesItBothScheduledAndLeased() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             TaskQueue q = store.createTaskQueue("jobs", config());
             q.enqueue(Task.of("x"));
             LeasedTask t = takeNow(q, 1).get(0);
@@ -185,10 +192,12 @@ class LeaseAndFencingTest {
                 // the right answer; the checks below hold either way
             }
             assertThat(q.counts().depth()).as("one task, counted once: %s", q.counts()).isEqualTo(1);
-            LeasedTask again = poll(q, Duration.ofSeconds(3));
-            assertThat(again).isNotNull();
-            q.ack(again.token());
-            assertThat(q.dequeue(1, LONG_LEASE, Duration.ofMillis(500), null)).as("delivered once").isEmpty();
+            clock.advance(Duration.ofMillis(200));
+            List<LeasedTask> again = takeNow(q, 1);
+            assertThat(again).hasSize(1);
+            q.ack(again.get(0).token());
+            clock.advance(Duration.ofSeconds(31)); // past a lease the extend might have granted, and its backoff
+            assertThat(takeNow(q, 1)).as("delivered once").isEmpty();
             assertThat(q.counts().depth()).isZero();
         }
     }
@@ -197,7 +206,7 @@ class LeaseAndFencingTest {
     void twoConcurrentAcksOfOneTokenSucceedOnce() throws Exception {
         int tasks = 200;
         ExecutorService pool = Executors.newFixedThreadPool(2);
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             TaskQueue q = store.createTaskQueue("jobs", config().withDefaultLease(LONG_LEASE));
             for (int i = 0; i < tasks; i++) {
                 q.enqueue(Task.of("t" + i));
@@ -233,7 +242,7 @@ class LeaseAndFencingTest {
 
     @Test
     void aTokenForAnUnknownTaskIsRefused() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             TaskQueue q = store.createTaskQueue("jobs", config());
             long id = q.enqueue(Task.of("x"));
             LeasedTask t = takeNow(q, 1).get(0);
@@ -252,7 +261,7 @@ class LeaseAndFencingTest {
 
     @Test
     void aTokenOfAReadyTaskThatWasNeverLeasedIsRefused() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             TaskQueue q = store.createTaskQueue("jobs", config());
             long id = q.enqueue(Task.of("x"));
             assertThatThrownBy(() -> q.ack(new LeaseToken(id, 0))).isInstanceOf(StaleLeaseException.class);
@@ -263,7 +272,7 @@ class LeaseAndFencingTest {
 
     @Test
     void aBatchAckWithOneStaleTokenAcksNothing() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             TaskQueue q = store.createTaskQueue("jobs", config());
             q.enqueue(Task.of("a"));
             q.enqueue(Task.of("b"));
@@ -279,13 +288,13 @@ class LeaseAndFencingTest {
 
     @Test
     void aLateAckBeforeRedeliveryEitherFinishesTheTaskOrIsRefusedNeverBoth() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             // long backoff: the lease runs out but the task is not handed out again for a while
             TaskQueue q = store.createTaskQueue("jobs", config().withBackoff(Duration.ofSeconds(30), 2.0,
                     Duration.ofSeconds(30)));
             q.enqueue(Task.of("x"));
             LeasedTask t = q.dequeue(1, Duration.ofMillis(100), Duration.ZERO, null).get(0);
-            Thread.sleep(300);
+            clock.advance(Duration.ofMillis(300)); // the store's timer may or may not apply the end before the ack
             boolean accepted;
             try {
                 q.ack(t.token());
@@ -305,14 +314,16 @@ class LeaseAndFencingTest {
 
     @Test
     void inFlightCountsFollowLeasesAndExpiry() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             TaskQueue q = store.createTaskQueue("jobs", config().withBackoff(Duration.ofSeconds(30), 2.0,
                     Duration.ofSeconds(30)));
             q.enqueue(Task.of("x"));
             q.dequeue(1, Duration.ofMillis(100), Duration.ZERO, null);
             assertThat(q.counts()).isEqualTo(new TaskCounts(0, 0, 1));
-            TaskCounts after = awaitCounts(q, c -> c.inFlight() == 0, Duration.ofSeconds(3));
-            assertThat(after).as("the expired lease's task waits out its backoff")
+            clock.advance(Duration.ofMillis(99));
+            assertThat(q.counts()).as("a millisecond before the lease ends").isEqualTo(new TaskCounts(0, 0, 1));
+            clock.advance(Duration.ofMillis(1));
+            assertThat(q.counts()).as("the expired lease's task waits out its backoff")
                     .isEqualTo(new TaskCounts(0, 1, 0));
         }
     }

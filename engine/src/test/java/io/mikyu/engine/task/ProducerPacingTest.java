@@ -114,12 +114,12 @@ class ProducerPacingTest {
             AtomicBoolean consuming = new AtomicBoolean(true);
             CountDownLatch started = new CountDownLatch(1);
             pool.submit(() -> {
-                // A slow consumer that keeps taking: producers must keep to its pace.
+                // A consumer that keeps taking, one task at a time: slower than the producer's batches of 50, so
+                // the queue stays crowded and producers must keep to its pace.
                 while (consuming.get()) {
                     List<LeasedTask> tasks = q.dequeue(1, Duration.ofMinutes(1), Duration.ofMillis(10), null);
                     tasks.forEach(t -> q.ack(t.token()));
                     started.countDown();
-                    Thread.sleep(2);
                 }
                 return null;
             });

@@ -2,7 +2,6 @@ package io.mikyu.engine.task;
 
 import io.mikyu.engine.Headers;
 import io.mikyu.engine.LeasedTask;
-import io.mikyu.engine.TaskCounts;
 import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
@@ -12,12 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Predicate;
-import java.util.function.Supplier;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-/** Shared helpers of the task-queue specification tests: fast configs, polling, filters. */
+/** Shared helpers of the task-queue specification tests: fast configs, taking what is ready, filters. */
 final class TaskTesting {
 
     /** Long enough that nothing expires during a test that does not mean it to. */
@@ -47,23 +42,6 @@ final class TaskTesting {
         return q.dequeue(max, LONG_LEASE, Duration.ZERO, null);
     }
 
-    /** The next task, dequeued in short slices so the time it is observed does not depend on long-poll wake-ups. */
-    static LeasedTask poll(TaskQueue q, Duration lease, TaskFilter filter, Duration timeout)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        do {
-            List<LeasedTask> got = q.dequeue(1, lease, Duration.ofMillis(10), filter);
-            if (!got.isEmpty()) {
-                return got.get(0);
-            }
-        } while (System.nanoTime() < deadline);
-        return null;
-    }
-
-    static LeasedTask poll(TaskQueue q, Duration timeout) throws InterruptedException {
-        return poll(q, LONG_LEASE, null, timeout);
-    }
-
     /** Dequeues (and acks) everything that becomes ready within {@code quiet} of the last task seen. */
     static List<LeasedTask> drainAndAck(TaskQueue q, Duration quiet) throws InterruptedException {
         List<LeasedTask> out = new ArrayList<>();
@@ -87,28 +65,9 @@ final class TaskTesting {
         return tasks.stream().map(LeasedTask::id).toList();
     }
 
+    /** Real time since {@code startNanos}, for a long poll's wait, which is real time by design. */
     static long millisSince(long startNanos) {
         return (System.nanoTime() - startNanos) / 1_000_000;
-    }
-
-    /** Waits until the counts satisfy {@code condition} (a background promoter may take a moment). */
-    static TaskCounts awaitCounts(TaskQueue q, Predicate<TaskCounts> condition, Duration timeout)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        TaskCounts c = q.counts();
-        while (!condition.test(c) && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-            c = q.counts();
-        }
-        return c;
-    }
-
-    static void awaitTrue(Supplier<Boolean> condition, Duration timeout, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.get()) {
-            assertThat(System.nanoTime() < deadline).as("timed out waiting for: " + what).isTrue();
-            Thread.sleep(10);
-        }
     }
 
     /** A filter that compares a header with a value; equal filters share the queue's per-filter index. */

@@ -1,5 +1,6 @@
 package io.mikyu.engine.txn;
 
+import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.LogQueue;
@@ -10,6 +11,8 @@ import io.mikyu.engine.StaleLeaseException;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.Transaction;
+import io.mikyu.engine.support.BackgroundCall;
+import io.mikyu.engine.support.SteppableTimeSource;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -18,8 +21,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import static io.mikyu.engine.txn.TxnFixture.LONG_LEASE;
 import static io.mikyu.engine.txn.TxnFixture.payloads;
@@ -156,12 +157,14 @@ class TransactionCommitTest {
 
     @Test
     void aStaleTaskLeaseFailsTheCommitAndNothingIsApplied() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        SteppableTimeSource clock = SteppableTimeSource.startingNow();
+        try (Mikyu store = Mikyu.open(data, EngineConfig.builder().timeSource(clock).build())) {
             TxnFixture.create(store, 4, 5);
             Leased l = lease(store);
             TaskQueue jobs = store.taskQueue("jobs");
             LeasedTask stale = jobs.dequeue(1, Duration.ofMillis(100), Duration.ZERO, null).get(0);
-            LeasedTask redelivered = jobs.dequeue(1, LONG_LEASE, Duration.ofSeconds(3), null).get(0);
+            clock.advance(Duration.ofMillis(100 + 50)); // lease 100 ms + backoff 50 ms
+            LeasedTask redelivered = jobs.dequeue(1, LONG_LEASE, Duration.ZERO, null).get(0);
             assertThat(redelivered.id()).isEqualTo(stale.id());
 
             Transaction tx = build(store, l).ack("jobs", stale.token());
@@ -172,12 +175,13 @@ class TransactionCommitTest {
 
     @Test
     void aStaleSharedGroupLeaseFailsTheCommitAndNothingIsApplied() throws Exception {
-        try (Mikyu store = Mikyu.open(data)) {
+        SteppableTimeSource clock = SteppableTimeSource.startingNow();
+        try (Mikyu store = Mikyu.open(data, EngineConfig.builder().timeSource(clock).build())) {
             TxnFixture.create(store, 3, 5);
             SharedGroup sg = store.log("src").sharedGroup("sg", sharedConfig());
             SharedGroup.Delivery stale = sg.fetch(1, Duration.ofMillis(100), Duration.ZERO).get(0);
-            Thread.sleep(250); // lease 100 ms + backoff 50 ms
-            SharedGroup.Delivery redelivered = sg.fetch(1, LONG_LEASE, Duration.ofSeconds(3)).get(0);
+            clock.advance(Duration.ofMillis(100 + 50)); // lease 100 ms + backoff 50 ms
+            SharedGroup.Delivery redelivered = sg.fetch(1, LONG_LEASE, Duration.ZERO).get(0);
             assertThat(redelivered.record().offset()).isEqualTo(stale.record().offset());
             assertThat(redelivered.deliveryCount()).isEqualTo(2);
             Leased l = lease(store);
@@ -290,20 +294,15 @@ class TransactionCommitTest {
         try (Mikyu store = Mikyu.open(data)) {
             LogQueue a = store.createLog("a");
             SharedGroup g = a.sharedGroup("g", sharedConfig());
-            CompletableFuture<List<SharedGroup.Delivery>> waiting = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return g.fetch(5, LONG_LEASE, Duration.ofSeconds(10));
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            Thread.sleep(300);
-            long committed = System.nanoTime();
-            store.beginTransaction().append("a", Entry.of("x")).commit();
-            List<SharedGroup.Delivery> ds = waiting.get(5, TimeUnit.SECONDS);
-            assertThat(ds).hasSize(1);
-            assertThat(ds.get(0).record().payloadAsString()).isEqualTo("x");
-            assertThat((System.nanoTime() - committed) / 1_000_000).isLessThan(500);
+            // a wait far longer than the test may take: returning proves the commit's append reached it
+            try (BackgroundCall<List<SharedGroup.Delivery>> waiting = BackgroundCall.start("member",
+                    () -> g.fetch(5, LONG_LEASE, Duration.ofMinutes(10))).awaitTimedWaiting()) {
+                assertThat(waiting.isDone()).isFalse();
+                store.beginTransaction().append("a", Entry.of("x")).commit();
+                List<SharedGroup.Delivery> ds = waiting.get();
+                assertThat(ds).hasSize(1);
+                assertThat(ds.get(0).record().payloadAsString()).isEqualTo("x");
+            }
         }
     }
 

@@ -1,8 +1,10 @@
 package io.mikyu.engine.txn;
 
+import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.SharedGroup;
 import io.mikyu.engine.support.ChildProcess;
+import io.mikyu.engine.support.SteppableTimeSource;
 import io.mikyu.engine.support.StoreFiles;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -166,15 +168,17 @@ class TransactionCrashTest {
             c.sigkill();
             leaseEnds = Long.parseLong(c.lines("LEASED").get(0).split(" ")[1]);
         }
-        Thread.sleep(Math.max(0, leaseEnds + 200 - System.currentTimeMillis()));
-        try (Mikyu s = Mikyu.open(store)) {
+        // Reopened on a clock a second past the child's lease (the child's steady clock reads as wall time).
+        SteppableTimeSource afterTheLease = new SteppableTimeSource(Math.max(System.currentTimeMillis(),
+                leaseEnds + 1_000));
+        try (Mikyu s = Mikyu.open(store, EngineConfig.builder().timeSource(afterTheLease).build())) {
             assertThat(s.preparedTransactions()).singleElement().isEqualTo(xid);
             assertThat(s.log("a").endOffset()).isZero();
             assertThat(s.taskQueue("out").counts().depth()).isZero();
-            assertThat(s.taskQueue("jobs").dequeue(1, TxnFixture.LONG_LEASE, Duration.ofMillis(300), null))
+            assertThat(s.taskQueue("jobs").dequeue(1, TxnFixture.LONG_LEASE, Duration.ZERO, null))
                     .as("the held task stays held after its lease").isEmpty();
             SharedGroup sg = s.log("src").sharedGroup("sg", sharedConfig());
-            assertThat(sg.fetch(1, TxnFixture.LONG_LEASE, Duration.ofMillis(300)))
+            assertThat(sg.fetch(1, TxnFixture.LONG_LEASE, Duration.ZERO))
                     .as("the held record stays held after its lease").isEmpty();
             assertThat(s.taskQueue("jobs").counts().inFlight()).isEqualTo(1);
         }
@@ -214,8 +218,8 @@ class TransactionCrashTest {
             int threads = 1 + iteration % 2;
             try (ChildProcess c = child(Map.of(), "loop", Long.toString(nextSeq), Integer.toString(threads))) {
                 int commits = 1 + random.nextInt(40);
+                // the child goes on committing while the kill is sent: it lands at an arbitrary point of a commit
                 c.awaitLines(l -> l.startsWith("COMMITTED"), commits, STARTUP);
-                Thread.sleep(random.nextInt(60));
                 c.sigkill();
                 for (String line : c.lines("COMMITTED")) {
                     confirmed.add(Long.parseLong(line.split(" ")[1]));

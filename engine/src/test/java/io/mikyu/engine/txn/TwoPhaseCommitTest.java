@@ -1,5 +1,6 @@
 package io.mikyu.engine.txn;
 
+import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.Mikyu;
@@ -9,6 +10,7 @@ import io.mikyu.engine.StaleLeaseException;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.Transaction;
+import io.mikyu.engine.support.SteppableTimeSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,6 +36,13 @@ class TwoPhaseCommitTest {
 
     @TempDir
     Path data;
+
+    /** The tests that let leases run out move this clock (the others need no time to pass). */
+    private final SteppableTimeSource clock = SteppableTimeSource.startingNow();
+
+    private Mikyu open() {
+        return Mikyu.open(data, EngineConfig.builder().timeSource(clock).build());
+    }
 
     private static byte[] xid(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
@@ -71,9 +80,9 @@ class TwoPhaseCommitTest {
         assertThat(store.log("src").groups()).doesNotContain("ex");
         TaskQueue jobs = store.taskQueue("jobs");
         SharedGroup sg = store.log("src").sharedGroup("sg", sharedConfig());
-        assertThat(jobs.dequeue(1, LONG_LEASE, Duration.ofMillis(300), null))
+        assertThat(jobs.dequeue(1, LONG_LEASE, Duration.ZERO, null))
                 .as("the held task is not handed out again").isEmpty();
-        assertThat(sg.fetch(1, LONG_LEASE, Duration.ofMillis(300)))
+        assertThat(sg.fetch(1, LONG_LEASE, Duration.ZERO))
                 .as("the held record is not handed out again").isEmpty();
         assertThat(jobs.counts().inFlight()).isEqualTo(1);
         assertThat(sg.counts().inFlight()).isEqualTo(1);
@@ -109,11 +118,11 @@ class TwoPhaseCommitTest {
     @Test
     void aPreparedTransactionIsInvisibleHoldsItsLeasesAndCommitPreparedAppliesIt() throws Exception {
         byte[] xid = xid("xa-1");
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             TxnFixture.create(store, 1, 1);
             assertThat(store.preparedTransactions()).isEmpty();
             prepare(store, xid);
-            Thread.sleep(SHORT_LEASE.toMillis() + 200); // past the lease and the backoff
+            clock.advance(SHORT_LEASE.plusMillis(200)); // past the lease and the backoff
             assertInDoubt(store, xid);
 
             store.commitPrepared(xid("xa-1")); // an equal xid, another array
@@ -122,7 +131,7 @@ class TwoPhaseCommitTest {
             assertThatThrownBy(() -> store.commitPrepared(xid)).isInstanceOf(MikyuException.class);
             assertThatThrownBy(() -> store.rollbackPrepared(xid)).isInstanceOf(MikyuException.class);
         }
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             assertThat(store.preparedTransactions()).isEmpty();
             assertCommitted(store);
         }
@@ -131,10 +140,10 @@ class TwoPhaseCommitTest {
     @Test
     void rollbackPreparedDiscardsTheTransactionAndTheHeldTasksAreRedeliveredWithTheNextAttempt() throws Exception {
         byte[] xid = xid("xa-2");
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             TxnFixture.create(store, 1, 1);
             Held held = prepare(store, xid);
-            Thread.sleep(SHORT_LEASE.toMillis() + 200);
+            clock.advance(SHORT_LEASE.plusMillis(200));
             assertInDoubt(store, xid);
 
             store.rollbackPrepared(xid);
@@ -144,7 +153,7 @@ class TwoPhaseCommitTest {
             assertThatThrownBy(() -> store.taskQueue("jobs").ack(held.task().token()))
                     .as("the old lease is gone").isInstanceOf(StaleLeaseException.class);
         }
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             assertThat(store.preparedTransactions()).isEmpty();
             assertThat(store.log("a").endOffset()).isZero();
             assertThat(store.taskQueue("out").counts().depth()).isZero();
@@ -154,20 +163,20 @@ class TwoPhaseCommitTest {
     @Test
     void afterAReopenThePreparedTransactionIsStillListedHoldsItsTasksAndCanBeCommitted() throws Exception {
         byte[] xid = xid("xa-3");
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             TxnFixture.create(store, 1, 1);
             prepare(store, xid);
         }
-        Thread.sleep(SHORT_LEASE.toMillis() + 200); // the leases end while the store is closed
-        try (Mikyu store = Mikyu.open(data)) {
+        clock.advance(SHORT_LEASE.plusMillis(200)); // the leases end while the store is closed
+        try (Mikyu store = open()) {
             assertInDoubt(store, xid);
         }
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             assertInDoubt(store, xid); // a second reopen changes nothing
             store.commitPrepared(xid);
             assertCommitted(store);
         }
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             assertThat(store.preparedTransactions()).isEmpty();
             assertCommitted(store);
         }
@@ -177,17 +186,17 @@ class TwoPhaseCommitTest {
     void afterAReopenRollbackPreparedReturnsTheHeldTasks() throws Exception {
         byte[] xid = xid("xa-4");
         Held held;
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             TxnFixture.create(store, 1, 1);
             held = prepare(store, xid);
         }
-        try (Mikyu store = Mikyu.open(data)) {
-            Thread.sleep(SHORT_LEASE.toMillis() + 200);
+        try (Mikyu store = open()) {
+            clock.advance(SHORT_LEASE.plusMillis(200));
             assertInDoubt(store, xid);
             store.rollbackPrepared(xid);
             assertRolledBack(store, held);
         }
-        try (Mikyu store = Mikyu.open(data)) {
+        try (Mikyu store = open()) {
             assertThat(store.preparedTransactions()).isEmpty();
         }
     }

@@ -40,7 +40,7 @@ public final class TxnChild {
             case "loop" -> loop(store, Long.parseLong(args[2]), Integer.parseInt(args[3]));
             default -> throw new IllegalArgumentException(args[0]);
         }
-        Thread.sleep(Long.MAX_VALUE);
+        ChildProcess.awaitKill();
     }
 
     /**

@@ -14,8 +14,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
+import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * With {@code durability=sync} an acknowledgement returns (an automatic one is written) only after the fsync that
@@ -69,17 +71,10 @@ class AcknowledgementDurabilityTest {
     }
 
     /** Waits until only {@code left} messages of "jobs" are unacknowledged (ready or in flight). */
-    private static void awaitSettled(Mikyu engine, long left) throws InterruptedException {
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (true) {
+    private static void awaitSettled(Mikyu engine, long left) {
+        await("the automatic ack written").atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             var counts = engine.taskQueue("jobs").counts();
-            if (counts.ready() + counts.inFlight() == left) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the automatic ack was not written: " + counts);
-            }
-            Thread.sleep(10);
-        }
+            assertThat(counts.ready() + counts.inFlight()).as("unacknowledged: %s", counts).isEqualTo(left);
+        });
     }
 }

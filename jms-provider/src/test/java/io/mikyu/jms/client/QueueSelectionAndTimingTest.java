@@ -1,8 +1,12 @@
 package io.mikyu.jms.client;
 
+import io.mikyu.engine.Durability;
+import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.QueueKind;
+import io.mikyu.engine.support.SteppableTimeSource;
 import io.mikyu.jms.MikyuConnectionFactory;
+import io.mikyu.jms.embedded.EmbeddedEngines;
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
@@ -17,6 +21,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -24,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** Queue selectors, priorities, delivery delay, time to live, lease renewal and temporary queues. */
 @Timeout(60)
@@ -79,23 +85,41 @@ class QueueSelectionAndTimingTest {
 
     @Test
     void aDelayedMessageWaitsAndAnExpiredOneIsNeverDelivered() throws Exception {
+        // The queue's engine runs on a clock the test moves (the connection shares the engine the test opened);
+        // the messages' delivery and expiry times are wall-clock instants the send sets on them.
+        SteppableTimeSource clock = SteppableTimeSource.startingNow();
+        EmbeddedEngines.Handle engine = EmbeddedEngines.acquire(data, EngineConfig.builder().timeSource(clock)
+                .defaultDurability(Durability.ASYNC).build(), opened -> { });
         try (Connection c = connect("")) {
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
             Queue q = s.createQueue("timed");
             MessageProducer p = s.createProducer(q);
-            p.setDeliveryDelay(600);
-            p.send(s.createTextMessage("later"));
-            p.setDeliveryDelay(0);
             p.setTimeToLive(50);
-            p.send(s.createTextMessage("short-lived"));
-            Thread.sleep(150);
+            TextMessage shortLived = s.createTextMessage("short-lived");
+            p.send(shortLived);
+            p.setTimeToLive(0);
+            p.setDeliveryDelay(600);
+            TextMessage sentLater = s.createTextMessage("later");
+            p.send(sentLater);
+            // sent second, so due after the first one's expiry
+            advanceTo(clock, shortLived.getJMSExpiration());
             MessageConsumer consumer = s.createConsumer(q);
             assertThat(consumer.receive(200)).as("nothing due, the other expired").isNull();
-            Message later = consumer.receive(5_000);
+            advanceTo(clock, sentLater.getJMSDeliveryTime() - 1);
+            assertThat(consumer.receive(200)).as("a millisecond before its delivery time").isNull();
+            advanceTo(clock, sentLater.getJMSDeliveryTime());
+            Message later = consumer.receive(30_000);
             assertThat(text(later)).isEqualTo("later");
             assertThat(later.getJMSDeliveryTime()).isGreaterThan(later.getJMSTimestamp());
             assertThat(consumer.receive(200)).isNull();
+        } finally {
+            engine.release();
         }
+    }
+
+    /** Lets the clock's time pass up to the wall-clock instant {@code wallMillis}. */
+    private static void advanceTo(SteppableTimeSource clock, long wallMillis) {
+        clock.advance(Duration.ofMillis(Math.max(0, wallMillis - clock.wallMillis())));
     }
 
     @Test
@@ -104,11 +128,12 @@ class QueueSelectionAndTimingTest {
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
             Queue q = s.createQueue("slow");
             AtomicInteger deliveries = new AtomicInteger();
+            CountDownLatch finish = new CountDownLatch(1);
             CountDownLatch done = new CountDownLatch(1);
             s.createConsumer(q).setMessageListener(m -> {
                 deliveries.incrementAndGet();
                 try {
-                    Thread.sleep(1_500); // five leases long
+                    finish.await(); // busy until the test lets it finish
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
@@ -117,8 +142,12 @@ class QueueSelectionAndTimingTest {
             Session other = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
             MessageConsumer competitor = other.createConsumer(q);
             other.createProducer(q).send(other.createTextMessage("work"));
-            assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
-            assertThat(competitor.receive(500)).as("never handed to anyone else").isNull();
+            await("the listener has the message").atMost(Duration.ofSeconds(30)).until(() -> deliveries.get() == 1);
+            // while the listener works, five leases long: a lease that ran out would hand the message over
+            assertThat(competitor.receive(1_500)).as("never handed to anyone else").isNull();
+            finish.countDown();
+            assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(competitor.receive(500)).as("acknowledged once the listener returned").isNull();
             assertThat(deliveries.get()).isEqualTo(1);
         }
     }

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -21,6 +22,7 @@ import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /** JMS Topics are log queues; subscriptions are cursors (non-durable) or shared groups (durable, shared). */
 @Timeout(60)
@@ -168,13 +170,16 @@ class TopicSubscriptionTest {
             Topic t = s.createTopic("timed");
             MessageConsumer sub = s.createConsumer(t);
             MessageProducer p = s.createProducer(t);
+            p.setTimeToLive(50);
+            TextMessage shortLived = s.createTextMessage("short-lived");
+            p.send(shortLived);
+            // a subscription's delays and expiry are timed by the system clock: let the expiry instant pass
+            await("the short-lived message expired").atMost(Duration.ofSeconds(30))
+                    .until(() -> System.currentTimeMillis() > shortLived.getJMSExpiration());
+            p.setTimeToLive(0);
             p.setDeliveryDelay(700);
             p.send(s.createTextMessage("later"));
             p.setDeliveryDelay(0);
-            p.setTimeToLive(50);
-            p.send(s.createTextMessage("short-lived"));
-            Thread.sleep(150);
-            p.setTimeToLive(0);
             p.send(s.createTextMessage("now"));
             assertThat(text(sub.receive(5_000))).isEqualTo("now");
             assertThat(sub.receive(300)).as("not yet due").isNull();

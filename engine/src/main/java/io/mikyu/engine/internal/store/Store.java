@@ -104,7 +104,7 @@ public final class Store implements Mikyu {
         this.lock = lock;
         checkFormat();
         this.storeId = StoreIdFile.loadOrCreate(dataDir).toString();
-        this.diskGuard = new DiskSpaceGuard(dataDir, config.minFreeDiskBytes());
+        this.diskGuard = new DiskSpaceGuard(dataDir, config.minFreeDiskBytes(), config.timeSource());
         this.writerMetrics = new WriterMetrics(config.meterRegistry());
         this.writer = new GroupCommitWriter("mikyu-writer", MAX_CYCLE_BYTES, diskGuard, writerMetrics);
         this.tasks = new TaskQueues(dataDir.resolve(QueueKind.TASK.directory()), config, writer, writerScratch,

@@ -120,19 +120,20 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
         LeaseLedger.Taken taken;
         while (true) {
             long untilChange;
-            long admittedTo;
+            long awaitedOffset;
             ledger.lock.lockInterruptibly();
             try {
                 ledger.checkOpen();
                 long now = clock.steadyMillis();
                 ledger.promote(now);
-                admit(now);
+                boolean room = admit(now);
                 taken = ledger.take(max, null, now, now + lease.toMillis());
                 if (!taken.entries().isEmpty()) {
                     break;
                 }
                 untilChange = TimeUnit.MILLISECONDS.toNanos(ledger.state.millisUntilNextChange(now));
-                admittedTo = windowEnd;
+                // The next record to admit is at windowEnd; with the window full no append can bring work.
+                awaitedOffset = room ? windowEnd : Long.MAX_VALUE;
             } finally {
                 ledger.lock.unlock();
             }
@@ -140,8 +141,9 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
             if (remaining <= 0) {
                 return List.of();
             }
-            // Woken by an append to the queue; redeliveries are looked for at least every 100 ms.
-            source.awaitBeyond(admittedTo - 1, Math.min(remaining, Math.min(Math.max(untilChange, 1_000_000L),
+            // Woken by an append to the queue; redeliveries, and room an ack made, are looked for at least every
+            // 100 ms.
+            source.awaitBeyond(awaitedOffset, Math.min(remaining, Math.min(Math.max(untilChange, 1_000_000L),
                     MAX_WAIT_SLICE_NANOS)));
         }
         ledger.record(taken);
@@ -205,8 +207,8 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
         }
     }
 
-    /** Under the lock: admits records while the window has room. */
-    private void admit(long now) {
+    /** Under the lock: admits records while the window has room; whether it has room left. */
+    private boolean admit(long now) {
         // The window spans from the lowest unfinished record to the furthest admitted: members never run more
         // than maxInFlight records ahead of a stuck one.
         long low = Math.min(ledger.state.lowestLiveId(), windowEnd);
@@ -224,6 +226,7 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
             windowEnd = records.get(records.size() - 1).offset() + 1;
             room -= records.size();
         }
+        return room > 0;
     }
 
     /** The record's scheduling headers ({@link SharedGroup#PRIORITY_HEADER} ...), or the defaults. */

@@ -138,7 +138,7 @@ public final class TransactionManager {
                 txId = nextTxId++;
             }
             Map<String, Long> scanFrom = scanFrom(byTarget);
-            long now = System.currentTimeMillis();
+            long now = engine.timeSource().wallMillis();
             long at = writeRecord(new TransactionRecord(TransactionRecord.PREPARE, txId, xid, owner, scanFrom, ops),
                     true, now);
             unresolvedFrom.put(txId, at);
@@ -195,7 +195,7 @@ public final class TransactionManager {
                 oldest = Math.min(oldest, p.preparedAt());
             }
         }
-        return oldest == Long.MAX_VALUE ? 0 : Math.max(0, System.currentTimeMillis() - oldest) / 1000.0;
+        return oldest == Long.MAX_VALUE ? 0 : Math.max(0, engine.timeSource().wallMillis() - oldest) / 1000.0;
     }
 
     public void commitPrepared(byte[] xid) {
@@ -255,7 +255,7 @@ public final class TransactionManager {
     private void resolved(long txId) {
         unresolvedFrom.remove(txId);
         byte[] batch = encode(new TransactionRecord(TransactionRecord.APPLIED, txId, null, null, Map.of(), List.of()),
-                System.currentTimeMillis());
+                engine.timeSource().wallMillis());
         try {
             writer.appendAsync(new AppendRequest(txLog, batch, false, null, new AppendRequest.Callback() {
                 @Override
@@ -410,7 +410,7 @@ public final class TransactionManager {
     }
 
     private long writeRecord(TransactionRecord record) {
-        return writeRecord(record, true, System.currentTimeMillis());
+        return writeRecord(record, true, engine.timeSource().wallMillis());
     }
 
     /** {@code nowMillis} becomes the record's timestamp: a PREPARE's is its transaction's time of preparing. */

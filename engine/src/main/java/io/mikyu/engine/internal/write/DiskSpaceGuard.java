@@ -2,6 +2,7 @@ package io.mikyu.engine.internal.write;
 
 import io.mikyu.engine.MikyuException;
 import io.mikyu.engine.StorageFullException;
+import io.mikyu.engine.spi.TimeSource;
 
 import java.io.IOException;
 import java.nio.file.FileStore;
@@ -12,33 +13,36 @@ import java.nio.file.Path;
  * Fails appends fast, with the data directory and the limit in the message, when free disk space falls below the
  * floor, instead of blocking producers silently (the peers' behaviour users complain about). Free space is
  * sampled at most every 64 MiB written or 500 ms, so the check costs nothing per append; while the floor is
- * breached it is sampled every cycle so writes resume as soon as space returns.
+ * breached it is sampled every cycle so writes resume as soon as space returns. The interval is timed by the
+ * store's steady clock.
  */
 public final class DiskSpaceGuard {
 
     private static final long SAMPLE_BYTES = 64L << 20;
-    private static final long SAMPLE_NANOS = 500_000_000L;
+    private static final long SAMPLE_MILLIS = 500;
 
     private final Path dataDir;
     private final FileStore store;
     private final long minFreeBytes;
+    private final TimeSource clock;
     private long bytesSinceSample = Long.MAX_VALUE / 2;
-    private long lastSampleNanos;
+    private long lastSampleMillis;
     private volatile long lastFree = Long.MAX_VALUE;
 
-    public DiskSpaceGuard(Path dataDir, long minFreeBytes) throws IOException {
+    public DiskSpaceGuard(Path dataDir, long minFreeBytes, TimeSource clock) throws IOException {
         this.dataDir = dataDir;
         this.store = Files.getFileStore(dataDir);
         this.minFreeBytes = minFreeBytes;
+        this.clock = clock;
     }
 
     /** Writer: {@code null} if {@code incoming} bytes may be written, else the error to fail them with. */
     StorageFullException check(long incoming) {
-        long now = System.nanoTime();
+        long now = clock.steadyMillis();
         boolean breached = lastFree < minFreeBytes + incoming;
-        if (breached || bytesSinceSample >= SAMPLE_BYTES || now - lastSampleNanos >= SAMPLE_NANOS) {
+        if (breached || bytesSinceSample >= SAMPLE_BYTES || now - lastSampleMillis >= SAMPLE_MILLIS) {
             lastFree = sample();
-            lastSampleNanos = now;
+            lastSampleMillis = now;
             bytesSinceSample = 0;
         }
         if (lastFree < minFreeBytes + incoming) {

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Producer pacing never makes a worker wait for itself: a thread that takes tasks and enqueues follow-ups to the
@@ -69,9 +70,7 @@ class SelfPacingTest {
                 }
                 return null;
             });
-            while (taken.get() == 0) {
-                Thread.sleep(1);
-            }
+            await("the consumer took its first tasks").atMost(Duration.ofSeconds(30)).until(() -> taken.get() > 0);
             LeaseLedger ledger = ((TaskQueueHandle) q).ledger;
             List<Task> more = new ArrayList<>();
             for (int i = 0; i < 50; i++) {

@@ -1,5 +1,7 @@
 package io.mikyu.spring.boot.roundtrip;
 
+import org.awaitility.core.ConditionTimeoutException;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -10,6 +12,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@code mikyu daemon} on a data directory in a child JVM with the test class path, on a free loopback port (port
@@ -33,7 +37,7 @@ final class DaemonProcess implements AutoCloseable {
         reader.start();
         try {
             this.url = awaitListening(Duration.ofSeconds(60));
-        } catch (AssertionError | InterruptedException e) {
+        } catch (AssertionError | RuntimeException e) {
             close();
             throw e;
         }
@@ -66,21 +70,28 @@ final class DaemonProcess implements AutoCloseable {
         }
     }
 
-    private String awaitListening(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            for (String line : lines) {
-                if (line.startsWith(LISTENING)) {
-                    String rest = line.substring(LISTENING.length());
-                    return rest.substring(0, rest.indexOf(' '));
-                }
-            }
-            if (!process.isAlive()) {
-                throw new AssertionError("daemon exited with " + process.exitValue() + "; stderr:\n" + stderrText());
-            }
-            Thread.sleep(20);
+    private String awaitListening(Duration timeout) {
+        try {
+            await().atMost(timeout).pollInterval(Duration.ofMillis(20))
+                    .until(() -> listeningLine() != null || !process.isAlive());
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("daemon not listening after " + timeout + "; stderr:\n" + stderrText());
         }
-        throw new AssertionError("daemon not listening after " + timeout + "; stderr:\n" + stderrText());
+        String line = listeningLine();
+        if (line == null) {
+            throw new AssertionError("daemon exited with " + process.exitValue() + "; stderr:\n" + stderrText());
+        }
+        String rest = line.substring(LISTENING.length());
+        return rest.substring(0, rest.indexOf(' '));
+    }
+
+    private String listeningLine() {
+        for (String line : lines) {
+            if (line.startsWith(LISTENING)) {
+                return line;
+            }
+        }
+        return null;
     }
 
     private String stderrText() {

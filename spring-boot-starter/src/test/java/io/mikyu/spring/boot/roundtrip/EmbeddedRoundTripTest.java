@@ -16,9 +16,11 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** JmsTemplate to @JmsListener through the embedded store, with the starter's defaults. */
 @SpringBootTest(classes = OrdersApplication.class)
@@ -61,11 +63,8 @@ class EmbeddedRoundTripTest {
         assertThat(embeddedStore.engine().location())
                 .isEqualTo(store.resolve("mikyu-data").toRealPath().toString());
         assertThat(health.health().getStatus()).isEqualTo(Status.UP);
-        // counted when onMessage returns: poll until the listener's thread has got there
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (meters.counter("mikyu.jms.deliveries").count() - deliveries < 2 && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertThat(meters.counter("mikyu.jms.deliveries").count() - deliveries).isEqualTo(2);
+        // counted when onMessage returns: wait until the listener's thread has got there
+        await("both deliveries counted").atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+                assertThat(meters.counter("mikyu.jms.deliveries").count() - deliveries).isEqualTo(2));
     }
 }
