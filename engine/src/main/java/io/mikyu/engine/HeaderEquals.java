@@ -1,11 +1,8 @@
 package io.mikyu.engine;
 
-import java.net.URLDecoder;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
+import io.mikyu.engine.config.UrlQuery;
+
 import java.util.Map;
-import java.util.StringJoiner;
 import java.util.TreeMap;
 
 /**
@@ -38,32 +35,15 @@ public record HeaderEquals(Map<String, String> expected) implements TaskFilter {
 
     @Override
     public FilterExpression expression() {
-        StringJoiner text = new StringJoiner("&");
         // Sorted, so that equal filters have equal texts.
-        new TreeMap<>(expected).forEach((name, value) -> text.add(encode(name) + "=" + encode(value)));
-        return new FilterExpression(LANGUAGE, text.toString());
+        return new FilterExpression(LANGUAGE, UrlQuery.encode(new TreeMap<>(expected)));
     }
 
-    /** Reads the text of {@link #expression()}. */
+    /**
+     * Reads the text of {@link #expression()} ({@link UrlQuery}'s rules: a header named twice is refused, since no
+     * header has two last values).
+     */
     public static HeaderEquals parse(String text) {
-        Map<String, String> expected = new LinkedHashMap<>();
-        if (!text.isEmpty()) {
-            for (String pair : text.split("&", -1)) {
-                int eq = pair.indexOf('=');
-                if (eq <= 0) {
-                    throw new IllegalArgumentException("header-equals filter: '" + pair + "' is not name=value");
-                }
-                expected.put(decode(pair.substring(0, eq)), decode(pair.substring(eq + 1)));
-            }
-        }
-        return new HeaderEquals(expected);
-    }
-
-    private static String encode(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8);
-    }
-
-    private static String decode(String s) {
-        return URLDecoder.decode(s, StandardCharsets.UTF_8);
+        return new HeaderEquals(UrlQuery.parse(text, LANGUAGE + " filter " + text));
     }
 }

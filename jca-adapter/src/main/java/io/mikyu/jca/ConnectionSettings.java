@@ -1,10 +1,8 @@
 package io.mikyu.jca;
 
+import io.mikyu.engine.config.UrlQuery;
 import io.mikyu.jms.config.ProviderOptions;
 
-import java.net.URLDecoder;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -76,26 +74,7 @@ public record ConnectionSettings(String url, String user, String password) {
 
     /** {@code url} with {@code options} in its query: an option already there is replaced, the others appended. */
     static String withOptions(String url, Map<String, String> options) {
-        if (options.isEmpty()) {
-            return url;
-        }
-        int q = url.indexOf('?');
-        String base = q < 0 ? url : url.substring(0, q);
-        Map<String, String> pairs = new LinkedHashMap<>(); // decoded name -> raw "name=value"
-        if (q >= 0) {
-            for (String pair : url.substring(q + 1).split("&")) {
-                if (!pair.isEmpty()) {
-                    int eq = pair.indexOf('=');
-                    pairs.put(URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8), pair);
-                }
-            }
-        }
-        options.forEach((name, value) -> pairs.put(name, encode(name) + "=" + encode(value)));
-        return base + "?" + String.join("&", pairs.values());
-    }
-
-    private static String encode(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+        return UrlQuery.withOptions(url, options);
     }
 
     /** The URL with passwords hidden, for messages and logs. */

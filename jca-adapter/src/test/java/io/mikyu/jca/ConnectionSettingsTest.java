@@ -3,15 +3,25 @@ package io.mikyu.jca;
 import io.mikyu.jca.outbound.MikyuManagedConnectionFactory;
 import jakarta.resource.spi.InvalidPropertyException;
 import jakarta.resource.spi.ResourceAdapterInternalException;
+import io.mikyu.engine.EngineConfig;
+import io.mikyu.engine.config.MikyuConfig;
+import io.mikyu.jms.config.ProviderOptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The properties become one provider URL, in one place, checked by the provider's parser. */
 class ConnectionSettingsTest {
+
+    @TempDir
+    Path dir;
 
     @Test
     void withoutAUrlConnectionsGoToTheLocalDaemon() {
@@ -92,6 +102,46 @@ class ConnectionSettingsTest {
         MikyuResourceAdapter bad = new MikyuResourceAdapter();
         bad.setUrl("http://example");
         assertThatThrownBy(bad::settings).hasMessageContaining("is not a mikyu URL");
+    }
+
+    /** A property's text means what the same text means as a URL option or a config file key. */
+    @Test
+    void aPropertyMeansWhatTheSameTextMeansInAUrlAndTheConfigFile() throws Exception {
+        MikyuResourceAdapter ra = new MikyuResourceAdapter();
+        ra.setUrl("vm:///var/lib/mikyu");
+        ra.setFlushInterval("1h30m");
+        ra.setHousekeepingInterval("PT5S");
+        ra.setCacheBytesPerQueue("64mib");
+        ra.setMaxRecordBytes("1.5MiB");
+        ra.setRedeliveryDelay(250);
+        ConnectionSettings s = ConnectionSettings.resolve(ra);
+        EngineConfig engine = MikyuConfig.load(null, s.options().configOverrides(), "URL").engineConfig().build();
+        assertThat(engine.flushInterval()).isEqualTo(Duration.ofMinutes(90));
+        assertThat(engine.housekeepingInterval()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(engine.cacheBytesPerQueue()).isEqualTo(64L << 20);
+        assertThat(engine.maxRecordBytes()).isEqualTo(3 << 19);
+        assertThat(s.options().redeliveryDelay())
+                .isEqualTo(ProviderOptions.parse("vm://d?redeliveryDelay=250").redeliveryDelay())
+                .isEqualTo(Duration.ofMillis(250));
+
+        Path file = Files.writeString(dir.resolve("mikyu.conf"), "flushInterval = 1h30m\ncacheBytesPerQueue = 64mib\n");
+        EngineConfig fromFile = MikyuConfig.load(file, Map.of(), "file").engineConfig().build();
+        assertThat(fromFile.flushInterval()).isEqualTo(engine.flushInterval());
+        assertThat(fromFile.cacheBytesPerQueue()).isEqualTo(engine.cacheBytesPerQueue());
+    }
+
+    @Test
+    void aWrongDurationFailsNamingTheOptionAndTheForms() {
+        MikyuResourceAdapter ra = new MikyuResourceAdapter();
+        ra.setUrl("tcp://broker:7420?password=secret-one&redeliveryDelay=soon");
+        assertThatThrownBy(ra::settings).isInstanceOf(InvalidPropertyException.class)
+                .hasMessageContaining("redeliveryDelay=soon").hasMessageContaining("250ms, 5s, 2m, 1h, 1d")
+                .hasMessageNotContaining("secret-one");
+        MikyuResourceAdapter negative = new MikyuResourceAdapter();
+        negative.setUrl("tcp://broker:7420");
+        negative.setLeaseMillis(-5);
+        assertThatThrownBy(negative::settings).isInstanceOf(InvalidPropertyException.class)
+                .hasMessageContaining("leaseMillis=-5").hasMessageContaining("negative");
     }
 
     @Test

@@ -1,10 +1,9 @@
 package io.mikyu.junit5;
 
 import io.mikyu.engine.Durability;
+import io.mikyu.engine.config.UrlQuery;
 import io.mikyu.jms.config.ProviderOptions;
 
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
@@ -109,6 +108,6 @@ record StoreOptions(StoreLifecycle lifecycle, boolean lifecycleChosen, Durabilit
     }
 
     private static String encode(String text) {
-        return URLEncoder.encode(text, StandardCharsets.UTF_8);
+        return UrlQuery.encode(text);
     }
 }

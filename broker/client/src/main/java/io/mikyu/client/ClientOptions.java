@@ -1,21 +1,24 @@
 package io.mikyu.client;
 
-import io.mikyu.engine.config.Secrets;
+import io.mikyu.engine.config.ByteSizes;
+import io.mikyu.engine.config.Durations;
+import io.mikyu.engine.config.UrlQuery;
 import io.mikyu.protocol.Protocol;
 import io.mikyu.protocol.StreamDescriptor;
+import io.mikyu.transport.Tls;
 
 import java.net.URI;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.LinkedHashMap;
+import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The options of a dialled connection, from the URI's query ({@code tcp://host:7420?clientName=billing}) and an
- * explicit map, which wins. Durations are {@code 500ms}, {@code 10s}, {@code 2m} or plain milliseconds.
+ * explicit map, which wins. The query is read by {@link UrlQuery}, durations by {@link Durations} (a bare number is
+ * milliseconds, as documented since the first release) and sizes by {@link ByteSizes}, as on every other surface.
  *
  * @param clientName      how the broker's logs name this client
  * @param connectTimeout  for the TCP connect and the handshake together
@@ -46,34 +49,31 @@ record ClientOptions(String clientName, Duration connectTimeout, Duration reques
     }
 
     static ClientOptions from(URI uri, Map<String, String> explicit) {
-        Map<String, String> options = new LinkedHashMap<>(query(uri));
+        Map<String, String> options = UrlQuery.parse(uri.getRawQuery(), uri.toString());
         options.putAll(explicit);
+        Set<String> known = new TreeSet<>(NAMES);
+        known.addAll(Tls.KEYS);
+        UrlQuery.requireKnown(options, known::contains, known, uri.toString());
         Map<String, String> tls = new TreeMap<>();
-        for (Map.Entry<String, String> e : options.entrySet()) {
-            String name = e.getKey();
-            if (io.mikyu.transport.Tls.KEYS.contains(name)) {
-                tls.put(name, e.getValue());
-            } else if (!NAMES.contains(name)) {
-                java.util.TreeSet<String> known = new java.util.TreeSet<>(NAMES);
-                known.addAll(io.mikyu.transport.Tls.KEYS);
-                throw new IllegalArgumentException("unknown option '" + name + "' in " + Secrets.redact(uri) + " (known: "
-                        + String.join(", ", known) + ")");
+        options.forEach((name, value) -> {
+            if (Tls.KEYS.contains(name)) {
+                tls.put(name, value);
             }
-        }
+        });
         String user = options.get("user");
         String password = options.get("password");
         return new ClientOptions(
                 options.getOrDefault("clientName", "mikyu-java"),
                 duration(options, "connectTimeout", Duration.ofSeconds(10)),
                 duration(options, "requestTimeout", Duration.ofSeconds(60)),
-                Integer.parseInt(options.getOrDefault("maxFrameBytes",
-                        String.valueOf(Protocol.DEFAULT_MAX_FRAME_BYTES))),
+                (int) size(options, "maxFrameBytes", Protocol.DEFAULT_MAX_FRAME_BYTES, Protocol.MIN_FRAME_BYTES,
+                        Integer.MAX_VALUE),
                 duration(options, "heartbeat", Duration.ofMillis(Protocol.DEFAULT_HEARTBEAT_MILLIS)),
                 duration(options, "reconnect", Duration.ZERO),
                 user == null || user.isEmpty() ? null : user, password, Map.copyOf(tls),
                 bool(options, "streams", true),
                 (int) bounded(options, "streamCredit", 256, StreamDescriptor.MAX_CREDIT),
-                bounded(options, "streamCreditBytes", 4 << 20, StreamDescriptor.MAX_CREDIT_BYTES),
+                size(options, "streamCreditBytes", 4 << 20, 1, StreamDescriptor.MAX_CREDIT_BYTES),
                 duration(options, "streamIdle", Duration.ofSeconds(1)));
     }
 
@@ -106,21 +106,9 @@ record ClientOptions(String clientName, Duration connectTimeout, Duration reques
         return value;
     }
 
-    private static Map<String, String> query(URI uri) {
-        Map<String, String> options = new LinkedHashMap<>();
-        String query = uri.getRawQuery();
-        if (query != null && !query.isEmpty()) {
-            for (String pair : query.split("&")) {
-                int eq = pair.indexOf('=');
-                if (eq <= 0) {
-                    throw new IllegalArgumentException("option '" + Secrets.redact("?" + pair).substring(1) + "' in "
-                            + Secrets.redact(uri) + " is not name=value");
-                }
-                options.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
-                        URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
-            }
-        }
-        return options;
+    private static long size(Map<String, String> options, String name, long fallback, long min, long max) {
+        String text = options.get(name);
+        return text == null ? fallback : ByteSizes.parse(name, text, min, max);
     }
 
     private static Duration duration(Map<String, String> options, String name, Duration fallback) {
@@ -128,18 +116,6 @@ record ClientOptions(String clientName, Duration connectTimeout, Duration reques
         if (text == null) {
             return fallback;
         }
-        String t = text.trim();
-        try {
-            if (t.endsWith("ms")) {
-                return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
-            } else if (t.endsWith("s")) {
-                return Duration.ofSeconds(Long.parseLong(t.substring(0, t.length() - 1)));
-            } else if (t.endsWith("m")) {
-                return Duration.ofMinutes(Long.parseLong(t.substring(0, t.length() - 1)));
-            }
-            return Duration.ofMillis(Long.parseLong(t));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("option " + name + "=" + text + " is not a duration (500ms, 10s, 2m)");
-        }
+        return Durations.parse(name, text, ChronoUnit.MILLIS);
     }
 }

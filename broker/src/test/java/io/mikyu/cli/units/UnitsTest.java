@@ -1,14 +1,19 @@
 package io.mikyu.cli.units;
 
+import io.mikyu.engine.config.MikyuConfig;
+import io.mikyu.engine.config.MikyuConfig.Key;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine.TypeConversionException;
 
 import java.time.Duration;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class UnitsTest {
 
@@ -80,5 +85,29 @@ class UnitsTest {
         assertThat(Units.formatDuration(Duration.ofDays(14))).isEqualTo("14d");
         assertThat(Units.formatDuration(Duration.ofMinutes(90))).isEqualTo("90m");
         assertThat(Units.formatDuration(Duration.ofMillis(1500))).isEqualTo("1500ms");
+    }
+
+    /** A flag reads a text as the config file (and so {@code -Dmikyu.<key>} and URLs) reads it. */
+    @ParameterizedTest
+    @ValueSource(strings = {"1h30m", "PT5S", "2w", "250ms", "10S", "1d", "0"})
+    void aDurationFlagMeansWhatTheSameTextMeansInTheConfigFile(String text) {
+        Duration flag = new Units.DurationConverter().convert(text);
+        Duration config = MikyuConfig.load(null, Map.of("heartbeat", text), "flag").duration(Key.HEARTBEAT);
+        assertThat(flag).isEqualTo(config);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"512", "64mib", "1.5MiB", "4K", "1KB", "2GiB"})
+    void aSizeFlagMeansWhatTheSameTextMeansInTheConfigFile(String text) {
+        long flag = new Units.ByteSizeConverter().convert(text);
+        long config = MikyuConfig.load(null, Map.of("minFreeDiskBytes", text), "flag").bytes(Key.MIN_FREE_DISK_BYTES);
+        assertThat(flag).isEqualTo(config);
+    }
+
+    @Test
+    void aBareNumberOnTheCommandLineIsRefusedNamingTheFormsWithAUnit() {
+        assertThatThrownBy(() -> new Units.DurationConverter().convert("250"))
+                .isInstanceOf(TypeConversionException.class)
+                .hasMessageContaining("invalid duration '250'").hasMessageContaining("250ms or 250s");
     }
 }

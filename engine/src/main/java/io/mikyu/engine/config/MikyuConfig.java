@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -286,12 +287,19 @@ public final class MikyuConfig {
         return s != null && !s.source().equals("default");
     }
 
+    /** A duration ({@link Durations}); a bare number is milliseconds, as the config file has always read it. */
     public Duration duration(Key key) {
-        return parseDuration(key.key, require(key));
+        return Durations.parse(key.key, require(key), ChronoUnit.MILLIS);
     }
 
+    /** A size in bytes ({@link ByteSizes}). */
     public long bytes(Key key) {
-        return parseBytes(key.key, require(key));
+        return ByteSizes.parse(key.key, require(key));
+    }
+
+    /** A size in bytes that must fit an {@code int} (records, batches). */
+    public int intBytes(Key key) {
+        return ByteSizes.parseInt(key.key, require(key));
     }
 
     /** A whole number of things, at least 0. */
@@ -337,52 +345,14 @@ public final class MikyuConfig {
             throw invalid(Key.CORRUPTION_POLICY.key, policy, "quarantine or fail");
         }
         return b.flushInterval(duration(Key.FLUSH_INTERVAL))
-                .maxRecordBytes(Math.toIntExact(bytes(Key.MAX_RECORD_BYTES)))
-                .maxBatchBytes(Math.toIntExact(bytes(Key.MAX_BATCH_BYTES)))
+                .maxRecordBytes(intBytes(Key.MAX_RECORD_BYTES))
+                .maxBatchBytes(intBytes(Key.MAX_BATCH_BYTES))
                 .minFreeDiskBytes(bytes(Key.MIN_FREE_DISK_BYTES))
                 .cacheBytesPerQueue(bytes(Key.CACHE_BYTES_PER_QUEUE))
                 .paceProducersAbove(Math.toIntExact(count(Key.PACE_PRODUCERS_ABOVE)))
                 .housekeepingInterval(duration(Key.HOUSEKEEPING_INTERVAL))
                 .compactionKeyMapBytes(bytes(Key.COMPACTION_KEY_MAP_BYTES))
                 .verifyChecksumsOnRead(bool(Key.VERIFY_CHECKSUMS));
-    }
-
-    /** {@code 250ms}, {@code 10s}, {@code 5m}, {@code 2h}, {@code 7d}, or plain milliseconds. */
-    public static Duration parseDuration(String key, String text) {
-        String t = text.trim().toLowerCase(Locale.ROOT);
-        try {
-            if (t.endsWith("ms")) {
-                return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2).trim()));
-            }
-            long n = Long.parseLong(t.substring(0, t.length() - 1).trim());
-            switch (t.charAt(t.length() - 1)) {
-                case 's': return Duration.ofSeconds(n);
-                case 'm': return Duration.ofMinutes(n);
-                case 'h': return Duration.ofHours(n);
-                case 'd': return Duration.ofDays(n);
-                default: return Duration.ofMillis(Long.parseLong(t));
-            }
-        } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
-            throw invalid(key, text, "a duration such as 250ms, 10s, 5m, 2h, 7d");
-        }
-    }
-
-    /** {@code 4096}, {@code 64KiB}, {@code 8MiB}, {@code 1GiB} (also KB/MB/GB = powers of 1000). */
-    public static long parseBytes(String key, String text) {
-        String t = text.trim();
-        String[][] units = {{"KiB", "1024"}, {"MiB", "1048576"}, {"GiB", "1073741824"}, {"KB", "1000"},
-            {"MB", "1000000"}, {"GB", "1000000000"}, {"B", "1"}};
-        try {
-            for (String[] u : units) {
-                if (t.endsWith(u[0])) {
-                    return Math.multiplyExact(Long.parseLong(t.substring(0, t.length() - u[0].length()).trim()),
-                            Long.parseLong(u[1]));
-                }
-            }
-            return Long.parseLong(t);
-        } catch (NumberFormatException | ArithmeticException e) {
-            throw invalid(key, text, "a size such as 4096, 64KiB, 8MiB, 1GiB");
-        }
     }
 
     private static IllegalArgumentException invalid(String key, String value, String expected) {

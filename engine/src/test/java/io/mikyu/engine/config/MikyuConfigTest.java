@@ -6,10 +6,13 @@ import io.mikyu.engine.config.MikyuConfig.Key;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -68,6 +71,67 @@ class MikyuConfigTest {
     void shouldRefuseAValueOfTheWrongKind() {
         MikyuConfig config = MikyuConfig.load(null, Map.of("flushInterval", "soon"), "URL");
         assertThatThrownBy(config::engineConfig).hasMessageContaining("flushInterval=soon");
+    }
+
+    /** One rule on every surface: the config file, {@code -Dmikyu.<key>} and a URL or flag read a text alike. */
+    @ParameterizedTest
+    @CsvSource({
+        "FLUSH_INTERVAL, 250ms, 250",
+        "FLUSH_INTERVAL, 250, 250",
+        "FLUSH_INTERVAL, 1h30m, 5400000",
+        "FLUSH_INTERVAL, 2d, 172800000",
+        "FLUSH_INTERVAL, PT5S, 5000",
+        "FLUSH_INTERVAL, 10S, 10000",
+        "HOUSEKEEPING_INTERVAL, 2w, 1209600000",
+    })
+    void aDurationMeansTheSameInTheFileASystemPropertyAndAUrl(Key key, String text, long millis) throws Exception {
+        for (MikyuConfig config : everySource(key.key(), text)) {
+            assertThat(config.duration(key)).as(config.setting(key.key()).source()).hasMillis(millis);
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "4096, 4096",
+        "64KiB, 65536",
+        "64kib, 65536",
+        "8M, 8388608",
+        "1.5MiB, 1572864",
+        "1KB, 1000",
+    })
+    void aSizeMeansTheSameInTheFileASystemPropertyAndAUrl(String text, long bytes) throws Exception {
+        for (MikyuConfig config : everySource("cacheBytesPerQueue", text)) {
+            assertThat(config.bytes(Key.CACHE_BYTES_PER_QUEUE)).as(config.setting("cacheBytesPerQueue").source())
+                    .isEqualTo(bytes);
+        }
+    }
+
+    private List<MikyuConfig> everySource(String key, String text) throws Exception {
+        Path file = Files.writeString(dir.resolve("mikyu.conf"), key + " = " + text + "\n");
+        MikyuConfig fromFile = MikyuConfig.load(file, Map.of(), "URL");
+        MikyuConfig fromUrl = MikyuConfig.load(null, Map.of(key, text), "URL");
+        System.setProperty("mikyu." + key, text);
+        try {
+            return List.of(fromFile, fromUrl, MikyuConfig.load(null, Map.of(), "URL"));
+        } finally {
+            System.clearProperty("mikyu." + key);
+        }
+    }
+
+    @Test
+    void shouldRefuseANegativeDuration() {
+        MikyuConfig config = MikyuConfig.load(null, Map.of("flushInterval", "-5s", "heartbeat", "-1"), "URL");
+        assertThatThrownBy(() -> config.duration(Key.FLUSH_INTERVAL)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("flushInterval=-5s").hasMessageContaining("negative");
+        assertThatThrownBy(() -> config.duration(Key.HEARTBEAT)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("heartbeat=-1").hasMessageContaining("negative");
+    }
+
+    @Test
+    void shouldRefuseARecordSizeBeyondAnIntNamingTheKey() {
+        MikyuConfig config = MikyuConfig.load(null, Map.of("maxRecordBytes", "3GiB"), "URL");
+        assertThatThrownBy(config::engineConfig).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxRecordBytes=3GiB").hasMessageContaining("at most 2147483647 bytes");
     }
 
     @Test

@@ -1,22 +1,26 @@
 package io.mikyu.jms.config;
 
-import io.mikyu.engine.config.Secrets;
 import io.mikyu.engine.Durability;
+import io.mikyu.engine.config.Durations;
+import io.mikyu.engine.config.Secrets;
+import io.mikyu.engine.config.UrlQuery;
 
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * A connection URL, parsed: {@code vm://<data-dir>[?name=value&...]} for an engine embedded in this JVM, or a
  * broker's {@code tcp://host:port[?...]} or {@code unix:///path/mikyu.sock[?...]}. The data directory may be
  * relative ({@code vm://data}, {@code vm://./data}) or absolute ({@code vm:///var/lib/mikyu}). Unknown option names
- * are refused, so a typo never silently falls back to a default.
+ * are refused, so a typo never silently falls back to a default. The query is read by
+ * {@link io.mikyu.engine.config.UrlQuery} and durations by {@link io.mikyu.engine.config.Durations}, as on every
+ * surface ({@code docs/configuration.md}, "Values: durations and sizes").
  *
  * <p>Every option below is applied by this client, so it means the same on {@code vm://} and a broker:
  * {@code durability} travels with each send, {@code maxAttempts} and {@code leaseMillis} are the settings of the
@@ -45,13 +49,14 @@ import java.util.Set;
  * <tr><td>allowAnonymous</td><td>false</td><td>with {@code users}: connections without credentials are let in</td></tr>
  * <tr><td>prefetch</td><td>64</td><td>messages a consumer leases ahead of the application (0 = one per receive)</td></tr>
  * <tr><td>maxAttempts</td><td>10</td><td>deliveries before a message goes to its dead-letter queue</td></tr>
- * <tr><td>redeliveryDelay</td><td>0</td><td>millis before a recovered, rolled back or failed message is delivered
- * again</td></tr>
+ * <tr><td>redeliveryDelay</td><td>0</td><td>how long before a recovered, rolled back or failed message is delivered
+ * again: a duration ({@code 500ms}, {@code 2s}); a bare number is milliseconds</td></tr>
  * <tr><td>maxAttempts.&lt;destination&gt;, redeliveryDelay.&lt;destination&gt;</td><td>the above</td><td>the
  * same for one queue or topic (its subscriptions); applied when the engine queue or subscription is created</td></tr>
  * <tr><td>leaseMillis</td><td>30000</td><td>lease of a delivered, unacknowledged message; renewed while its
- * session lives</td></tr>
- * <tr><td>transactionTimeout</td><td>60</td><td>seconds an XA branch may take from {@code start} to
+ * session lives: a bare number is milliseconds, a duration ({@code 30s}) is taken too</td></tr>
+ * <tr><td>transactionTimeout</td><td>60</td><td>how long (a bare number: seconds; or a duration in whole seconds,
+ * {@code 5m}) an XA branch may take from {@code start} to
  * {@code prepare} (or a one-phase commit) before it is rolled back; {@code XAResource.setTransactionTimeout}
  * overrides it per resource</td></tr>
  * <tr><td>reconnect</td><td>30s</td><td>broker URLs only: how long to keep reconnecting, with backoff, to a broker
@@ -159,43 +164,64 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
                         intOption(url, opts, e.getKey(), 10, 1));
             } else if (e.getKey().startsWith("redeliveryDelay.")) {
                 delays.put(e.getKey().substring("redeliveryDelay.".length()),
-                        Duration.ofMillis(intOption(url, opts, e.getKey(), 0, 0)));
+                        duration(url, opts, e.getKey(), Duration.ZERO, ChronoUnit.MILLIS, Duration.ZERO));
             }
         }
-        return new ProviderOptions(url, remote ? null : Path.of(decode(where)), durability, opts.get("clientID"),
+        return new ProviderOptions(url, remote ? null : Path.of(UrlQuery.decode(where, "the data directory", url)),
+                durability, opts.get("clientID"),
                 users == null ? null : Path.of(users), bool(url, opts, "allowAnonymous"),
                 intOption(url, opts, "prefetch", 64, 0), intOption(url, opts, "maxAttempts", 10, 1),
-                Duration.ofMillis(intOption(url, opts, "redeliveryDelay", 0, 0)),
-                Duration.ofMillis(intOption(url, opts, "leaseMillis", 30_000, 100)),
+                duration(url, opts, "redeliveryDelay", Duration.ZERO, ChronoUnit.MILLIS, Duration.ZERO),
+                duration(url, opts, "leaseMillis", Duration.ofSeconds(30), ChronoUnit.MILLIS, Duration.ofMillis(100)),
                 remote ? scheme + where : null, Collections.unmodifiableMap(dial), Map.copyOf(attempts),
                 Map.copyOf(delays), opts.get("config") == null ? null : Path.of(opts.get("config")),
-                Map.copyOf(engine), Duration.ofSeconds(intOption(url, opts, "transactionTimeout", 60, 1)));
+                Map.copyOf(engine), transactionTimeout(url, opts));
+    }
+
+    /** A duration option ({@link Durations}); a bare number is read in {@code bareUnit}, as documented. */
+    private static Duration duration(String url, Map<String, String> opts, String name, Duration dflt,
+                                     ChronoUnit bareUnit, Duration min) {
+        String v = opts.get(name);
+        if (v == null) {
+            return dflt;
+        }
+        Duration d;
+        try {
+            d = Durations.parse(name, v, bareUnit);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage() + " in '" + Secrets.redact(url) + "'", e);
+        }
+        if (d.compareTo(min) < 0) {
+            throw new IllegalArgumentException(name + " must be at least " + Durations.format(min) + " in '"
+                    + Secrets.redact(url) + "'");
+        }
+        return d;
+    }
+
+    /** Whole seconds, as XA has them ({@code XAResource.setTransactionTimeout}); a bare number is seconds. */
+    private static Duration transactionTimeout(String url, Map<String, String> opts) {
+        Duration d = duration(url, opts, "transactionTimeout", Duration.ofSeconds(60), ChronoUnit.SECONDS,
+                Duration.ofSeconds(1));
+        if (d.toMillis() % 1000 != 0 || d.toSeconds() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("transactionTimeout must be whole seconds, 1 to " + Integer.MAX_VALUE
+                    + ", in '" + Secrets.redact(url) + "'");
+        }
+        return d;
     }
 
     private static Map<String, String> query(String url, String query, boolean remote) {
-        Map<String, String> out = new LinkedHashMap<>();
-        for (String pair : query.split("&")) {
-            if (pair.isEmpty()) {
-                continue;
-            }
-            int eq = pair.indexOf('=');
-            String name = decode(eq < 0 ? pair : pair.substring(0, eq));
-            String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
-            boolean perDestination = (name.startsWith("maxAttempts.") || name.startsWith("redeliveryDelay."))
-                    && name.indexOf('.') < name.length() - 1;
-            if (!KNOWN.contains(name) && !perDestination && !(remote ? DIAL : ENGINE).contains(name)) {
-                java.util.TreeSet<String> known = new java.util.TreeSet<>(KNOWN);
-                known.addAll(remote ? DIAL : ENGINE);
-                throw new IllegalArgumentException("unknown option '" + name + "' in '" + Secrets.redact(url) + "'; known: "
-                        + String.join(", ", known));
-            }
-            out.put(name, value);
-        }
-        return Collections.unmodifiableMap(out);
+        Map<String, String> options = UrlQuery.parse(query, url);
+        Set<String> names = new TreeSet<>(KNOWN);
+        names.addAll(remote ? DIAL : ENGINE);
+        names.addAll(Set.of("maxAttempts.<destination>", "redeliveryDelay.<destination>"));
+        UrlQuery.requireKnown(options, name -> KNOWN.contains(name) || perDestination(name)
+                || (remote ? DIAL : ENGINE).contains(name), names, url);
+        return Collections.unmodifiableMap(options);
     }
 
-    private static String decode(String s) {
-        return URLDecoder.decode(s, StandardCharsets.UTF_8);
+    private static boolean perDestination(String name) {
+        return (name.startsWith("maxAttempts.") || name.startsWith("redeliveryDelay."))
+                && name.indexOf('.') < name.length() - 1;
     }
 
     private static boolean bool(String url, Map<String, String> opts, String name) {

@@ -1,15 +1,12 @@
 package io.mikyu.spring.boot.autoconfigure;
 
 import io.mikyu.engine.config.Secrets;
+import io.mikyu.engine.config.UrlQuery;
 import io.mikyu.jms.config.ProviderOptions;
 
-import java.net.URLDecoder;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.StringJoiner;
 
 /**
  * The provider URL {@link MikyuProperties} describe: {@code url} (else {@code vm://} and the embedded directory) with
@@ -54,9 +51,7 @@ public final class MikyuUrl {
         } else {
             int q = url.indexOf('?');
             base = q < 0 ? url : url.substring(0, q);
-            if (q >= 0) {
-                options.query(url.substring(q + 1));
-            }
+            UrlQuery.ofUrl(url).forEach((name, value) -> options.put(name, value, "url"));
         }
         options.put("durability", properties.getDurability() == null ? null
                 : properties.getDurability().name().toLowerCase(java.util.Locale.ROOT), "durability");
@@ -83,9 +78,7 @@ public final class MikyuUrl {
         if (options.isEmpty()) {
             return base;
         }
-        StringJoiner query = new StringJoiner("&", base + "?", "");
-        options.forEach((name, value) -> query.add(encode(name) + "=" + encode(value)));
-        return query.toString();
+        return base + "?" + UrlQuery.encode(options);
     }
 
     /** Whether the URL names a store in this JVM ({@code vm://}) rather than a daemon. */
@@ -109,16 +102,6 @@ public final class MikyuUrl {
         final Map<String, String> values = new LinkedHashMap<>();
         final Map<String, String> sources = new LinkedHashMap<>();
 
-        void query(String query) {
-            for (String pair : query.split("&")) {
-                if (!pair.isEmpty()) {
-                    int eq = pair.indexOf('=');
-                    String name = decode(eq < 0 ? pair : pair.substring(0, eq));
-                    put(name, eq < 0 ? "" : decode(pair.substring(eq + 1)), "url");
-                }
-            }
-        }
-
         void put(String name, Object value, String property) {
             if (value == null) {
                 return;
@@ -133,7 +116,7 @@ public final class MikyuUrl {
     }
 
     private static String path(String directory) {
-        return encode(directory).replace("%2F", "/");
+        return UrlQuery.encode(directory).replace("%2F", "/");
     }
 
     private static Long millis(Duration d) {
@@ -150,11 +133,4 @@ public final class MikyuUrl {
         return d.toSeconds();
     }
 
-    private static String encode(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8);
-    }
-
-    private static String decode(String s) {
-        return URLDecoder.decode(s, StandardCharsets.UTF_8);
-    }
 }
