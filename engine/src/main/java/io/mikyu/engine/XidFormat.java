@@ -1,4 +1,4 @@
-package io.mikyu.jms.xa;
+package io.mikyu.engine;
 
 import javax.transaction.xa.Xid;
 import java.nio.ByteBuffer;
@@ -6,7 +6,9 @@ import java.util.Arrays;
 import java.util.HexFormat;
 
 /**
- * How an XA {@link Xid} is kept as the engine's opaque transaction id, and how people write it.
+ * How an XA {@link Xid} is kept as the engine's opaque transaction id ({@link Transaction#prepare(byte[], String)},
+ * {@link PreparedTransaction#xid()}), and how people write it. The JMS provider's XA resources prepare under these
+ * bytes; {@code mikyu xa} prints and reads the text form. The wire protocol carries the bytes as they are.
  *
  * <pre>
  *   0      4        5        6             6+g
