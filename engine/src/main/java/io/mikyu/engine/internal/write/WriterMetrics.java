@@ -1,4 +1,4 @@
-package io.mikyu.engine.internal.metrics;
+package io.mikyu.engine.internal.write;
 
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
