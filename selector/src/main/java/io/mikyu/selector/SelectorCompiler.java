@@ -1,8 +1,7 @@
-package io.mikyu.jms.selector;
+package io.mikyu.selector;
 
 import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.spi.FilterCompiler;
-import jakarta.jms.InvalidSelectorException;
 
 /**
  * Compiles JMS message selectors sent to a broker ({@link Selector#LANGUAGE}). Registered in
@@ -20,7 +19,7 @@ public final class SelectorCompiler implements FilterCompiler {
     public TaskFilter compile(String text) {
         try {
             return Selector.compile(text);
-        } catch (InvalidSelectorException e) {
+        } catch (SelectorSyntaxException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
     }

@@ -1,4 +1,4 @@
-package io.mikyu.jms.selector;
+package io.mikyu.selector;
 
 /**
  * A compiled SQL LIKE pattern: {@code _} matches one character, {@code %} any sequence (including none), an escaped

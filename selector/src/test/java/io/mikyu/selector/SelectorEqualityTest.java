@@ -1,4 +1,4 @@
-package io.mikyu.jms.selector;
+package io.mikyu.selector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,9 +1,8 @@
-package io.mikyu.jms.selector;
+package io.mikyu.selector;
 
 import io.mikyu.engine.FilterExpression;
 import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.TaskView;
-import jakarta.jms.InvalidSelectorException;
 import java.util.function.Function;
 
 /**
@@ -15,9 +14,9 @@ import java.util.function.Function;
  * a selector matches only when it evaluates to true.
  *
  * <p>As a {@link TaskFilter} it reads the typed engine headers a JMS message is stored with (see
- * {@code WIRE-FORMAT.md}). {@code JMSDeliveryMode} reads as {@code 'PERSISTENT'} or {@code 'NON_PERSISTENT'};
- * {@code JMSXDeliveryCount} and {@code JMSRedelivered}, which are not stored, are derived from the task's delivery
- * attempts as they would be if the message were delivered now.
+ * {@code jms-provider/WIRE-FORMAT.md}). {@code JMSDeliveryMode} reads as {@code 'PERSISTENT'} or
+ * {@code 'NON_PERSISTENT'}; {@code JMSXDeliveryCount} and {@code JMSRedelivered}, which are not stored, are derived
+ * from the task's delivery attempts as they would be if the message were delivered now.
  *
  * <p>Two selectors are equal when their normalized texts ({@link #toString()}) are: keywords upper case, literals in
  * canonical form ({@code 0x1d}, {@code 035} and {@code 29} are all {@code 29}; {@code 7E3} and {@code 7000.} are
@@ -46,10 +45,10 @@ public final class Selector implements TaskFilter {
      * Compiles a selector.
      *
      * @param selector the selector text; {@code null}, empty or blank means no selector ({@link #MATCH_ALL})
-     * @throws InvalidSelectorException if the selector is not valid, with the reason and the (0-based) character
+     * @throws SelectorSyntaxException if the selector is not valid, with the reason and the (0-based) character
      *     position of the error
      */
-    public static Selector compile(String selector) throws InvalidSelectorException {
+    public static Selector compile(String selector) throws SelectorSyntaxException {
         if (selector == null || selector.isBlank()) {
             return MATCH_ALL;
         }
@@ -57,7 +56,7 @@ public final class Selector implements TaskFilter {
         try {
             root = new Parser(selector).parse();
         } catch (Lexer.SyntaxError e) {
-            throw new InvalidSelectorException(
+            throw new SelectorSyntaxException(
                     "Invalid message selector: " + e.getMessage() + " at position " + e.pos + " in \"" + selector
                             + "\"");
         }

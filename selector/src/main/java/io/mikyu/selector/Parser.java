@@ -1,12 +1,12 @@
-package io.mikyu.jms.selector;
+package io.mikyu.selector;
 
-import io.mikyu.jms.selector.Lexer.Kind;
-import io.mikyu.jms.selector.Lexer.SyntaxError;
-import io.mikyu.jms.selector.Lexer.Token;
-import io.mikyu.jms.selector.Nodes.Cond;
-import io.mikyu.jms.selector.Nodes.Expr;
-import io.mikyu.jms.selector.Nodes.Ident;
-import io.mikyu.jms.selector.Nodes.Type;
+import io.mikyu.selector.Lexer.Kind;
+import io.mikyu.selector.Lexer.SyntaxError;
+import io.mikyu.selector.Lexer.Token;
+import io.mikyu.selector.Nodes.Cond;
+import io.mikyu.selector.Nodes.Expr;
+import io.mikyu.selector.Nodes.Ident;
+import io.mikyu.selector.Nodes.Type;
 import java.util.ArrayList;
 import java.util.List;
 

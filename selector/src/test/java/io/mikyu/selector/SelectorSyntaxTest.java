@@ -1,10 +1,9 @@
-package io.mikyu.jms.selector;
+package io.mikyu.selector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 
-import jakarta.jms.InvalidSelectorException;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -138,9 +137,9 @@ class SelectorSyntaxTest {
 
     @ParameterizedTest
     @MethodSource("invalidSelectors")
-    void rejectsInvalidSelectorWithInvalidSelectorException(String selector) {
+    void rejectsInvalidSelectorWithSelectorSyntaxException(String selector) {
         assertThatThrownBy(() -> Selector.compile(selector))
-                .isInstanceOf(InvalidSelectorException.class)
+                .isInstanceOf(SelectorSyntaxException.class)
                 .hasMessageContaining("at position")
                 .hasMessageContaining(selector);
     }
@@ -148,7 +147,7 @@ class SelectorSyntaxTest {
     @Test
     void errorMessageNamesTheProblemAndItsPosition() {
         assertThatThrownBy(() -> Selector.compile("a = 1 AND b > 'x'"))
-                .isInstanceOf(InvalidSelectorException.class)
+                .isInstanceOf(SelectorSyntaxException.class)
                 .hasMessageContaining("compares numbers only")
                 .hasMessageContaining("at position 14");
         assertThatThrownBy(() -> Selector.compile("color = 'blue"))
@@ -202,7 +201,7 @@ class SelectorSyntaxTest {
         String sum = "a" + " + a".repeat(5000) + " = 1";
         for (String s : new String[] {parens, nots, minus, sum}) {
             assertThatThrownBy(() -> Selector.compile(s))
-                    .isInstanceOf(InvalidSelectorException.class)
+                    .isInstanceOf(SelectorSyntaxException.class)
                     .hasMessageContaining("nested too deeply");
         }
     }

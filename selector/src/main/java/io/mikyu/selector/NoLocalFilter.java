@@ -1,10 +1,9 @@
-package io.mikyu.jms.selector;
+package io.mikyu.selector;
 
 import io.mikyu.engine.FilterExpression;
 import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.TaskView;
 import io.mikyu.engine.spi.FilterCompiler;
-import jakarta.jms.InvalidSelectorException;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -15,6 +14,9 @@ import java.util.Objects;
  * {@value #CONNECTION_HEADER} header differs), and the selector matches. The header name is not a selector
  * identifier (identifiers have no dots), so the rule cannot be written in the selector itself; it travels to a
  * broker in a language of its own, {@value #LANGUAGE}: the connection id, one space, the selector text.
+ *
+ * <p>The rule is JMS's, not the selector language's, but it lives here: a broker evaluates it next to the data, and
+ * a broker carries this module, not the JMS provider. The provider stamps the header and chooses the filter.
  */
 public final class NoLocalFilter implements TaskFilter {
 
@@ -38,10 +40,10 @@ public final class NoLocalFilter implements TaskFilter {
     }
 
     /** Reads {@link #expression()}'s text back. */
-    public static NoLocalFilter parse(String text) throws InvalidSelectorException {
+    public static NoLocalFilter parse(String text) throws SelectorSyntaxException {
         int space = text.indexOf(' ');
         if (space <= 0) {
-            throw new InvalidSelectorException("'" + text + "' is not '<connection id> <selector>'");
+            throw new SelectorSyntaxException("'" + text + "' is not '<connection id> <selector>'");
         }
         return new NoLocalFilter(text.substring(0, space), Selector.compile(text.substring(space + 1)));
     }
@@ -84,7 +86,7 @@ public final class NoLocalFilter implements TaskFilter {
         public TaskFilter compile(String text) {
             try {
                 return parse(text);
-            } catch (InvalidSelectorException e) {
+            } catch (SelectorSyntaxException e) {
                 throw new IllegalArgumentException(e.getMessage(), e);
             }
         }

@@ -1,10 +1,10 @@
-package io.mikyu.jms.selector;
+package io.mikyu.selector;
 
 /**
- * Decodes a typed engine header value (see {@code WIRE-FORMAT.md}: a type-tag byte, then the big-endian value) into
- * a {@link Val}, without allocating for numbers and booleans; strings stay as UTF-8 bytes until needed.
+ * Decodes a typed engine header value (see {@code jms-provider/WIRE-FORMAT.md}: a type-tag byte, then the big-endian
+ * value) into a {@link Val}, without allocating for numbers and booleans; strings stay as UTF-8 bytes until needed.
  *
- * <p>Deliberately independent of the message codec in {@code io.mikyu.jms.message}: selectors only need to read.
+ * <p>Deliberately independent of the JMS provider's message codec: selectors only need to read.
  * A {@code null} value (or the tag {@code N} alone) is SQL NULL; a {@code byte[]} value ({@code X}), an unknown tag or a value of the wrong length is
  * an opaque non-null value that compares unequal to everything.
  */

@@ -1,4 +1,4 @@
-package io.mikyu.jms.selector;
+package io.mikyu.selector;
 
 import io.mikyu.engine.Headers;
 import io.mikyu.engine.TaskView;

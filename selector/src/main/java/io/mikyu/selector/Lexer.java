@@ -1,4 +1,4 @@
-package io.mikyu.jms.selector;
+package io.mikyu.selector;
 
 import java.math.BigInteger;
 
