@@ -1,0 +1,28 @@
+package io.mikyu.broker;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/**
+ * The broker's and CLI's layering (docs/architecture.md, "Layering"): no package cycle, the engine's API only, and
+ * no JMS provider: remote consumers' selectors are compiled by the selector module.
+ */
+@AnalyzeClasses(packages = {"io.mikyu.broker", "io.mikyu.cli"}, importOptions = ImportOption.DoNotIncludeTests.class)
+class BrokerArchitectureTest {
+
+    @ArchTest
+    static final ArchRule packagesFormNoCycle = slices().matching("io.mikyu.(**)").should().beFreeOfCycles();
+
+    @ArchTest
+    static final ArchRule usesNoEngineInternals = noClasses().should().dependOnClassesThat()
+            .resideInAPackage("io.mikyu.engine.internal..");
+
+    @ArchTest
+    static final ArchRule usesNoJmsProvider = noClasses().should().dependOnClassesThat()
+            .resideInAnyPackage("io.mikyu.jms..", "jakarta.jms..");
+}

@@ -1,0 +1,32 @@
+package io.mikyu.jms;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/**
+ * The JMS provider's layering (docs/architecture.md, "Layering"): no package cycle, and of mikyu only the engine's
+ * API and the selectors; a broker is reached through {@code Mikyu.dial}, not the network client's classes.
+ */
+@AnalyzeClasses(packages = "io.mikyu.jms", importOptions = ImportOption.DoNotIncludeTests.class)
+class JmsProviderArchitectureTest {
+
+    @ArchTest
+    static final ArchRule packagesFormNoCycle = slices().matching("io.mikyu.(**)").should().beFreeOfCycles();
+
+    @ArchTest
+    static final ArchRule usesTheEngineAndTheSelectorsOnly = noClasses().should().dependOnClassesThat(
+            resideInAPackage("io.mikyu..").and(not(resideInAnyPackage("io.mikyu.engine..", "io.mikyu.selector..",
+                    "io.mikyu.jms.."))));
+
+    @ArchTest
+    static final ArchRule usesNoEngineInternals = noClasses().should().dependOnClassesThat()
+            .resideInAPackage("io.mikyu.engine.internal..");
+}
