@@ -1,9 +1,13 @@
 package io.mikyu.broker;
 
-import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.junit.LocationProvider;
 import com.tngtech.archunit.lang.ArchRule;
+import io.mikyu.broker.server.BrokerServer;
+
+import java.util.Set;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -12,7 +16,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
  * The broker's and CLI's layering (docs/architecture.md, "Layering"): no package cycle, the engine's API only, and
  * no JMS provider: remote consumers' selectors are compiled by the selector module.
  */
-@AnalyzeClasses(packages = {"io.mikyu.broker", "io.mikyu.cli"}, importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(locations = BrokerArchitectureTest.ProductionClasses.class)
 class BrokerArchitectureTest {
 
     @ArchTest
@@ -25,4 +29,13 @@ class BrokerArchitectureTest {
     @ArchTest
     static final ArchRule usesNoJmsProvider = noClasses().should().dependOnClassesThat()
             .resideInAnyPackage("io.mikyu.jms..", "jakarta.jms..");
+
+    /** This module's production classes: the directory (or jar) that holds {@link BrokerServer}, and nothing else. */
+    static final class ProductionClasses implements LocationProvider {
+
+        @Override
+        public Set<Location> get(Class<?> testClass) {
+            return Set.of(Location.of(BrokerServer.class.getProtectionDomain().getCodeSource().getLocation()));
+        }
+    }
 }

@@ -1,8 +1,9 @@
 package io.mikyu.engine;
 
-import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.junit.LocationProvider;
 import com.tngtech.archunit.lang.ArchRule;
 import io.mikyu.engine.config.Secrets;
 import io.mikyu.engine.internal.store.Store;
@@ -10,6 +11,8 @@ import io.mikyu.engine.spi.Dialer;
 import io.mikyu.engine.spi.EncodedBatch;
 import io.mikyu.engine.spi.EncodedBatchHandler;
 import io.mikyu.engine.spi.TimeSource;
+
+import java.util.Set;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.equivalentTo;
@@ -24,7 +27,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
  * turn, a few classes of other packages; those dependencies are listed here one by one, each with its reason, and
  * every other one that closes a cycle fails the test.
  */
-@AnalyzeClasses(packages = "io.mikyu.engine", importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(locations = EngineArchitectureTest.ProductionClasses.class)
 class EngineArchitectureTest {
 
     @ArchTest
@@ -46,4 +49,13 @@ class EngineArchitectureTest {
     @ArchTest
     static final ArchRule usesNoOtherModule = noClasses().should()
             .dependOnClassesThat(resideInAPackage("io.mikyu..").and(not(resideInAPackage("io.mikyu.engine.."))));
+
+    /** This module's production classes: the directory (or jar) that holds {@link Mikyu}, and nothing else. */
+    static final class ProductionClasses implements LocationProvider {
+
+        @Override
+        public Set<Location> get(Class<?> testClass) {
+            return Set.of(Location.of(Mikyu.class.getProtectionDomain().getCodeSource().getLocation()));
+        }
+    }
 }

@@ -1,9 +1,12 @@
 package io.mikyu.jms;
 
-import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.junit.LocationProvider;
 import com.tngtech.archunit.lang.ArchRule;
+
+import java.util.Set;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
@@ -15,7 +18,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
  * The JMS provider's layering (docs/architecture.md, "Layering"): no package cycle, and of mikyu only the engine's
  * API and the selectors; a broker is reached through {@code Mikyu.dial}, not the network client's classes.
  */
-@AnalyzeClasses(packages = "io.mikyu.jms", importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(locations = JmsProviderArchitectureTest.ProductionClasses.class)
 class JmsProviderArchitectureTest {
 
     @ArchTest
@@ -29,4 +32,13 @@ class JmsProviderArchitectureTest {
     @ArchTest
     static final ArchRule usesNoEngineInternals = noClasses().should().dependOnClassesThat()
             .resideInAPackage("io.mikyu.engine.internal..");
+
+    /** This module's production classes: the directory (or jar) that holds {@link MikyuConnectionFactory}, and nothing else. */
+    static final class ProductionClasses implements LocationProvider {
+
+        @Override
+        public Set<Location> get(Class<?> testClass) {
+            return Set.of(Location.of(MikyuConnectionFactory.class.getProtectionDomain().getCodeSource().getLocation()));
+        }
+    }
 }

@@ -1,9 +1,12 @@
 package io.mikyu.selector;
 
-import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.junit.LocationProvider;
 import com.tngtech.archunit.lang.ArchRule;
+
+import java.util.Set;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
@@ -15,7 +18,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
  * The selector module's layering (docs/architecture.md, "Layering"): the engine's API only, and no JMS class, so a
  * broker evaluates selectors without the JMS provider or the Jakarta Messaging API.
  */
-@AnalyzeClasses(packages = "io.mikyu.selector", importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(locations = SelectorArchitectureTest.ProductionClasses.class)
 class SelectorArchitectureTest {
 
     @ArchTest
@@ -32,4 +35,13 @@ class SelectorArchitectureTest {
     @ArchTest
     static final ArchRule knowsNoJmsClass = noClasses().should().dependOnClassesThat()
             .resideInAnyPackage("jakarta.jms..", "javax.jms..", "io.mikyu.jms..");
+
+    /** This module's production classes: the directory (or jar) that holds {@link Selector}, and nothing else. */
+    static final class ProductionClasses implements LocationProvider {
+
+        @Override
+        public Set<Location> get(Class<?> testClass) {
+            return Set.of(Location.of(Selector.class.getProtectionDomain().getCodeSource().getLocation()));
+        }
+    }
 }
