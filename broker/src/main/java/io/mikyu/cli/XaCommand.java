@@ -3,7 +3,7 @@ package io.mikyu.cli;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.PreparedTransaction;
 import io.mikyu.engine.TransactionNotFoundException;
-import io.mikyu.jms.xa.XidFormat;
+import io.mikyu.engine.XidFormat;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;

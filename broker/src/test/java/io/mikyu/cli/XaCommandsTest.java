@@ -9,7 +9,7 @@ import io.mikyu.engine.Task;
 import io.mikyu.engine.config.MikyuConfig;
 import io.mikyu.engine.security.PasswordHash;
 import io.mikyu.engine.security.SecurityRealm;
-import io.mikyu.jms.xa.XidFormat;
+import io.mikyu.engine.XidFormat;
 import io.mikyu.transport.Endpoint;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -12,7 +12,7 @@ import java.util.Objects;
  * <p>Equality is by content: two instances are equal when their xids hold the same bytes and the other components are
  * equal. The xid is copied in and out, so callers cannot change it.
  *
- * @param xid        the id it was prepared under (opaque bytes; an XA Xid in the JMS provider's layout)
+ * @param xid        the id it was prepared under (opaque bytes; an XA Xid in {@link XidFormat}'s layout)
  * @param owner      the user who prepared it ({@link Transaction#prepare(byte[], String)}), {@code null} if none was
  *                   given
  * @param preparedAt when its PREPARE record was written; after a restart still the original time

@@ -1,6 +1,5 @@
 package io.mikyu.jms;
 
-import io.mikyu.jms.client.MikyuConnection;
 import io.mikyu.jms.config.ProviderOptions;
 import io.mikyu.jms.context.MikyuJMSContext;
 import jakarta.jms.Connection;
@@ -65,32 +64,32 @@ public class MikyuConnectionFactory implements ConnectionFactory, QueueConnectio
 
     @Override
     public Connection createConnection() throws JMSException {
-        return MikyuConnection.open(options(), null, null);
+        return ConnectionOpeners.get().open(options(), null, null);
     }
 
     @Override
     public Connection createConnection(String userName, String password) throws JMSException {
-        return MikyuConnection.open(options(), userName, password);
+        return ConnectionOpeners.get().open(options(), userName, password);
     }
 
     @Override
     public QueueConnection createQueueConnection() throws JMSException {
-        return MikyuConnection.open(options(), null, null);
+        return ConnectionOpeners.get().open(options(), null, null);
     }
 
     @Override
     public QueueConnection createQueueConnection(String userName, String password) throws JMSException {
-        return MikyuConnection.open(options(), userName, password);
+        return ConnectionOpeners.get().open(options(), userName, password);
     }
 
     @Override
     public TopicConnection createTopicConnection() throws JMSException {
-        return MikyuConnection.open(options(), null, null);
+        return ConnectionOpeners.get().open(options(), null, null);
     }
 
     @Override
     public TopicConnection createTopicConnection(String userName, String password) throws JMSException {
-        return MikyuConnection.open(options(), userName, password);
+        return ConnectionOpeners.get().open(options(), userName, password);
     }
 
     @Override
@@ -113,7 +112,7 @@ public class MikyuConnectionFactory implements ConnectionFactory, QueueConnectio
         MikyuJMSContext.checkSessionMode(sessionMode);
         Connection connection;
         try {
-            connection = MikyuConnection.open(options(), userName, password);
+            connection = ConnectionOpeners.get().open(options(), userName, password);
         } catch (JMSSecurityException e) {
             JMSSecurityRuntimeException re = new JMSSecurityRuntimeException(e.getMessage(), e.getErrorCode(), e);
             throw re;

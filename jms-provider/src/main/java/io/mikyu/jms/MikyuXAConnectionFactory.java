@@ -1,6 +1,5 @@
 package io.mikyu.jms;
 
-import io.mikyu.jms.client.MikyuConnection;
 import io.mikyu.jms.context.MikyuJMSContext;
 import io.mikyu.jms.context.RuntimeExceptions;
 import jakarta.jms.JMSException;
@@ -35,32 +34,32 @@ public class MikyuXAConnectionFactory extends MikyuConnectionFactory implements 
 
     @Override
     public XAConnection createXAConnection() throws JMSException {
-        return MikyuConnection.openXA(options(), null, null);
+        return ConnectionOpeners.get().openXA(options(), null, null);
     }
 
     @Override
     public XAConnection createXAConnection(String userName, String password) throws JMSException {
-        return MikyuConnection.openXA(options(), userName, password);
+        return ConnectionOpeners.get().openXA(options(), userName, password);
     }
 
     @Override
     public XAQueueConnection createXAQueueConnection() throws JMSException {
-        return MikyuConnection.openXA(options(), null, null);
+        return ConnectionOpeners.get().openXA(options(), null, null);
     }
 
     @Override
     public XAQueueConnection createXAQueueConnection(String userName, String password) throws JMSException {
-        return MikyuConnection.openXA(options(), userName, password);
+        return ConnectionOpeners.get().openXA(options(), userName, password);
     }
 
     @Override
     public XATopicConnection createXATopicConnection() throws JMSException {
-        return MikyuConnection.openXA(options(), null, null);
+        return ConnectionOpeners.get().openXA(options(), null, null);
     }
 
     @Override
     public XATopicConnection createXATopicConnection(String userName, String password) throws JMSException {
-        return MikyuConnection.openXA(options(), userName, password);
+        return ConnectionOpeners.get().openXA(options(), userName, password);
     }
 
     @Override
@@ -71,7 +70,7 @@ public class MikyuXAConnectionFactory extends MikyuConnectionFactory implements 
     @Override
     public XAJMSContext createXAContext(String userName, String password) {
         try {
-            return MikyuJMSContext.createXA(MikyuConnection.openXA(options(), userName, password));
+            return MikyuJMSContext.createXA(ConnectionOpeners.get().openXA(options(), userName, password));
         } catch (JMSException e) {
             throw RuntimeExceptions.translate(e);
         }

@@ -2,7 +2,7 @@ package io.mikyu.broker.server;
 
 import io.mikyu.jms.MikyuXAConnectionFactory;
 import io.mikyu.jms.jndi.MikyuInitialContextFactory;
-import io.mikyu.jms.xa.XidFormat;
+import io.mikyu.engine.XidFormat;
 import jakarta.jms.Connection;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;

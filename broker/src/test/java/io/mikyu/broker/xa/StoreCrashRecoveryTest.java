@@ -1,6 +1,6 @@
 package io.mikyu.broker.xa;
 
-import io.mikyu.jms.xa.XidFormat;
+import io.mikyu.engine.XidFormat;
 import jakarta.jms.Connection;
 import jakarta.jms.XAConnection;
 import org.junit.jupiter.api.io.TempDir;

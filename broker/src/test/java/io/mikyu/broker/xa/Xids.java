@@ -1,6 +1,6 @@
 package io.mikyu.broker.xa;
 
-import io.mikyu.jms.xa.XidFormat;
+import io.mikyu.engine.XidFormat;
 
 import javax.transaction.xa.Xid;
 import java.nio.charset.StandardCharsets;

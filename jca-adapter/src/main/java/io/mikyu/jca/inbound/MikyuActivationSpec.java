@@ -3,8 +3,8 @@ package io.mikyu.jca.inbound;
 import io.mikyu.jca.ConnectionSettings;
 import io.mikyu.jca.MikyuResourceAdapter;
 import io.mikyu.jca.SettingsLayer;
-import io.mikyu.jms.selector.Selector;
-import jakarta.jms.InvalidSelectorException;
+import io.mikyu.selector.Selector;
+import io.mikyu.selector.SelectorSyntaxException;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ActivationSpec;
 import jakarta.resource.spi.InvalidPropertyException;
@@ -102,7 +102,7 @@ public class MikyuActivationSpec implements ActivationSpec, ResourceAdapterAssoc
         if (!isBlank(messageSelector)) {
             try {
                 Selector.compile(messageSelector);
-            } catch (InvalidSelectorException e) {
+            } catch (SelectorSyntaxException e) {
                 problems.add("messageSelector '" + messageSelector + "' is not valid: " + e.getMessage());
             }
         }

@@ -1,7 +1,7 @@
 package io.mikyu.jms.client;
 
 import io.mikyu.engine.StaleLeaseException;
-import io.mikyu.jms.xa.XidFormat;
+import io.mikyu.engine.XidFormat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

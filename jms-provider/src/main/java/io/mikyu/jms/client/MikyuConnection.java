@@ -12,6 +12,7 @@ import io.mikyu.engine.config.MikyuConfig;
 import io.mikyu.engine.security.Permission;
 import io.mikyu.engine.security.Principal;
 import io.mikyu.engine.security.SecurityRealm;
+import io.mikyu.jms.ConnectionOpener;
 import io.mikyu.jms.MikyuDestination;
 import io.mikyu.jms.MikyuTemporaryQueue;
 import io.mikyu.jms.MikyuTemporaryTopic;
@@ -29,12 +30,10 @@ import jakarta.jms.InvalidClientIDException;
 import jakarta.jms.JMSException;
 import jakarta.jms.JMSSecurityException;
 import jakarta.jms.Queue;
-import jakarta.jms.QueueConnection;
 import jakarta.jms.QueueSession;
 import jakarta.jms.ServerSessionPool;
 import jakarta.jms.Session;
 import jakarta.jms.Topic;
-import jakarta.jms.TopicConnection;
 import jakarta.jms.TopicSession;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,7 +59,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * started/stopped state every session's delivery follows, its temporary destinations, and a timer that renews
  * the leases of messages its sessions hold.
  */
-public class MikyuConnection implements QueueConnection, TopicConnection, TemporaryDestinations {
+public class MikyuConnection implements ConnectionOpener.AnyDomainConnection, TemporaryDestinations {
 
     private static final Logger LOG = LoggerFactory.getLogger(MikyuConnection.class);
     private static final String REGISTRY = "io.mikyu.jms.registry";

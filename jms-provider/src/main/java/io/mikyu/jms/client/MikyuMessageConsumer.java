@@ -5,7 +5,7 @@ import io.mikyu.jms.MikyuDestination;
 import io.mikyu.jms.context.ConditionalReceiver;
 import io.mikyu.jms.delivery.Inbound;
 import io.mikyu.jms.delivery.MessageSource;
-import io.mikyu.jms.selector.Selector;
+import io.mikyu.selector.Selector;
 import io.mikyu.jms.spi.AvailabilityAware;
 import jakarta.jms.IllegalStateException;
 import jakarta.jms.JMSException;

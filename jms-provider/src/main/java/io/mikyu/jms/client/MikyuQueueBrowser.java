@@ -3,7 +3,7 @@ package io.mikyu.jms.client;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.jms.MikyuQueue;
-import io.mikyu.jms.selector.Selector;
+import io.mikyu.selector.Selector;
 import jakarta.jms.IllegalStateException;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;

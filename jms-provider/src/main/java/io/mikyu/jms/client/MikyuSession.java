@@ -24,13 +24,15 @@ import io.mikyu.jms.message.MikyuObjectMessage;
 import io.mikyu.jms.message.MikyuStreamMessage;
 import io.mikyu.jms.message.MikyuTextMessage;
 import io.mikyu.jms.metrics.JmsMetrics;
-import io.mikyu.jms.selector.NoLocalFilter;
-import io.mikyu.jms.selector.Selector;
+import io.mikyu.selector.NoLocalFilter;
+import io.mikyu.selector.Selector;
+import io.mikyu.selector.SelectorSyntaxException;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.CompletionListener;
 import jakarta.jms.Destination;
 import jakarta.jms.IllegalStateException;
 import jakarta.jms.InvalidDestinationException;
+import jakarta.jms.InvalidSelectorException;
 import jakarta.jms.JMSException;
 import jakarta.jms.MapMessage;
 import jakarta.jms.Message;
@@ -249,6 +251,15 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
         return connection.createTemporaryTopic();
     }
 
+    /** A consumer's or browser's selector; one that does not compile is the JMS {@link InvalidSelectorException}. */
+    static Selector compileSelector(String messageSelector) throws InvalidSelectorException {
+        try {
+            return Selector.compile(messageSelector);
+        } catch (SelectorSyntaxException e) {
+            throw JmsErrors.with(new InvalidSelectorException(e.getMessage()), e);
+        }
+    }
+
     /** The provider's form of any Queue or Topic (another provider's is read by name). */
     MikyuDestination resolve(Destination d) throws JMSException {
         if (d == null) {
@@ -410,7 +421,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
         MikyuDestination d = resolve(destination);
         checkUsable(d);
         connection.authorize(Permission.CONSUME, d);
-        Selector selector = Selector.compile(messageSelector);
+        Selector selector = compileSelector(messageSelector);
         if (TemporaryDestinations.isTemporaryName(d.name()) && !connection.owns(d)) {
             throw new InvalidDestinationException("temporary destination " + d.name()
                     + " can only be consumed by the connection that created it");
@@ -476,7 +487,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
         checkOpen();
         MikyuDestination d = topicOf(topic);
         Subscriptions.checkName(name);
-        Selector selector = Selector.compile(messageSelector);
+        Selector selector = compileSelector(messageSelector);
         return subscriptions.durable(d, name, selector, noLocal,
                 (source, group) -> addConsumer(d, selector, noLocal, source, group));
     }
@@ -520,7 +531,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
         checkOpen();
         MikyuDestination d = topicOf(topic);
         Subscriptions.checkName(name);
-        Selector selector = Selector.compile(messageSelector);
+        Selector selector = compileSelector(messageSelector);
         return subscriptions.shared(d, name, selector, durable,
                 (source, group) -> addConsumer(d, selector, false, source, group));
     }
@@ -567,7 +578,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
         }
         checkUsable(d);
         connection.authorize(Permission.CONSUME, d);
-        Selector selector = Selector.compile(messageSelector);
+        Selector selector = compileSelector(messageSelector);
         TaskQueue q;
         try {
             q = queueForConsumer(d.name());

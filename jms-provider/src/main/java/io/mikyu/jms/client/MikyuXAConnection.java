@@ -1,22 +1,19 @@
 package io.mikyu.jms.client;
 
 import io.mikyu.engine.security.Principal;
+import io.mikyu.jms.ConnectionOpener;
 import io.mikyu.jms.config.ProviderOptions;
 import io.mikyu.jms.embedded.EmbeddedEngines;
 import jakarta.jms.JMSException;
-import jakarta.jms.XAConnection;
-import jakarta.jms.XAQueueConnection;
 import jakarta.jms.XAQueueSession;
 import jakarta.jms.XASession;
-import jakarta.jms.XATopicConnection;
 import jakarta.jms.XATopicSession;
 
 /**
  * A connection whose {@link #createXASession() XA sessions} take part in distributed transactions through their
  * {@link javax.transaction.xa.XAResource}. Its plain {@code createSession} methods make ordinary sessions.
  */
-public final class MikyuXAConnection extends MikyuConnection implements XAConnection, XAQueueConnection,
-        XATopicConnection {
+public final class MikyuXAConnection extends MikyuConnection implements ConnectionOpener.AnyDomainXAConnection {
 
     private volatile String storeId;
 

@@ -3,7 +3,7 @@ package io.mikyu.jms.client;
 import io.mikyu.engine.AccessDeniedException;
 import io.mikyu.engine.TransactionExistsException;
 import io.mikyu.engine.TransactionNotFoundException;
-import io.mikyu.jms.xa.XidFormat;
+import io.mikyu.engine.XidFormat;
 
 import javax.transaction.xa.XAException;
 import javax.transaction.xa.XAResource;

@@ -3,7 +3,7 @@ package io.mikyu.jms.client;
 import io.mikyu.engine.spi.TimeSource;
 import io.mikyu.engine.support.SteppableTimeSource;
 import io.mikyu.jms.MikyuXAConnectionFactory;
-import io.mikyu.jms.xa.XidFormat;
+import io.mikyu.engine.XidFormat;
 import jakarta.jms.JMSException;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;

@@ -19,7 +19,7 @@ import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.engine.internal.claims.ClaimRegistry;
 import io.mikyu.engine.internal.files.Directories;
 import io.mikyu.engine.internal.log.SegmentedLog;
-import io.mikyu.engine.internal.metrics.WriterMetrics;
+import io.mikyu.engine.internal.write.WriterMetrics;
 import io.mikyu.engine.internal.task.SharedGroupHandle;
 import io.mikyu.engine.internal.txn.TransactionHandle;
 import io.mikyu.engine.internal.txn.TransactionManager;

@@ -1,6 +1,5 @@
 package io.mikyu.engine.internal.write;
 
-import io.mikyu.engine.internal.metrics.WriterMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

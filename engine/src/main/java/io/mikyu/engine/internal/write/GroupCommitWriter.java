@@ -4,7 +4,6 @@ import io.mikyu.engine.MikyuException;
 import io.mikyu.engine.StorageFullException;
 import io.mikyu.engine.StoreClosedException;
 import io.mikyu.engine.internal.format.BatchDescriptor;
-import io.mikyu.engine.internal.metrics.WriterMetrics;
 import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

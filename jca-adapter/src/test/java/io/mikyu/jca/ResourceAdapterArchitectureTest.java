@@ -1,0 +1,33 @@
+package io.mikyu.jca;
+
+import com.tngtech.archunit.core.importer.Location;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.junit.LocationProvider;
+import com.tngtech.archunit.lang.ArchRule;
+
+import java.util.Set;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+/**
+ * The resource adapter's layering (docs/architecture.md, "Layering"): no engine internals. Its packages are not free
+ * of cycles yet (the adapter starts the inbound side, whose activation specs and the outbound side read the
+ * adapter's settings), so that rule is not asserted here.
+ */
+@AnalyzeClasses(locations = ResourceAdapterArchitectureTest.ProductionClasses.class)
+class ResourceAdapterArchitectureTest {
+
+    @ArchTest
+    static final ArchRule usesNoEngineInternals = noClasses().should().dependOnClassesThat()
+            .resideInAPackage("io.mikyu.engine.internal..");
+
+    /** This module's production classes: the directory (or jar) that holds {@link MikyuResourceAdapter}, and nothing else. */
+    static final class ProductionClasses implements LocationProvider {
+
+        @Override
+        public Set<Location> get(Class<?> testClass) {
+            return Set.of(Location.of(MikyuResourceAdapter.class.getProtectionDomain().getCodeSource().getLocation()));
+        }
+    }
+}
