@@ -38,6 +38,9 @@ import java.util.function.Predicate;
  * keys after it; a log with more distinct keys than the map holds compacts in several passes, in memory that does
  * not grow with the number of keys.
  *
+ * <p>A compaction first fsyncs the log and maps only the records below the end offset that fsync covered, so a
+ * record is removed only for a newer one that is durable: a power loss cannot leave its key with no record.
+ *
  * <p>Below the boundary, each key has one record left (its newest there) and an expired tombstone's older records
  * are gone, which is why a later pass may remove an expired tombstone its map does not hold. The boundary lives in
  * memory only: after a restart the first compaction starts from the log's start again, which is slower, never
@@ -83,7 +86,10 @@ public final class Compactor {
     public long compact(long nowMillis) throws IOException {
         log.maintenance.lock();
         try {
-            long end = log.endOffset();
+            // Only durable records may supersede: with durability=async the newest ones may not be fsynced yet,
+            // and a rewrite (fsynced) that dropped an older record for one of them would leave its key with no
+            // record after a power loss. Mapping stops at what this fsync made durable.
+            long end = log.forceToEnd();
             long tombstoneCutoff = nowMillis - log.config().tombstoneRetention().toMillis();
             long from = Math.max(cleanedTo, log.startOffset());
             KeyOffsetMap map = KeyOffsetMap.withAtMost(log.engineConfig().compactionKeyMapBytes(), end - from);

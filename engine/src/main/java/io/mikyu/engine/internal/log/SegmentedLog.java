@@ -295,6 +295,18 @@ public final class SegmentedLog implements WriteTarget {
     }
 
     /**
+     * fsyncs what has been appended so far and returns the end offset below which every record is now durable:
+     * for compaction, which must not remove a durable record for a newer one that a power loss could still take.
+     * The end is read before the active segment: every record below it was written before the fsync, in that
+     * segment or in one sealed (fsynced) before it.
+     */
+    long forceToEnd() throws IOException {
+        long end = endOffset;
+        force();
+        return end;
+    }
+
+    /**
      * After a failed fsync the kernel may have dropped the dirty pages and cleared the error, so a later fsync
      * would succeed without having written them: acknowledging anything on top would be a lie. The log stops
      * (writes, acknowledgements and reads fail) until the store is reopened and recovers it from the files.
