@@ -46,7 +46,7 @@ class CommitPreparedPowerLossTest {
             .build();
     private static final byte[] XID = "branch".getBytes(StandardCharsets.UTF_8);
     /** How long a run goes on after the commit, so the flusher and the APPLIED record meet the cut too. */
-    private static final long AFTER_COMMIT_NANOS = Duration.ofMillis(300).toNanos();
+    private static final long AFTER_COMMIT_NANOS = Duration.ofMillis(150).toNanos();
 
     /** The disk images checked after each cut: what was fsynced, plus one side's unsynced writes. */
     private static final List<Image> IMAGES = List.of(
