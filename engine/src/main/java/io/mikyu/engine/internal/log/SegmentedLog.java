@@ -54,6 +54,8 @@ public final class SegmentedLog implements WriteTarget {
     private volatile LogSegment active;
     private volatile long endOffset;
     private volatile long startOffset;
+    /** Every record below this offset is known to be fsynced (a lower bound: see {@link #durableEnd()}). */
+    private final java.util.concurrent.atomic.AtomicLong durableEnd = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean open = true;
     /** Set by the first failed fsync; from then on nothing is written, acknowledged or read (see failure()). */
     private volatile FsyncFailedException fsyncFailure;
@@ -286,12 +288,30 @@ public final class SegmentedLog implements WriteTarget {
         if (failed != null) {
             throw failed;
         }
+        // What was published before the fsync began is covered by it (segments rolled meanwhile were sealed, so
+        // fsynced); read first, so a concurrent write is never counted.
+        long published = endOffset;
         try {
             active.force();
         } catch (FsyncFailedException e) {
             fsyncFailed(e);
             throw e;
         }
+        durableEnd.accumulateAndGet(published, Math::max);
+    }
+
+    /** Writer thread, after its own force: everything it wrote, published or not, is durable. */
+    @Override
+    public void forcedInCycle() {
+        durableEnd.accumulateAndGet(writerNext, Math::max);
+    }
+
+    /**
+     * Every record below this offset is fsynced. A lower bound: records fsynced by a seal or before this process
+     * opened the log count from the next fsync on, which covers them too.
+     */
+    public long durableEnd() {
+        return durableEnd.get();
     }
 
     /**

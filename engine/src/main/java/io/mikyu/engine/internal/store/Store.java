@@ -162,7 +162,8 @@ public final class Store implements Mikyu {
                 LOG.warn("recovery: {}", e);
             }
         }
-        this.flusher = new BackgroundFlusher(this::allLogs, config.flushInterval().toNanos(), writerMetrics);
+        this.flusher = new BackgroundFlusher(this::allLogs, config.flushInterval().toNanos(), writerMetrics,
+                txns::confirmDurable);
         this.housekeeper = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "mikyu-housekeeper");
             t.setDaemon(true);
@@ -452,6 +453,7 @@ public final class Store implements Mikyu {
                 throw stopped != null ? stopped : new UncheckedIOException("flushing " + log.describe(), e);
             }
         }
+        transactions.confirmDurable();
     }
 
     private void tick() {
@@ -537,6 +539,8 @@ public final class Store implements Mikyu {
             closed = true;
         }
         flusher.close();
+        flusher.flushAll();
+        transactions.confirmDurable(); // APPLIED for what the flush covered, so a reopen need not look for them
         timer.shutdownNow();
         housekeeper.shutdownNow();
         try {

@@ -59,6 +59,9 @@ final class LeaseLedger {
     final String name;
     final TaskQueueConfig config;
     final SegmentedLog stateLog;
+    /** See {@link #transactionWritten}. */
+    private final java.util.concurrent.atomic.AtomicLong transactionWrittenEnd =
+            new java.util.concurrent.atomic.AtomicLong();
     final TaskQueueState state;
     final ReentrantLock lock = new ReentrantLock();
     final Condition changed = lock.newCondition();
@@ -410,10 +413,33 @@ final class LeaseLedger {
         }
     }
 
+    /**
+     * A transaction wrote tasks below {@code end} without fsyncing them (its COMMIT record is their durable copy).
+     * Until the log is fsynced that far, leases are fsynced (and so the tasks with them): a consumer never holds a
+     * task whose record a power loss could take, which recovery would write again under another id.
+     */
+    void transactionWritten(long end) {
+        transactionWrittenEnd.accumulateAndGet(end, Math::max);
+    }
+
+    /** The durability of {@code taken}'s lease records: the queue's, or SYNC if a task may not be fsynced yet. */
+    private Durability leaseDurability(Taken taken) {
+        long written = transactionWrittenEnd.get();
+        long durable = stateLog.durableEnd();
+        if (written > durable) {
+            for (TaskEntry e : taken.entries()) {
+                if (e.id >= durable && e.id < written && !e.isTransient()) {
+                    return Durability.SYNC;
+                }
+            }
+        }
+        return config.durability();
+    }
+
     /** Outside the lock: writes the lease records of {@code taken}, undoing the leases if that fails. */
     void record(Taken taken) {
         try {
-            writeState(taken.records());
+            writeState(taken.records(), leaseDurability(taken));
         } catch (RuntimeException failure) {
             unlease(taken);
             throw failure;
@@ -445,7 +471,7 @@ final class LeaseLedger {
             }
         };
         try {
-            writeAsync(taken.records(), BatchDescriptor.TYPE_TASK_STATE, config.durability(), callback);
+            writeAsync(taken.records(), BatchDescriptor.TYPE_TASK_STATE, leaseDurability(taken), callback);
         } catch (RuntimeException e) {
             unlease(taken); // not started (the queue is closing): nothing was written
             throw e;
@@ -772,10 +798,9 @@ final class LeaseLedger {
         });
         byte[] batch = BatchEncoder.encode(records, now, engine.maxRecordBytes(), engine.maxBatchBytes(),
                 BatchDescriptor.TYPE_TASK_STATE, txId);
-        // A DEAD record is fsynced whatever the queue's durability: the transaction's APPLIED record must never
-        // outlive it, or recovery would not restore it and the task would be moved a second time.
-        boolean sync = config.durability() == Durability.SYNC || settlements.stream().anyMatch(Settlement::dead);
-        return new AppendRequest(stateLog, batch, sync);
+        // Not fsynced here: the COMMIT record holds the decisions, and its APPLIED record waits until these records
+        // are fsynced (a DEAD record lost with APPLIED kept would move the task a second time).
+        return new AppendRequest(stateLog, batch, false);
     }
 
     /** The ACK or NACK record of one settlement; under the lock. */

@@ -408,7 +408,9 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
         if (!tasks.isEmpty()) {
             byte[] batch = BatchEncoder.encode(enqueueEntries(ops, now), now, engine.maxRecordBytes(),
                     engine.maxBatchBytes(), BatchDescriptor.TYPE_TASK, txId);
-            AppendRequest request = new AppendRequest(log, batch, true);
+            // Not fsynced here: the transaction's COMMIT record holds the tasks (see TransactionManager), and a
+            // task is leased out only once its record is fsynced (LeaseLedger.transactionWritten).
+            AppendRequest request = new AppendRequest(log, batch, false);
             out.add(new TxWrite(request, () -> enqueued(tasks, BatchDescriptor.baseOffset(batch), now)));
         }
         List<LeaseLedger.Settlement> settlements = settlements(ops);
@@ -420,6 +422,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
 
     /** A transaction's tasks were written from {@code firstId} on: they join the queue. */
     private void enqueued(List<Task> tasks, long firstId, long enqueuedAt) {
+        ledger.transactionWritten(firstId + tasks.size());
         ledger.withLock(() -> {
             long now = clock.steadyMillis();
             long id = firstId;

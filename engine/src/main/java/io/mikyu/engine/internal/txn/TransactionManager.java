@@ -35,17 +35,22 @@ import java.util.function.Function;
  * Commits, prepares and recovers transactions through the store's transaction log ({@code <data>/txn/}).
  *
  * <pre>
- *   commit:   validate → COMMIT(txId, ops, scanFrom) fsynced → writes to every queue in one group commit
- *             (stamped txId, fsynced) → memory updated → APPLIED(txId)
+ *   commit:   validate → COMMIT(txId, ops, scanFrom) fsynced, then in the same writer cycle the writes to every
+ *             queue (stamped txId) → memory updated → APPLIED(txId) once those writes are fsynced
  *   prepare:  validate → PREPARE(txId, xid, owner, ops) fsynced → settled tasks held
  *   decide:   COMMIT(txId) fsynced → apply as above  |  ROLLBACK(txId) fsynced → held tasks released
  *   recover:  replay the log; COMMIT without APPLIED → apply each queue's part that its log does not already
  *             contain (a batch stamped txId after scanFrom); PREPARE undecided → in doubt, its tasks held
  * </pre>
  *
- * The fsynced COMMIT is the atomic point: before it nothing was written anywhere; after it recovery completes
- * the transaction. Queue writes are fsynced before APPLIED is written, so APPLIED never survives a power loss
- * that its writes did not.
+ * The fsynced COMMIT is the atomic point: before it nothing was written anywhere (the writer puts the queue writes
+ * into the files only after the COMMIT record's fsync, {@link GroupCommitWriter#appendThen}); after it recovery
+ * completes the transaction. The COMMIT record (with the PREPARE record, for a prepared one) holds every operation,
+ * so the queue writes need no fsync of their own before the commit returns: a power loss that takes them leaves
+ * the COMMIT without APPLIED, and recovery writes them again. APPLIED is written only once they are fsynced (by a
+ * later cycle or the flusher: {@link #confirmDurable}), so it never survives a power loss that its writes did not.
+ * Log queues' appends are the exception: readers see them once written, so they are fsynced before the commit
+ * returns (in the same cycle's second pass).
  */
 public final class TransactionManager {
 
@@ -67,6 +72,12 @@ public final class TransactionManager {
     private final ConcurrentSkipListMap<Long, Long> unresolvedFrom = new ConcurrentSkipListMap<>();
     /** Committed transactions whose writes failed (a full disk, say): housekeeping tries them again. */
     private final Map<Long, TransactionRecord> unapplied = new ConcurrentHashMap<>();
+    /** Applied transactions whose writes are not known to be fsynced yet: their APPLIED record waits for that. */
+    private final Map<Long, List<WrittenUpTo>> awaitingSync = new ConcurrentHashMap<>();
+
+    /** A write of a transaction: durable once {@code log} is fsynced up to {@code end} (exclusive). */
+    private record WrittenUpTo(SegmentedLog log, long end) {
+    }
     private long nextTxId = 1;
 
     /** {@code txId} -1: a reservation of the xid while its PREPARE is being written. */
@@ -105,23 +116,62 @@ public final class TransactionManager {
         }
         Map<String, Long> scanFrom = scanFrom(byTarget);
         TransactionRecord commit = new TransactionRecord(TransactionRecord.COMMIT, txId, null, null, scanFrom, ops);
-        long at = writeRecord(commit);
-        unresolvedFrom.put(txId, at);
-        crashPoint("after-commit-record");
-        applyOrDefer(commit, byTarget);
+        commitAndApply(commit, commit, byTarget);
+    }
+
+    /**
+     * Writes the COMMIT record {@code record} and the writes of {@code whole} (the transaction with its operations)
+     * behind it in the same writer cycle, then updates memory. If the writes cannot even be made, or a crash point
+     * is set, the COMMIT goes alone first and the writes follow as before (the crash tests stop between the two).
+     */
+    private void commitAndApply(TransactionRecord record, TransactionRecord whole,
+                                Map<String, List<TxOp>> byTarget) {
+        long txId = whole.txId();
+        List<TxParticipant.TxWrite> writes = null;
+        if (CRASH_POINT == null) {
+            try {
+                writes = writes(txId, byTarget);
+            } catch (RuntimeException notNow) {
+                writes = null; // committed all the same; applyOrDefer reports why the writes cannot be made
+            }
+        }
+        if (writes == null) {
+            unresolvedFrom.putIfAbsent(txId, writeRecord(record));
+            crashPoint("after-commit-record");
+            applyOrDefer(whole, byTarget);
+            return;
+        }
+        List<AppendRequest> requests = requests(writes);
+        long at = writer.appendThen(new AppendRequest(txLog, encode(record, System.currentTimeMillis()), true),
+                requests);
+        unresolvedFrom.putIfAbsent(txId, at);
+        try {
+            GroupCommitWriter.awaitAll(requests);
+        } catch (RuntimeException failure) {
+            throw deferred(whole, failure);
+        }
+        for (TxParticipant.TxWrite w : writes) {
+            w.afterWrite().run();
+        }
+        appliedOnceDurable(txId, requests);
     }
 
     /** Applies a committed transaction; if that fails it stays committed and is applied later. */
     private void applyOrDefer(TransactionRecord commit, Map<String, List<TxOp>> byTarget) {
+        List<AppendRequest> written;
         try {
-            apply(commit.txId(), byTarget);
+            written = submit(writes(commit.txId(), byTarget));
         } catch (RuntimeException failure) {
-            unapplied.put(commit.txId(), commit);
-            throw new CommittedNotAppliedException("transaction " + commit.txId() + " is committed but its writes failed ("
-                    + failure.getMessage() + "); it will be applied when they succeed, by housekeeping or on the "
-                    + "next open", failure);
+            throw deferred(commit, failure);
         }
-        resolved(commit.txId());
+        appliedOnceDurable(commit.txId(), written);
+    }
+
+    private CommittedNotAppliedException deferred(TransactionRecord commit, RuntimeException failure) {
+        unapplied.put(commit.txId(), commit);
+        return new CommittedNotAppliedException("transaction " + commit.txId() + " is committed but its writes "
+                + "failed (" + failure.getMessage() + "); it will be applied when they succeed, by housekeeping or "
+                + "on the next open", failure);
     }
 
     public void prepare(byte[] xid, String owner, List<TxOp> ops) {
@@ -198,11 +248,15 @@ public final class TransactionManager {
         return oldest == Long.MAX_VALUE ? 0 : Math.max(0, engine.timeSource().wallMillis() - oldest) / 1000.0;
     }
 
+    /**
+     * The COMMIT record names the transaction only (its PREPARE holds the operations); the queue writes follow it in
+     * the same writer cycle: a committed branch waits for one fsync.
+     */
     public void commitPrepared(byte[] xid) {
         Prepared p = takePrepared(xid);
-        writeRecord(new TransactionRecord(TransactionRecord.COMMIT, p.txId(), xid, null, Map.of(), List.of()));
-        applyOrDefer(new TransactionRecord(TransactionRecord.COMMIT, p.txId(), p.xid(), null, p.scanFrom(),
-                p.ops()), group(p.ops()));
+        commitAndApply(new TransactionRecord(TransactionRecord.COMMIT, p.txId(), xid, null, Map.of(), List.of()),
+                new TransactionRecord(TransactionRecord.COMMIT, p.txId(), p.xid(), null, p.scanFrom(), p.ops()),
+                group(p.ops()));
     }
 
     public void rollbackPrepared(byte[] xid) {
@@ -223,20 +277,28 @@ public final class TransactionManager {
 
     // ------------------------------------------------------------------------------------------------ apply
 
-    private void apply(long txId, Map<String, List<TxOp>> byTarget) {
+    private List<TxParticipant.TxWrite> writes(long txId, Map<String, List<TxOp>> byTarget) {
         List<TxParticipant.TxWrite> writes = new ArrayList<>();
         byTarget.forEach((target, part) -> writes.addAll(participants.apply(target).prepareWrites(part, txId)));
-        submit(writes);
+        return writes;
     }
 
-    /** Writes every request (in one group commit where they fit), then runs the memory updates in order. */
-    private void submit(List<TxParticipant.TxWrite> writes) {
+    private static List<AppendRequest> requests(List<TxParticipant.TxWrite> writes) {
         List<AppendRequest> requests = new ArrayList<>(writes.size());
         for (TxParticipant.TxWrite w : writes) {
             if (w.request() != null) {
                 requests.add(w.request());
             }
         }
+        return requests;
+    }
+
+    /**
+     * Writes every request (in one group commit where they fit), then runs the memory updates in order; returns
+     * the requests written.
+     */
+    private List<AppendRequest> submit(List<TxParticipant.TxWrite> writes) {
+        List<AppendRequest> requests = requests(writes);
         if (CRASH_POINT != null && CRASH_POINT.equals("after-first-write") && !requests.isEmpty()) {
             writer.appendAll(List.of(requests.get(0)));
             crashPoint("after-first-write");
@@ -244,6 +306,47 @@ public final class TransactionManager {
         writer.appendAll(requests);
         for (TxParticipant.TxWrite w : writes) {
             w.afterWrite().run();
+        }
+        return requests;
+    }
+
+    /**
+     * The transaction's writes are in the files: once they are fsynced too its APPLIED record may be written.
+     * Writes that were fsynced in their cycle need no wait.
+     */
+    private void appliedOnceDurable(long txId, List<AppendRequest> written) {
+        List<WrittenUpTo> pending = new ArrayList<>(written.size());
+        for (AppendRequest r : written) {
+            if (!r.isSync() && r.target() instanceof SegmentedLog log) {
+                byte[] batch = r.batch();
+                pending.add(new WrittenUpTo(log, BatchDescriptor.baseOffset(batch)
+                        + BatchDescriptor.lastOffsetDelta(batch) + 1));
+            }
+        }
+        if (pending.isEmpty()) {
+            resolved(txId);
+        } else {
+            awaitingSync.put(txId, pending);
+        }
+    }
+
+    /**
+     * Writes the APPLIED record of every transaction whose writes are now fsynced (the flusher calls this after
+     * each round, housekeeping and close too). A log that was closed (deleted, or closed cleanly with the store)
+     * no longer holds anything back.
+     */
+    public void confirmDurable() {
+        for (Map.Entry<Long, List<WrittenUpTo>> e : awaitingSync.entrySet()) {
+            boolean durable = true;
+            for (WrittenUpTo w : e.getValue()) {
+                if (w.log().isOpen() && w.log().durableEnd() < w.end()) {
+                    durable = false;
+                    break;
+                }
+            }
+            if (durable && awaitingSync.remove(e.getKey(), e.getValue())) {
+                resolved(e.getKey());
+            }
         }
     }
 
@@ -356,12 +459,12 @@ public final class TransactionManager {
         }
         LOG.warn("recovery: completing committed transaction {} ({} of its {} writes missing)", t.txId(),
                 missing.size(), total);
-        submit(missing);
-        resolved(t.txId());
+        appliedOnceDurable(t.txId(), submit(missing));
     }
 
     /** Applies deferred transactions, then drops transaction-log segments older than every unresolved one. */
     public void housekeeping() {
+        confirmDurable();
         for (TransactionRecord t : new ArrayList<>(unapplied.values())) {
             try {
                 completeRecovered(t);

@@ -37,6 +37,11 @@ public final class AppendRequest {
     private volatile int state = PENDING;
     private long baseOffset;
     private RuntimeException failure;
+    /**
+     * Requests the writer writes only once this one is written (and fsynced, if it asked), in the same cycle:
+     * see {@link GroupCommitWriter#appendThen}. Set before submission, read on the writer thread.
+     */
+    java.util.List<AppendRequest> followers;
 
     public AppendRequest(WriteTarget target, byte[] batch, boolean sync) {
         this(target, batch, sync, null);
@@ -128,6 +133,16 @@ public final class AppendRequest {
         } catch (Throwable t) {
             org.slf4j.LoggerFactory.getLogger(AppendRequest.class).error("an append's completion callback failed", t);
         }
+    }
+
+    /** Writer: whether the request was written (as durable as asked); false while pending or after a failure. */
+    boolean isDone() {
+        return state == DONE;
+    }
+
+    /** Writer: why the request failed, or {@code null}. */
+    RuntimeException failure() {
+        return state == FAILED ? failure : null;
     }
 
     /** Producer: waits for the writer; returns the base offset or throws what the write failed with. */

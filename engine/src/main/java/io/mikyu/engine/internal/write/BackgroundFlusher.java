@@ -22,13 +22,16 @@ public final class BackgroundFlusher implements AutoCloseable {
     private final Supplier<? extends Collection<? extends WriteTarget>> targets;
     private final long intervalNanos;
     private final WriterMetrics metrics;
+    /** Runs after each round: what waits for data to be fsynced (a transaction's APPLIED record) looks again. */
+    private final Runnable afterRound;
     private volatile boolean running = true;
 
     public BackgroundFlusher(Supplier<? extends Collection<? extends WriteTarget>> targets, long intervalNanos,
-                             WriterMetrics metrics) {
+                             WriterMetrics metrics, Runnable afterRound) {
         this.targets = targets;
         this.intervalNanos = intervalNanos;
         this.metrics = metrics;
+        this.afterRound = afterRound;
         this.thread = new Thread(this::run, "mikyu-flusher");
         this.thread.setDaemon(true);
         this.thread.start();
@@ -38,6 +41,11 @@ public final class BackgroundFlusher implements AutoCloseable {
         while (running) {
             long start = System.nanoTime();
             flushAll();
+            try {
+                afterRound.run();
+            } catch (RuntimeException e) {
+                LOG.warn("after a flush: {}", e.toString(), e);
+            }
             long sleep = intervalNanos - (System.nanoTime() - start);
             if (sleep > 0 && running) {
                 java.util.concurrent.locks.LockSupport.parkNanos(this, sleep);

@@ -28,6 +28,10 @@ import java.util.function.Supplier;
  * While an fsync runs, new requests queue up and form the next, larger cycle: that is what lets eight synchronous
  * producers share one fsync instead of waiting for eight.
  *
+ * <p>A request may lead others ({@link #appendThen}): they are written in a second pass of its cycle, after its
+ * fsync, so a transaction's queue writes never reach a file before its COMMIT record is durable, yet wait for no
+ * cycle of their own.
+ *
  * <p>Control tasks (queue deletion, close) run on the same thread between cycles, so they never race a write.
  * Asynchronous data is fsynced by {@link BackgroundFlusher} on another thread, so a flush of hundreds of
  * megabytes never stalls the producers behind this one.
@@ -57,6 +61,8 @@ public final class GroupCommitWriter implements AutoCloseable {
 
     // writer-thread state
     private final List<AppendRequest> cycle = new ArrayList<>();
+    /** The requests of the cycle's pass being written after their leaders (see {@link #appendThen}). */
+    private final List<AppendRequest> followers = new ArrayList<>();
     private final Map<WriteTarget, List<AppendRequest>> byTarget = new IdentityHashMap<>();
     private Object carried;
     /** Sizes of the recent cycles that fsynced, and how long the last fsync took: see {@link #gather}. */
@@ -125,6 +131,38 @@ public final class GroupCommitWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * Appends {@code first}, then, in the same cycle and only once {@code first} is written and (if it asked)
+     * fsynced, the requests {@code then}: nothing of them reaches the files before {@code first} is durable, yet
+     * they cost no cycle of their own. If {@code first} fails they fail unwritten. Waits for {@code first} only;
+     * {@link #awaitAll} waits for the others.
+     *
+     * @return {@code first}'s base offset
+     */
+    public long appendThen(AppendRequest first, List<AppendRequest> then) {
+        if (!running) {
+            throw new StoreClosedException("the store is closed");
+        }
+        first.followers = then.isEmpty() ? null : List.copyOf(then);
+        submit(first);
+        return first.await();
+    }
+
+    /** Waits for every request (submitted by {@link #appendThen}); throws the first failure after all finished. */
+    public static void awaitAll(List<AppendRequest> requests) {
+        RuntimeException first = null;
+        for (AppendRequest r : requests) {
+            try {
+                r.await();
+            } catch (RuntimeException e) {
+                first = first == null ? e : first;
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
     /** Runs {@code action} on the writer thread between cycles and returns its result. */
     @SuppressWarnings("unchecked")
     public <T> T execute(Supplier<T> action) {
@@ -162,10 +200,10 @@ public final class GroupCommitWriter implements AutoCloseable {
             } catch (Throwable t) {
                 LOG.error("writer cycle failed; its requests were failed", t);
                 MikyuException failure = new MikyuException("internal writer error: " + t, t);
-                for (AppendRequest r : cycle) {
-                    r.fail(failure);
-                }
+                failAll(cycle, failure);
+                failAll(followers, failure);
                 cycle.clear();
+                followers.clear();
                 byTarget.clear();
             }
         }
@@ -280,11 +318,43 @@ public final class GroupCommitWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * Writes the cycle's requests, then the requests that follow them ({@link #appendThen}) in a second pass of the
+     * same cycle: their bytes reach the files only after their leaders' fsync.
+     */
     private void commit(long bytes) {
+        List<AppendRequest> next = commitPass(cycle, bytes, true);
+        cycle.clear();
+        while (!next.isEmpty()) {
+            followers.addAll(next);
+            long followerBytes = 0;
+            for (AppendRequest r : followers) {
+                followerBytes += r.batch.length;
+            }
+            next = commitPass(followers, followerBytes, false);
+            followers.clear();
+        }
+    }
+
+    private static void failAll(List<AppendRequest> requests, RuntimeException failure) {
+        for (AppendRequest r : requests) {
+            r.fail(failure);
+            if (r.followers != null) {
+                failAll(r.followers, failure);
+            }
+        }
+    }
+
+    /**
+     * One pass: writes {@code requests}, fsyncs if any asked, publishes, completes them; returns the requests that
+     * follow the written ones, and fails those that follow failed ones. {@code firstPass}: the cycle's own requests,
+     * whose sizes and fsync time steer {@link #gather}.
+     */
+    private List<AppendRequest> commitPass(List<AppendRequest> requests, long bytes, boolean firstPass) {
         long start = System.nanoTime();
         boolean anySync = false;
         StorageFullException full = diskGuard.check(bytes);
-        for (AppendRequest r : cycle) {
+        for (AppendRequest r : requests) {
             if (full != null) {
                 r.fail(full);
             } else if (!r.target.isOpen()) {
@@ -305,8 +375,8 @@ public final class GroupCommitWriter implements AutoCloseable {
             } catch (PartialWriteException partial) {
                 // The first requests are in a sealed (fsynced) segment and readable: they succeed, the rest fail.
                 target.abort();
-                List<AppendRequest> requests = e.getValue();
-                List<AppendRequest> refused = requests.subList(partial.stored(), requests.size());
+                List<AppendRequest> ofTarget = e.getValue();
+                List<AppendRequest> refused = ofTarget.subList(partial.stored(), ofTarget.size());
                 RuntimeException failure = diskGuard.translate(partial.getCause(), target.describe());
                 for (AppendRequest r : refused) {
                     r.fail(failure);
@@ -326,32 +396,56 @@ public final class GroupCommitWriter implements AutoCloseable {
             for (WriteTarget target : written) {
                 forceOrFail(target, byTarget.get(target));
             }
-            lastFsyncNanos = System.nanoTime() - fsyncStart;
-            recentSyncCycleSizes[recentSyncCycles++ & (recentSyncCycleSizes.length - 1)] = cycle.size();
-            metrics.fsyncNanos(lastFsyncNanos);
+            long fsyncNanos = System.nanoTime() - fsyncStart;
+            if (firstPass) {
+                lastFsyncNanos = fsyncNanos;
+                recentSyncCycleSizes[recentSyncCycles++ & (recentSyncCycleSizes.length - 1)] = requests.size();
+            }
+            metrics.fsyncNanos(fsyncNanos);
         }
         int completed = 0;
         for (WriteTarget target : written) {
-            List<AppendRequest> requests = byTarget.get(target);
-            if (!requests.isEmpty()) { // else the force failed; already failed and aborted
+            List<AppendRequest> ofTarget = byTarget.get(target);
+            if (!ofTarget.isEmpty()) { // else the force failed; already failed and aborted
                 target.publish();
-                completed += requests.size();
+                completed += ofTarget.size();
             }
         }
         // Counted before any producer returns, so stats read after an append include its cycle.
-        metrics.cycle(cycle.size(), completed, bytes, System.nanoTime() - start);
+        if (firstPass) {
+            metrics.cycle(requests.size(), completed, bytes, System.nanoTime() - start);
+        } else {
+            metrics.followers(completed, bytes);
+        }
         for (WriteTarget target : written) {
             for (AppendRequest r : byTarget.get(target)) {
                 r.complete(BatchDescriptor.baseOffset(r.batch));
             }
         }
-        cycle.clear();
         byTarget.clear();
+        List<AppendRequest> next = List.of();
+        for (AppendRequest r : requests) {
+            if (r.followers == null) {
+                continue;
+            }
+            if (r.isDone()) {
+                if (next.isEmpty()) {
+                    next = new ArrayList<>();
+                }
+                next.addAll(r.followers);
+            } else {
+                RuntimeException cause = r.failure();
+                failAll(r.followers, new MikyuException("not written: the record it follows failed"
+                        + (cause == null ? "" : " (" + cause.getMessage() + ")"), cause));
+            }
+        }
+        return next;
     }
 
     private void forceOrFail(WriteTarget target, List<AppendRequest> requests) {
         try {
             target.force();
+            target.forcedInCycle();
             metrics.fsync();
         } catch (IOException | RuntimeException ex) {
             // After a failed fsync the page cache state is unknown: never acknowledge, never publish (and the
@@ -383,7 +477,7 @@ public final class GroupCommitWriter implements AutoCloseable {
         Object item;
         while ((item = inbox.relaxedPoll()) != null) {
             if (item instanceof AppendRequest r) {
-                r.fail(new StoreClosedException("the store closed before this append was written"));
+                failAll(List.of(r), new StoreClosedException("the store closed before this append was written"));
             } else if (item instanceof ControlTask t) {
                 t.done.completeExceptionally(new StoreClosedException("the store is closed"));
             }

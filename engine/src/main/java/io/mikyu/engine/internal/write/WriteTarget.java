@@ -22,6 +22,10 @@ public interface WriteTarget {
     /** fsyncs what {@link #write} wrote since the last force. */
     void force() throws IOException;
 
+    /** After a successful {@link #force} by the writer thread: everything {@link #write} wrote so far is durable. */
+    default void forcedInCycle() {
+    }
+
     /** {@code true} if written data has not been fsynced. */
     boolean isDirty();
 

@@ -75,6 +75,12 @@ public final class WriterMetrics implements AutoCloseable {
         commitLatency.record(nanos, TimeUnit.NANOSECONDS);
     }
 
+    /** Requests written in a cycle's second pass, after the ones they follow: they belong to that cycle. */
+    public void followers(int completed, long followerBytes) {
+        commitRequests += completed;
+        bytes += followerBytes;
+    }
+
     /** An fsync by the writer thread for a synchronous cycle. */
     public void fsync() {
         fsyncs++;

@@ -115,22 +115,45 @@ public final class PowerLossFileSystem implements AutoCloseable {
 
     /** Writes what the disk holds after the power loss into {@code target} (a new directory). */
     public void materialize(Path target) throws IOException {
+        materialize(target, file -> false);
+    }
+
+    /**
+     * As {@link #materialize(Path)}, on a disk that had written back everything written to some files before the
+     * power went, fsynced or not (a disk may always write more than was asked): files whose path relative to the
+     * root matches {@code writtenBack} keep every write, the others only what was fsynced. Directory entries stay
+     * as fsynced. Tells whether one file's unsynced data can outlive another's durable data that it depends on.
+     */
+    public void materialize(Path target, java.util.function.Predicate<Path> writtenBack) throws IOException {
         synchronized (lock) {
             if (!lost) {
                 throw new IllegalStateException("the power is still on");
             }
             Files.createDirectories(target);
-            materialize(rootNode, target);
+            materialize(rootNode, target, Path.of(""), writtenBack);
         }
     }
 
-    private void materialize(Node dir, Path target) throws IOException {
+    private void materialize(Node dir, Path target, Path relative, java.util.function.Predicate<Path> writtenBack)
+            throws IOException {
         for (Map.Entry<String, Node> e : dir.durableEntries.entrySet()) {
             Path p = target.resolve(e.getKey());
             Node n = e.getValue();
             if (n.directory) {
                 Files.createDirectory(p);
-                materialize(n, p);
+                materialize(n, p, relative.resolve(e.getKey()), writtenBack);
+            } else if (writtenBack.test(relative.resolve(e.getKey()))) {
+                try (FileChannel out = FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                    long size = n.pin.size();
+                    long done = 0;
+                    while (done < size) {
+                        long m = n.pin.transferTo(done, size - done, out);
+                        if (m <= 0) {
+                            break;
+                        }
+                        done += m;
+                    }
+                }
             } else {
                 try (FileChannel in = FileChannel.open(n.shadow, StandardOpenOption.READ);
                      FileChannel out = FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
