@@ -27,10 +27,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * delivery count (lower than the one already handed out, or none at all), and both would be out at once. A real
  * broker on a loopback port, the first consumer reaching it through a relay that cuts it off and then lets it back.
  */
-@Timeout(60)
+@Timeout(180)
 class JmsBufferedLeaseEndedTest {
 
-    private static final String CUT_OFF = "?reconnect=30s&leaseMillis=1000&prefetch=4";
+    private static final long LEASE_MILLIS = 3_000;
+
+    /** Reconnect for longer than a loaded machine needs for the rest; a short lease, so it ends soon once cut off. */
+    private static final String CUT_OFF = "?reconnect=120s&leaseMillis=" + LEASE_MILLIS + "&prefetch=4";
 
     @TempDir
     Path dir;
@@ -63,25 +66,26 @@ class JmsBufferedLeaseEndedTest {
             p.send(producing.createTextMessage("two"));
             p.send(producing.createTextMessage(third));
 
-            assertThat(text(firstConsumer.receive(5_000))).isEqualTo("one");
+            assertThat(text(firstConsumer.receive(30_000))).isEqualTo("one");
             await(() -> proxy.relayedDownstream(third), "the third message pushed to the first client");
-            Message second = firstConsumer.receive(5_000);   // takes the second and the third: one is buffered
+            Message second = firstConsumer.receive(30_000);   // takes the second and the third: one is buffered
             assertThat(text(second)).isEqualTo("two");
             second.acknowledge();
 
-            proxy.refuse(true);     // the first client cannot come back before its 1 s lease on the third ends
+            proxy.refuse(true);     // the first client cannot come back before its lease on the third ends
             proxy.cut();
 
             Session other = direct.createSession(false, Session.AUTO_ACKNOWLEDGE);
-            Message again = consumer(other, destination, sharedSubscription).receive(10_000);
+            Message again = consumer(other, destination, sharedSubscription).receive(60_000);
             assertThat(text(again)).as("back when its lease ended").isEqualTo(third);
             assertThat(again.getJMSRedelivered()).isTrue();
-            assertThat(again.getIntProperty("JMSXDeliveryCount")).isEqualTo(2);
+            int count = again.getIntProperty("JMSXDeliveryCount");
+            assertThat(count).as("2, or more if a renewal came late on a loaded machine").isGreaterThanOrEqualTo(2);
 
             proxy.refuse(false);
-            Message stale = firstConsumer.receive(3_000);
+            Message stale = firstConsumer.receive(5_000);
             assertThat(stale).as("the first client's buffered copy, under the lease that ended, while the other"
-                    + " consumer has the message with delivery count 2: %s", describe(stale)).isNull();
+                    + " consumer has the message with delivery count %d: %s", count, describe(stale)).isNull();
         }
     }
 
