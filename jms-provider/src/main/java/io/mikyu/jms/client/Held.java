@@ -11,6 +11,8 @@ final class Held {
     final Inbound inbound;
     final MikyuMessageConsumer consumer;
     volatile long leaseUntil;
+    /** A renewal found the lease ended: the store hands the message out again, so this copy must not be. */
+    volatile boolean ended;
 
     Held(MessageSource source, Inbound inbound, MikyuMessageConsumer consumer) {
         this.source = source;
@@ -21,5 +23,15 @@ final class Held {
 
     LeaseToken token() {
         return inbound.token();
+    }
+
+    /**
+     * Whether the lease, as far as this side knows, may end before the message is handed out: less than a tenth of
+     * {@code leaseMillis} left at {@code now} (steady millis, the scale of the engine's lease ends). Renewals keep at
+     * least a sixth left; less means they fell behind (a broker away, a stalled timer), or the item waited in a
+     * stream's buffer, where the broker renewed it without telling this side.
+     */
+    boolean leaseInDoubt(long now, long leaseMillis) {
+        return leaseUntil - now < leaseMillis / 10;
     }
 }

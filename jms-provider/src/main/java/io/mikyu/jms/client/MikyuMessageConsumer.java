@@ -1,6 +1,8 @@
 package io.mikyu.jms.client;
 
 import io.mikyu.engine.LeaseToken;
+import io.mikyu.engine.StaleLeaseException;
+import io.mikyu.engine.spi.TimeSource;
 import io.mikyu.jms.MikyuDestination;
 import io.mikyu.jms.context.ConditionalReceiver;
 import io.mikyu.jms.delivery.Inbound;
@@ -80,11 +82,23 @@ public final class MikyuMessageConsumer implements QueueReceiver, TopicSubscribe
 
     // ------------------------------------------------------------------------------------------------ buffer
 
-    /** The next held message: buffered, or fetched waiting up to {@code wait}; null if none came. */
+    /**
+     * The next held message whose lease holds: buffered, or fetched waiting up to {@code wait}; null if none came.
+     * A message whose lease ended is skipped (see {@link #stillHeld}).
+     */
     Held take(Duration wait) throws InterruptedException {
-        synchronized (this) {
-            Held h = buffer.poll();
-            if (h != null || closed) {
+        while (true) {
+            Held h;
+            synchronized (this) {
+                h = buffer.poll();
+                if (closed) {
+                    return h;
+                }
+            }
+            if (h == null) {
+                break;
+            }
+            if (stillHeld(h)) {
                 return h;
             }
         }
@@ -117,7 +131,43 @@ public final class MikyuMessageConsumer implements QueueReceiver, TopicSubscribe
             }
             buffer.addAll(held.subList(1, held.size()));
         }
-        return held.get(0);
+        Held first = held.get(0);
+        return stillHeld(first) ? first : null;
+    }
+
+    /**
+     * Whether {@code h} may be handed to the application: only while its lease holds. Once a lease ended the store
+     * hands the message out again, with a higher delivery count, maybe to another consumer first; this copy, handed
+     * out after that one, would carry a lower count (or none, unflagged) while both are out. A lease that may have
+     * ended without this side noticing (a broker away longer than the lease, so the renewals failed; an item that
+     * waited long in a stream's buffer) is confirmed with the store first, by renewing it. A message whose lease
+     * ended, or cannot be confirmed, is dropped here: it is the store's again, and comes back flagged.
+     */
+    private boolean stillHeld(Held h) {
+        if (!h.ended) {
+            long leaseMillis = session.connection.lease().toMillis();
+            if (!h.leaseInDoubt(TimeSource.system().steadyMillis(), leaseMillis)) {
+                return true;
+            }
+            try {
+                h.leaseUntil = source.extend(h.token(), Duration.ofMillis(leaseMillis));
+                return true;
+            } catch (StaleLeaseException e) {
+                LOG.debug("a buffered message of {} is not handed out: its lease ended ({})", destination,
+                        e.getMessage());
+            } catch (RuntimeException e) {
+                LOG.debug("a buffered message of {} is not handed out: its lease could not be confirmed, and is"
+                        + " left to end", destination, e);
+            }
+        }
+        session.released(h);
+        return false;
+    }
+
+    /** A renewal found {@code h}'s lease ended: it leaves the buffer (if it is still there), never handed out. */
+    synchronized void forget(Held h) {
+        h.ended = true;
+        buffer.remove(h);
     }
 
     /** A message taken but not delivered (the connection stopped meanwhile): first again next time. */

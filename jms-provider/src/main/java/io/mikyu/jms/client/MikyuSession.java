@@ -970,6 +970,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
                     h.leaseUntil = h.source.extend(h.token(), lease);
                 } catch (StaleLeaseException e) {
                     leased.remove(h);
+                    h.consumer.forget(h); // if still buffered: the store hands it out again, this copy never
                 } catch (RuntimeException e) {
                     LOG.debug("renewing a lease failed", e);
                 }

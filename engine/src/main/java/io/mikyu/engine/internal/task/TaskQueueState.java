@@ -112,7 +112,15 @@ final class TaskQueueState {
         return e;
     }
 
-    /** A state record during replay: the state before {@code now} is applied afterwards by {@link #promote}. */
+    /**
+     * A state record during replay: the state before {@code now} is applied afterwards by {@link #promote}.
+     *
+     * <p>An EXTEND or NACK names the lease it was decided under, and is applied only to that lease: such a record is
+     * decided under the lock and written outside it, so when its lease ends (or is nacked) meanwhile and the task
+     * is leased again, it can reach the log after the newer lease's record. The live queue refused it then (the
+     * lease no longer held), so replay does too; applied, a give-back's lowered attempt count would undercut the
+     * count the newer lease handed out, and free a task another consumer holds.
+     */
     void replay(TaskRecordDescriptor.State s) {
         TaskEntry e = tasks.get(s.taskId());
         if (s.lease() > lastLease) {
@@ -121,9 +129,9 @@ final class TaskQueueState {
         if (e == null) {
             return; // finished earlier, or its task record was lost to a quarantined segment
         }
-        unplace(e);
         switch (s.op()) {
             case TaskRecordDescriptor.LEASE -> {
+                unplace(e);
                 e.attempts = s.attempts();
                 e.lease = s.lease();
                 e.leaseUntil = s.time();
@@ -131,20 +139,24 @@ final class TaskQueueState {
                 leased.add(e);
             }
             case TaskRecordDescriptor.EXTEND -> {
-                if (e.lease == s.lease()) {
-                    e.leaseUntil = s.time();
+                if (e.lease == s.lease() && e.state == TaskEntry.State.LEASED) {
+                    extend(e, s.time());
                 }
-                e.state = TaskEntry.State.LEASED;
-                leased.add(e);
             }
             case TaskRecordDescriptor.NACK -> {
-                e.attempts = s.attempts(); // a returned-undelivered nack lowers it
-                e.visibleAt = s.time();
-                e.lastReason = s.reason();
-                e.state = TaskEntry.State.SCHEDULED;
-                scheduled.add(e);
+                if (e.lease == s.lease()) {
+                    unplace(e);
+                    e.attempts = s.attempts(); // a returned-undelivered nack lowers it
+                    e.visibleAt = s.time();
+                    e.lastReason = s.reason();
+                    e.state = TaskEntry.State.SCHEDULED;
+                    scheduled.add(e);
+                }
             }
-            case TaskRecordDescriptor.ACK, TaskRecordDescriptor.DEAD -> untrack(e.id);
+            case TaskRecordDescriptor.ACK, TaskRecordDescriptor.DEAD -> {
+                unplace(e);
+                untrack(e.id);
+            }
             default -> throw new IllegalStateException("unknown task state op " + s.op() + " in " + queue);
         }
     }
