@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A JVM the fault scenarios start with the test class path and then signal: SIGKILL, SIGSTOP, SIGCONT go to this one
@@ -82,24 +84,32 @@ final class ChildProcess implements AutoCloseable {
 
     /** The first line starting with {@code prefix}, waiting up to {@code timeout}; fails with the output otherwise. */
     String awaitLine(String prefix, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            for (String line : lines) {
-                if (line.startsWith(prefix)) {
-                    return line;
-                }
-            }
-            if (!process.isAlive()) {
-                reader.join(2_000);
-                throw new AssertionError(name + " exited with " + process.exitValue() + " before printing '"
-                        + prefix + "'; " + describe());
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(name + " did not print '" + prefix + "' within " + timeout + "; "
-                        + describe());
-            }
-            Thread.sleep(10);
+        try {
+            Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(10))
+                    .until(() -> line(prefix) != null || !process.isAlive());
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(name + " did not print '" + prefix + "' within " + timeout + "; " + describe());
         }
+        String line = line(prefix);
+        if (line != null) {
+            return line;
+        }
+        reader.join(2_000);
+        line = line(prefix);
+        if (line != null) {
+            return line;
+        }
+        throw new AssertionError(name + " exited with " + process.exitValue() + " before printing '" + prefix + "'; "
+                + describe());
+    }
+
+    private String line(String prefix) {
+        for (String line : lines) {
+            if (line.startsWith(prefix)) {
+                return line;
+            }
+        }
+        return null;
     }
 
     /** SIGKILL (unless it ended already), then waits until the process is gone and its output read. */

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * What every fault scenario shares: its number of cycles ({@code -Dmikyu.faults.cycles=N}; the profile
@@ -55,13 +57,11 @@ final class Faults {
     }
 
     /** Polls {@code probe} until it is true; fails with {@code what} (evaluated then) after {@code timeout}. */
-    static void await(Duration timeout, Supplier<String> what, Callable<Boolean> probe) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!probe.call()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + timeout + ": " + what.get());
-            }
-            Thread.sleep(50);
+    static void await(Duration timeout, Supplier<String> what, Callable<Boolean> probe) {
+        try {
+            Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(50)).until(probe);
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("not within " + timeout + ": " + what.get(), e);
         }
     }
 }

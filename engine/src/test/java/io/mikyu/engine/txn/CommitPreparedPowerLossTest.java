@@ -142,6 +142,8 @@ class CommitPreparedPowerLossTest {
                 }
                 long until = System.nanoTime() + AFTER_COMMIT_NANOS;
                 while (!disk.isCut() && System.nanoTime() < until) {
+                    // Time for the background writes after a commit (the flusher's fsync, the APPLIED record):
+                    // they are among the cut points, and there is no event to await when none is cut.
                     Thread.sleep(5);
                 }
                 events = disk.events() - start;
