@@ -61,11 +61,6 @@ final class ConnectionStreams {
             }
 
             @Override
-            public long extend(LeaseToken token, Duration l) {
-                return queue.extend(token, l);
-            }
-
-            @Override
             public long[] extend(List<LeaseToken> tokens, Duration l) {
                 return queue.extend(tokens, l);
             }
@@ -140,11 +135,6 @@ final class ConnectionStreams {
                     @Override
                     public void returnUndelivered(List<LeaseToken> tokens) {
                         group.returnUndelivered(tokens);
-                    }
-
-                    @Override
-                    public long extend(LeaseToken token, Duration l) {
-                        return group.extend(token, l);
                     }
 
                     @Override

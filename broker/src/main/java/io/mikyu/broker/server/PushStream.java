@@ -82,20 +82,8 @@ final class PushStream<T> {
 
         void returnUndelivered(List<LeaseToken> tokens);
 
-        long extend(LeaseToken token, Duration lease);
-
         /** Extends several leases, in one write where the store allows; -1 for a lease that no longer holds. */
-        default long[] extend(List<LeaseToken> tokens, Duration lease) {
-            long[] until = new long[tokens.size()];
-            for (int i = 0; i < until.length; i++) {
-                try {
-                    until[i] = extend(tokens.get(i), lease);
-                } catch (StaleLeaseException e) {
-                    until[i] = -1;
-                }
-            }
-            return until;
-        }
+        long[] extend(List<LeaseToken> tokens, Duration lease);
 
         /** Whether {@link #tryTake} may start takes; if not, the stream pumps on a thread of the waiting pool. */
         default boolean takesAsync() {
