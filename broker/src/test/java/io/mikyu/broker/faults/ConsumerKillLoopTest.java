@@ -51,7 +51,7 @@ class ConsumerKillLoopTest {
     @Test
     void aPoisonReachesTheDeadLetterQueueAndNothingElseIsLostWhileConsumerJvmsAreKilledInALoop() {
         int cycles = Faults.cycles(DEFAULT_CYCLES);
-        assertTimeoutPreemptively(Duration.ofMinutes(5).plus(Duration.ofSeconds(20).multipliedBy(cycles)),
+        assertTimeoutPreemptively(Faults.backstop(cycles),
                 () -> run(cycles, Faults.seed()));
     }
 

@@ -39,7 +39,7 @@ class DaemonStopTest {
     private static final long LEASE_MILLIS = 2_000;
     private static final long HEARTBEAT_MILLIS = 1_000;
     private static final String OPTIONS = "leaseMillis=" + LEASE_MILLIS + "&heartbeat=" + HEARTBEAT_MILLIS
-            + "ms&reconnect=120s&connectTimeout=2s";
+            + "ms&reconnect=300s&connectTimeout=2s";
 
     @TempDir
     Path dir;
@@ -47,7 +47,7 @@ class DaemonStopTest {
     @Test
     void messagesHeldThroughASigstopLongerThanTheirLeasesComeBackFlaggedAndTheLateAcknowledgementFails() {
         int cycles = Faults.cycles(DEFAULT_CYCLES);
-        assertTimeoutPreemptively(Duration.ofMinutes(3).plus(Duration.ofSeconds(40).multipliedBy(cycles)),
+        assertTimeoutPreemptively(Faults.backstop(cycles),
                 () -> run(cycles, Faults.seed()));
     }
 

@@ -36,6 +36,15 @@ final class Faults {
         return n;
     }
 
+    /**
+     * The whole run's bound: a backstop against a hang, generous so that a loaded machine (a cycle takes several
+     * times longer there) does not end a run that breaks no invariant. Liveness is asserted by each step's own
+     * await (e.g. "the clients delivered nothing after the restart"), not by this bound.
+     */
+    static Duration backstop(int cycles) {
+        return Duration.ofMinutes(5).plus(Duration.ofMinutes(2).multipliedBy(cycles));
+    }
+
     static long seed() {
         Long given = Long.getLong(SEED);
         return given != null ? given : System.nanoTime();
