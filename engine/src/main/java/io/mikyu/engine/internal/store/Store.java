@@ -445,7 +445,9 @@ public final class Store implements Mikyu {
         checkOpen();
         for (SegmentedLog log : allLogs()) {
             try {
-                if (log.isDirty() || log.failure() != null) {
+                // Not the dirty mark: another thread's fsync clears it when it begins, not when its data is on
+                // disk. What counts is whether an fsync that completed covers everything published so far.
+                if (log.durableEnd() < log.endOffset() || log.failure() != null) {
                     log.force(); // a stopped log throws its failure: flush() never reports success over it
                 }
             } catch (IOException e) {

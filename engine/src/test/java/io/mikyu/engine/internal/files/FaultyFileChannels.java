@@ -1,6 +1,7 @@
 package io.mikyu.engine.internal.files;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
@@ -10,6 +11,7 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
@@ -20,7 +22,7 @@ import java.util.function.Supplier;
  * wrapped, every fsync of them is recorded, and chosen fsyncs fail as a disk would make them fail. Writes can fail
  * too: a disk that fills up after a number of bytes (ENOSPC: the write that crosses the limit writes what fits and
  * the next one fails, until {@link #heal()}), or the {@code k}-th write or fsync failing once (EIO). Everything
- * else goes to the real file.
+ * else goes to the real file. And fsyncs can be held in progress, as on a slow disk.
  */
 public final class FaultyFileChannels implements AutoCloseable {
 
@@ -38,6 +40,9 @@ public final class FaultyFileChannels implements AutoCloseable {
     private volatile long failWriteAt = -1;
     private volatile Predicate<Path> full = p -> false;
     private volatile long failForceAt = -1;
+    private volatile Predicate<Path> held = p -> false;
+    private final AtomicInteger heldForces = new AtomicInteger();
+    private volatile CountDownLatch release = new CountDownLatch(0);
 
     private FaultyFileChannels(Path root) {
         this.root = root.toAbsolutePath().normalize();
@@ -69,6 +74,26 @@ public final class FaultyFileChannels implements AutoCloseable {
         full = p -> false;
         failWriteAt = -1;
         failForceAt = -1;
+    }
+
+    /**
+     * From now on, fsyncs of files matching {@code which} block until {@link #releaseForces()}: an fsync that is
+     * still in progress, as a slow disk makes it. {@link #heldForces()} counts those that started.
+     */
+    public void holdForces(Predicate<Path> which) {
+        release = new CountDownLatch(1);
+        held = which;
+    }
+
+    /** How many fsyncs {@link #holdForces} has held so far. */
+    public int heldForces() {
+        return heldForces.get();
+    }
+
+    /** Lets every held fsync go on, and holds no more. */
+    public void releaseForces() {
+        held = p -> false;
+        release.countDown();
     }
 
     /** The disk takes {@code bytes} more, then every write fails with ENOSPC until {@link #heal()}. */
@@ -185,6 +210,15 @@ public final class FaultyFileChannels implements AutoCloseable {
                     throw e;
                 }
                 throw (RuntimeException) t;
+            }
+            if (held.test(file)) {
+                heldForces.incrementAndGet();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException("held fsync interrupted");
+                }
             }
             delegate.force(metaData);
             forced.add(file);
