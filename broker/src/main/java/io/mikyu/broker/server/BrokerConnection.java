@@ -58,7 +58,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
     }
 
     private final BrokerServer server;
-    private final Session session;
+    private final ConnectionState state;
     private final ConcurrentHashMap<Integer, Future<?>> waiting = new ConcurrentHashMap<>();
     /**
      * Requests that came up for a worker while the connection was not writable: they wait here, holding no thread
@@ -87,9 +87,9 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
     /** Why the connection may not come in (a connection limit), or {@code null}. */
     private final String refusal;
 
-    BrokerConnection(BrokerServer server, Session session, String refusal) {
+    BrokerConnection(BrokerServer server, ConnectionState state, String refusal) {
         this.server = server;
-        this.session = session;
+        this.state = state;
         this.refusal = refusal;
     }
 
@@ -120,7 +120,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
                 return;
             }
             if (type == FrameDescriptor.CREDIT) {
-                ConnectionStreams streams = session.streams();
+                ConnectionStreams streams = state.streams();
                 if (id == FrameDescriptor.CONNECTION_ID) {
                     throw new MalformedFrameException("credit for stream id 0");
                 }
@@ -135,8 +135,8 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
             server.requests.increment();
             Requests.Request request;
             try {
-                Authorization.check(op, frame.duplicate(), session.principal());
-                request = Requests.decode(op, frame, session);
+                Authorization.check(op, frame.duplicate(), state.principal());
+                request = Requests.decode(op, frame, state);
                 Fields.expectEnd(frame);
             } catch (MalformedFrameException e) {
                 throw e;
@@ -266,16 +266,16 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
         if (closing || !ctx.channel().isActive()) {
             return;
         }
-        session.authenticated(who);
+        state.authenticated(who);
         BrokerOptions options = server.options();
         maxFrameBytes = Math.min(hello.maxFrameBytes(), options.maxFrameBytes());
         int heartbeat = (int) options.heartbeat().toMillis();
         long features = hello.features() & Protocol.FEATURES;
         if ((features & Protocol.FEATURE_STREAMS) != 0) {
-            session.streams(new ConnectionStreams(server, ctx.channel(), maxFrameBytes));
+            state.streams(new ConnectionStreams(server, ctx.channel(), maxFrameBytes));
         }
         ServerHello answer = new ServerHello(Math.min(hello.version(), Protocol.VERSION), features, maxFrameBytes,
-                heartbeat, options.serverName(), session.mikyu().storeId());
+                heartbeat, options.serverName(), state.mikyu().storeId());
         ByteBuf out = FrameDescriptor.writeHeader(ctx.alloc().buffer(), FrameDescriptor.HELLO_OK, 0,
                 FrameDescriptor.CONNECTION_ID);
         answer.write(out);
@@ -530,7 +530,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
     public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
         updateAutoRead();
         if (ctx.channel().isWritable()) {
-            ConnectionStreams streams = session.streamsOrNull();
+            ConnectionStreams streams = state.streamsOrNull();
             if (streams != null) {
                 streams.writable();
             }
@@ -584,11 +584,11 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
         }
         waiting.clear();
         parked.clear();
-        ConnectionStreams streams = session.streamsOrNull();
+        ConnectionStreams streams = state.streamsOrNull();
         if (streams != null) {
             streams.closeAll();
         }
-        server.reclaimLater(session.releaseAll());
+        server.reclaimLater(state.releaseAll());
         LOG.debug("client '{}' disconnected", clientName);
         super.channelInactive(ctx);
     }

@@ -137,8 +137,8 @@ final class Requests {
         }
     }
 
-    static Request decode(Op op, ByteBuf in, Session session) {
-        Mikyu m = session.mikyu();
+    static Request decode(Op op, ByteBuf in, ConnectionState state) {
+        Mikyu m = state.mikyu();
         return switch (op) {
             case CREATE_LOG -> {
                 String name = readString(in);
@@ -150,7 +150,7 @@ final class Requests {
                 String name = readString(in);
                 LogQueueConfig config = readBool(in) ? Values.readLogConfig(in) : null;
                 yield now(r -> {
-                    mayCreate(session, QueueKind.LOG, name);
+                    mayCreate(state, QueueKind.LOG, name);
                     Values.writeLogConfig(r.body(), m.getOrCreateLog(name, config).config());
                 });
             }
@@ -173,7 +173,7 @@ final class Requests {
                 String name = readString(in);
                 TaskQueueConfig config = readBool(in) ? Values.readTaskConfig(in) : null;
                 yield now(r -> {
-                    mayCreate(session, QueueKind.TASK, name);
+                    mayCreate(state, QueueKind.TASK, name);
                     Values.writeTaskConfig(r.body(), m.getOrCreateTaskQueue(name, config).config());
                 });
             }
@@ -188,7 +188,7 @@ final class Requests {
             }
             case LIST -> {
                 QueueKind kind = Values.readKind(in);
-                Principal who = session.principal();
+                Principal who = state.principal();
                 yield now(r -> r.list(who.unrestricted() ? m.list(kind)
                         : m.list(kind).stream().filter(who::mayAny).toList(), Fields::writeString));
             }
@@ -198,13 +198,13 @@ final class Requests {
             case CLAIM -> {
                 String name = readString(in);
                 ClaimMode mode = Values.readClaimMode(in);
-                ClaimRules.check(name, mode, session.principal());
-                yield now(r -> session.claimed(m.claim(name, mode)));
+                ClaimRules.check(name, mode, state.principal());
+                yield now(r -> state.claimed(m.claim(name, mode)));
             }
             case RELEASE_CLAIM -> {
                 String name = readString(in);
                 ClaimMode mode = Values.readClaimMode(in);
-                yield now(r -> r.body().writeInt(session.release(name, mode)));
+                yield now(r -> r.body().writeInt(state.release(name, mode)));
             }
             case CLAIM_HOLDERS -> {
                 String name = readString(in);
@@ -219,7 +219,7 @@ final class Requests {
 
             case TX_COMMIT -> {
                 List<TransactionOp> ops = ClientClock.boundAppends(TransactionOp.readAll(in));
-                Authorization.checkTransaction(ops, session.principal());
+                Authorization.checkTransaction(ops, state.principal());
                 yield now(r -> {
                     try (Transaction tx = m.beginTransaction()) {
                         ops.forEach(o -> o.addTo(tx));
@@ -230,7 +230,7 @@ final class Requests {
             case TX_PREPARE -> {
                 byte[] xid = Fields.readBytes(in);
                 List<TransactionOp> ops = ClientClock.boundAppends(TransactionOp.readAll(in));
-                Principal who = session.principal();
+                Principal who = state.principal();
                 Authorization.checkTransaction(ops, who);
                 yield now(r -> {
                     try (Transaction tx = m.beginTransaction()) {
@@ -240,19 +240,19 @@ final class Requests {
                 });
             }
             case PREPARED_TRANSACTIONS -> {
-                Principal who = session.principal();
+                Principal who = state.principal();
                 yield now(r -> r.list(who.unrestricted() ? m.preparedTransactions()
                         : Authorization.decidable(m.inDoubtTransactions(), who).stream()
                                 .map(PreparedTransaction::xid).toList(), Fields::writeBytes));
             }
             case IN_DOUBT_TRANSACTIONS -> {
-                Principal who = session.principal();
+                Principal who = state.principal();
                 yield now(r -> r.list(Authorization.decidable(m.inDoubtTransactions(), who),
                         Values::writePreparedTransaction));
             }
             case COMMIT_PREPARED -> {
                 byte[] xid = Fields.readBytes(in);
-                Principal who = session.principal();
+                Principal who = state.principal();
                 yield now(r -> {
                     Authorization.checkDecide(xid, m, who);
                     m.commitPrepared(xid);
@@ -260,7 +260,7 @@ final class Requests {
             }
             case ROLLBACK_PREPARED -> {
                 byte[] xid = Fields.readBytes(in);
-                Principal who = session.principal();
+                Principal who = state.principal();
                 yield now(r -> {
                     Authorization.checkDecide(xid, m, who);
                     m.rollbackPrepared(xid);
@@ -412,8 +412,8 @@ final class Requests {
                 OffsetReset startIfNew = Values.readOffsetReset(in);
                 yield now(r -> {
                     LogQueue log = m.log(queue);
-                    SharedGroup g = log.sharedGroup(group, config, session.filter(filter), startIfNew);
-                    session.opened(queue, group, g);
+                    SharedGroup g = log.sharedGroup(group, config, state.filter(filter), startIfNew);
+                    state.opened(queue, group, g);
                     Values.writeSharedConfig(r.body(), g.config());
                 });
             }
@@ -424,7 +424,7 @@ final class Requests {
                 Duration lease = readMillis(in);
                 Duration wait = readMillis(in);
                 yield waiting(wait, r -> {
-                    SharedGroup g = session.sharedGroup(queue, group);
+                    SharedGroup g = state.sharedGroup(queue, group);
                     List<SharedGroup.Delivery> deliveries = g.fetch(max, lease, wait);
                     int sent = r.listUpTo(deliveries, Values::writeDelivery, r.maxResultBytes());
                     giveBackUnsent(deliveries.subList(sent, deliveries.size()), SharedGroup.Delivery::token,
@@ -436,7 +436,7 @@ final class Requests {
                 String group = readString(in);
                 List<LeaseToken> tokens = Values.readTokens(in);
                 yield now(r -> {
-                    SharedGroup g = session.sharedGroup(queue, group);
+                    SharedGroup g = state.sharedGroup(queue, group);
                     if (tokens.size() == 1) {
                         g.ack(tokens.get(0));
                     } else {
@@ -449,7 +449,7 @@ final class Requests {
                 String group = readString(in);
                 List<LeaseToken> tokens = Values.readTokens(in);
                 Durability durability = Values.readDurability(in);
-                yield now(r -> session.sharedGroup(queue, group).ack(tokens, durability));
+                yield now(r -> state.sharedGroup(queue, group).ack(tokens, durability));
             }
             case SHARED_NACK -> {
                 String queue = readString(in);
@@ -457,35 +457,35 @@ final class Requests {
                 LeaseToken token = Values.readToken(in);
                 Duration delay = readMillis(in);
                 String reason = readString(in);
-                yield now(r -> session.sharedGroup(queue, group).nack(token, delay, reason));
+                yield now(r -> state.sharedGroup(queue, group).nack(token, delay, reason));
             }
             case SHARED_RETURN_UNDELIVERED -> {
                 String queue = readString(in);
                 String group = readString(in);
                 List<LeaseToken> tokens = Values.readTokens(in);
-                yield now(r -> session.sharedGroup(queue, group).returnUndelivered(tokens));
+                yield now(r -> state.sharedGroup(queue, group).returnUndelivered(tokens));
             }
             case SHARED_EXTEND -> {
                 String queue = readString(in);
                 String group = readString(in);
                 LeaseToken token = Values.readToken(in);
                 Duration lease = readMillis(in);
-                yield now(r -> r.body().writeLong(session.sharedGroup(queue, group).extend(token, lease)));
+                yield now(r -> r.body().writeLong(state.sharedGroup(queue, group).extend(token, lease)));
             }
             case SHARED_COMMITTED -> {
                 String queue = readString(in);
                 String group = readString(in);
-                yield now(r -> r.body().writeLong(session.sharedGroup(queue, group).committedOffset()));
+                yield now(r -> r.body().writeLong(state.sharedGroup(queue, group).committedOffset()));
             }
             case SHARED_COUNTS -> {
                 String queue = readString(in);
                 String group = readString(in);
-                yield now(r -> Values.writeCounts(r.body(), session.sharedGroup(queue, group).counts()));
+                yield now(r -> Values.writeCounts(r.body(), state.sharedGroup(queue, group).counts()));
             }
             case SHARED_LAG -> {
                 String queue = readString(in);
                 String group = readString(in);
-                yield now(r -> r.body().writeLong(session.sharedGroup(queue, group).lag()));
+                yield now(r -> r.body().writeLong(state.sharedGroup(queue, group).lag()));
             }
 
             case ENQUEUE -> {
@@ -504,7 +504,7 @@ final class Requests {
                 FilterExpression filter = Values.readFilter(in);
                 yield waiting(wait, r -> {
                     TaskQueue q = m.taskQueue(queue);
-                    List<LeasedTask> tasks = q.dequeue(max, lease, wait, session.filter(filter));
+                    List<LeasedTask> tasks = q.dequeue(max, lease, wait, state.filter(filter));
                     int sent = r.listUpTo(tasks, Values::writeLeasedTask, r.maxResultBytes());
                     giveBackUnsent(tasks.subList(sent, tasks.size()), LeasedTask::token, q::returnUndelivered);
                 });
@@ -548,7 +548,7 @@ final class Requests {
                 String queue = readString(in);
                 int max = readInt(in);
                 FilterExpression filter = Values.readFilter(in);
-                yield now(r -> r.list(m.taskQueue(queue).browse(max, session.filter(filter)),
+                yield now(r -> r.list(m.taskQueue(queue).browse(max, state.filter(filter)),
                         Values::writeLeasedTask));
             }
             case PURGE -> {
@@ -565,7 +565,7 @@ final class Requests {
             }
 
             case STREAM_TASKS -> {
-                ConnectionStreams streams = session.streams();
+                ConnectionStreams streams = state.streams();
                 String queue = readString(in);
                 int stream = StreamDescriptor.readStreamId(in);
                 Duration lease = readMillis(in);
@@ -573,13 +573,13 @@ final class Requests {
                 int credit = StreamDescriptor.readCredit(in);
                 long creditBytes = StreamDescriptor.readCreditBytes(in);
                 yield now(r -> {
-                    streams.openTasks(stream, m.taskQueue(queue), lease, session.filter(filter), credit,
+                    streams.openTasks(stream, m.taskQueue(queue), lease, state.filter(filter), credit,
                             creditBytes);
                     r.afterSent(() -> streams.start(stream));
                 });
             }
             case STREAM_SHARED -> {
-                ConnectionStreams streams = session.streams();
+                ConnectionStreams streams = state.streams();
                 String queue = readString(in);
                 String group = readString(in);
                 int stream = StreamDescriptor.readStreamId(in);
@@ -587,12 +587,12 @@ final class Requests {
                 int credit = StreamDescriptor.readCredit(in);
                 long creditBytes = StreamDescriptor.readCreditBytes(in);
                 yield now(r -> {
-                    streams.openShared(stream, session.sharedGroup(queue, group), lease, credit, creditBytes);
+                    streams.openShared(stream, state.sharedGroup(queue, group), lease, credit, creditBytes);
                     r.afterSent(() -> streams.start(stream));
                 });
             }
             case STREAM_CLOSE -> {
-                ConnectionStreams streams = session.streams();
+                ConnectionStreams streams = state.streams();
                 int stream = StreamDescriptor.readStreamId(in);
                 yield now(r -> streams.close(stream));
             }
@@ -612,9 +612,9 @@ final class Requests {
     }
 
     /** getOrCreate creates a missing queue: that takes the manage permission; using an existing one does not. */
-    private static void mayCreate(Session session, QueueKind kind, String name) {
-        Principal who = session.principal();
-        if (!who.may(Permission.MANAGE, name) && !session.mikyu().list(kind).contains(name)) {
+    private static void mayCreate(ConnectionState state, QueueKind kind, String name) {
+        Principal who = state.principal();
+        if (!who.may(Permission.MANAGE, name) && !state.mikyu().list(kind).contains(name)) {
             throw new AccessDeniedException("user '" + who.name() + "' lacks the manage permission needed to"
                     + " create queue '" + name + "'");
         }
