@@ -54,7 +54,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
      */
     static final int MAX_IN_FLIGHT = 256;
 
-    private record Parked(int id, Requests.Request request) {
+    private record Parked(int id, Request request) {
     }
 
     private final BrokerServer server;
@@ -133,7 +133,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
                         : "request " + op + " with request id 0, which is the connection's");
             }
             server.requests.increment();
-            Requests.Request request;
+            Request request;
             try {
                 Authorization.check(op, frame.duplicate(), state.principal());
                 request = Requests.decode(op, frame, state);
@@ -286,7 +286,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
         LOG.debug("client '{}' connected from {} as {}", clientName, ctx.channel().remoteAddress(), who);
     }
 
-    private void dispatch(int id, Requests.Request request) {
+    private void dispatch(int id, Request request) {
         if (server.isStopping()) {
             sendError(id, new StoreClosedException("the broker is stopping"));
             return;
@@ -312,7 +312,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
                 if (inFlight.incrementAndGet() >= MAX_IN_FLIGHT) {
                     channel.eventLoop().execute(this::updateAutoRead);
                 }
-                if (request.async() instanceof Requests.EnqueueCall && (paced > 0 || !heldBehindPaced.isEmpty())) {
+                if (request.async() instanceof Request.EnqueueCall && (paced > 0 || !heldBehindPaced.isEmpty())) {
                     // Behind a paced enqueue: one producer's enqueues keep their order, and hold no thread.
                     heldBehindPaced.add(new Held(id, request));
                     return;
@@ -326,7 +326,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
     }
 
     /** Starts a request that does not wait: a write on the event loop where it can, else on a worker. */
-    private void start(int id, Requests.Request request) {
+    private void start(int id, Request request) {
         if (request.async() != null && channel.isWritable() && startAsync(id, request.async())) {
             return;
         }
@@ -351,7 +351,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
         }
     }
 
-    private record Held(int id, Requests.Request request) {
+    private record Held(int id, Request request) {
     }
 
     /**
@@ -359,7 +359,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
      * if the engine would not start it so (the caller gives it to a worker); a write refused at once (a malformed
      * batch, an unknown queue) is answered with its error here.
      */
-    private boolean startAsync(int id, Requests.AsyncCall call) {
+    private boolean startAsync(int id, Request.AsyncCall call) {
         server.asyncStarted();
         boolean started = false;
         try {
@@ -407,7 +407,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
         }
     }
 
-    private void run(int id, Requests.Request request) {
+    private void run(int id, Request request) {
         if (!channel.isWritable() && channel.isActive()) {
             // The client is behind reading what it was sent: produce nothing more for it until it catches up.
             parked.add(new Parked(id, request));
@@ -425,7 +425,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
         }
     }
 
-    private void answer(int id, Requests.Request request) {
+    private void answer(int id, Request request) {
         answer(id, reply -> {
             request.call().run(reply);
             return true;
@@ -436,7 +436,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
      * Runs {@code call} into a reply and sends it, or its failure as an ERROR; {@code false} (nothing sent) if the
      * call had nothing to answer yet.
      */
-    private boolean answer(int id, Requests.InlineCall call) {
+    private boolean answer(int id, Request.InlineCall call) {
         Reply reply = new Reply(channel.alloc(), id, maxFrameBytes);
         try {
             if (!call.answer(reply)) {
