@@ -1,5 +1,6 @@
 package io.mikyu.cli;
 
+import io.mikyu.engine.config.ConfigKey;
 import io.mikyu.engine.config.MikyuConfig;
 import io.mikyu.engine.config.MikyuConfig.Setting;
 import picocli.CommandLine.Command;
@@ -42,7 +43,7 @@ final class ConfigCommand implements Callable<Integer> {
         for (Setting s : settings) {
             out.println(pad(s.key(), keyWidth) + "  " + pad(value(s), valueWidth) + "  " + source(s));
             if (describe) {
-                for (MikyuConfig.Key k : MikyuConfig.Key.values()) {
+                for (ConfigKey k : MikyuConfig.keys()) {
                     if (k.key().equals(s.key())) {
                         out.println("    " + k.description());
                     }

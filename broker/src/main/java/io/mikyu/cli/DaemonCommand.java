@@ -2,6 +2,7 @@ package io.mikyu.cli;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.mikyu.broker.server.AdmissionLimits;
+import io.mikyu.broker.server.BrokerConfig.Key;
 import io.mikyu.broker.server.BrokerOptions;
 import io.mikyu.broker.server.BrokerServer;
 import io.mikyu.broker.server.MetricsEndpoint;
@@ -9,7 +10,6 @@ import io.mikyu.cli.units.Units;
 import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.config.MikyuConfig;
-import io.mikyu.engine.config.MikyuConfig.Key;
 import io.mikyu.engine.security.SecurityRealm;
 import io.mikyu.transport.Endpoint;
 import picocli.CommandLine.Command;

@@ -81,7 +81,7 @@ final class EvalContext {
     }
 
     /** Loads the value of an identifier (header field or property) into {@code out}. */
-    void load(Nodes.Ident id, Val out) {
+    void load(Leaves.Ident id, Val out) {
         if (properties != null) {
             fromObject(properties.apply(id.name), out);
         } else {
@@ -96,7 +96,7 @@ final class EvalContext {
             }
             TypedHeaderDecoder.decode(v, out);
         }
-        if (id.special == Nodes.Ident.DELIVERY_MODE && out.kind == Val.INT) {
+        if (id.special == Leaves.Ident.DELIVERY_MODE && out.kind == Val.INT) {
             // Stored (and set by applications) as the int constants of jakarta.jms.DeliveryMode.
             if (out.l == 2) {
                 out.setString(PERSISTENT);
@@ -107,13 +107,13 @@ final class EvalContext {
     }
 
     /** Values the engine knows without a stored header: the delivery count and redelivered flag. */
-    private void derived(Nodes.Ident id, Val out) {
+    private void derived(Leaves.Ident id, Val out) {
         switch (id.special) {
-            case Nodes.Ident.DELIVERY_COUNT:
+            case Leaves.Ident.DELIVERY_COUNT:
                 // The count the message would carry if delivered now.
                 out.setInt(task.attempts() + 1);
                 break;
-            case Nodes.Ident.REDELIVERED:
+            case Leaves.Ident.REDELIVERED:
                 out.setBool(task.attempts() > 0);
                 break;
             default:

@@ -3,9 +3,9 @@ package io.mikyu.selector;
 import io.mikyu.selector.Lexer.Kind;
 import io.mikyu.selector.Lexer.SyntaxError;
 import io.mikyu.selector.Lexer.Token;
+import io.mikyu.selector.Leaves.Ident;
 import io.mikyu.selector.Nodes.Cond;
 import io.mikyu.selector.Nodes.Expr;
-import io.mikyu.selector.Nodes.Ident;
 import io.mikyu.selector.Nodes.Type;
 import java.util.ArrayList;
 import java.util.List;
@@ -110,7 +110,7 @@ final class Parser {
             advance();
             operands.add(cond(and(), "an operand of OR"));
         }
-        return bounded(Nodes.Junction.of(false, operands));
+        return bounded(Logic.Junction.of(false, operands));
     }
 
     private Expr and() throws SyntaxError {
@@ -124,7 +124,7 @@ final class Parser {
             advance();
             operands.add(cond(not(), "an operand of AND"));
         }
-        return bounded(Nodes.Junction.of(true, operands));
+        return bounded(Logic.Junction.of(true, operands));
     }
 
     private Expr not() throws SyntaxError {
@@ -133,7 +133,7 @@ final class Parser {
             enter(op.pos);
             Expr operand = not();
             leave();
-            return bounded(new Nodes.Not(op.pos, cond(operand, "the operand of NOT")));
+            return bounded(new Logic.Not(op.pos, cond(operand, "the operand of NOT")));
         }
         return predicate();
     }
@@ -144,7 +144,7 @@ final class Parser {
             return c;
         }
         if (e instanceof Ident id) {
-            return new Nodes.IdentCond(id);
+            return new Leaves.IdentCond(id);
         }
         throw new SyntaxError(role + " must be a boolean expression, not " + describe(e.type()), e.pos);
     }
@@ -189,7 +189,7 @@ final class Parser {
                     throw new SyntaxError("expected NULL after " + (not ? "IS NOT" : "IS"), tok.pos);
                 }
                 advance();
-                return new Nodes.IsNull(ident(left, "IS NULL", is), not);
+                return new IdentifierTests.IsNull(ident(left, "IS NULL", is), not);
             }
             default:
                 return left;
@@ -198,16 +198,16 @@ final class Parser {
 
     private Expr comparison(Token op, Expr left, Expr right) throws SyntaxError {
         int code = switch (op.kind) {
-            case EQ -> Nodes.EQ;
-            case NE -> Nodes.NE;
-            case LT -> Nodes.LT;
-            case LE -> Nodes.LE;
-            case GT -> Nodes.GT;
-            default -> Nodes.GE;
+            case EQ -> Comparisons.EQ;
+            case NE -> Comparisons.NE;
+            case LT -> Comparisons.LT;
+            case LE -> Comparisons.LE;
+            case GT -> Comparisons.GT;
+            default -> Comparisons.GE;
         };
         Type lt = left.type();
         Type rt = right.type();
-        if (code != Nodes.EQ && code != Nodes.NE) {
+        if (code != Comparisons.EQ && code != Comparisons.NE) {
             for (Expr side : new Expr[] {left, right}) {
                 if (!numeric(side)) {
                     throw new SyntaxError("'" + op.text + "' compares numbers only (strings and booleans support only"
@@ -217,7 +217,7 @@ final class Parser {
         } else if (lt != Type.ANY && rt != Type.ANY && lt != rt) {
             throw new SyntaxError("cannot compare " + describe(lt) + " with " + describe(rt), op.pos);
         }
-        return bounded(new Nodes.Compare(code, left, right));
+        return bounded(new Comparisons.Compare(code, left, right));
     }
 
     private Expr between(Expr value, boolean not) throws SyntaxError {
@@ -231,7 +231,7 @@ final class Parser {
         advance();
         Expr high = additive();
         requireNumeric(high, "BETWEEN");
-        return bounded(new Nodes.Between(value, low, high, not));
+        return bounded(new Comparisons.Between(value, low, high, not));
     }
 
     private Expr in(Expr left, boolean not) throws SyntaxError {
@@ -256,7 +256,7 @@ final class Parser {
                 throw new SyntaxError("expected ',' or ')' in IN list, found " + tok.describe(), tok.pos);
             }
         }
-        return new Nodes.In(id, values, not);
+        return new IdentifierTests.In(id, values, not);
     }
 
     private Expr like(Expr left, boolean not) throws SyntaxError {
@@ -286,7 +286,7 @@ final class Parser {
         } catch (IllegalArgumentException e) {
             throw new SyntaxError("LIKE pattern ends with the escape character", pattern.pos);
         }
-        return new Nodes.Like(id, pattern.string, escape, matcher, not);
+        return new IdentifierTests.Like(id, pattern.string, escape, matcher, not);
     }
 
     private static Ident ident(Expr e, String construct, Token kw) throws SyntaxError {
@@ -321,7 +321,7 @@ final class Parser {
     private static Expr arith(Token op, Expr left, Expr right) throws SyntaxError {
         requireNumeric(left, "'" + op.text + "'");
         requireNumeric(right, "'" + op.text + "'");
-        return bounded(new Nodes.Arith(op.text.charAt(0), left, right));
+        return bounded(new Arithmetic.Arith(op.text.charAt(0), left, right));
     }
 
     private Expr unary() throws SyntaxError {
@@ -341,7 +341,7 @@ final class Parser {
         if (!minus && operand.type() == Type.NUM) {
             return operand;
         }
-        return bounded(new Nodes.Unary(op.pos, minus, operand));
+        return bounded(new Arithmetic.Unary(op.pos, minus, operand));
     }
 
     private Expr primary() throws SyntaxError {
@@ -350,7 +350,7 @@ final class Parser {
                 return new Ident(tok.pos, advance().text);
             case STRING: {
                 Token t = advance();
-                return Nodes.Lit.ofString(t.pos, t.string);
+                return Leaves.Lit.ofString(t.pos, t.string);
             }
             case EXACT:
             case APPROX: {
@@ -358,9 +358,9 @@ final class Parser {
                 return number(t, false, t.pos);
             }
             case TRUE:
-                return new Nodes.BoolLit(advance().pos, true);
+                return new Leaves.BoolLit(advance().pos, true);
             case FALSE:
-                return new Nodes.BoolLit(advance().pos, false);
+                return new Leaves.BoolLit(advance().pos, false);
             case LPAREN: {
                 Token open = advance();
                 enter(open.pos);
@@ -388,16 +388,16 @@ final class Parser {
     private static Expr number(Token t, boolean negate, int pos) throws SyntaxError {
         if (t.kind == Kind.APPROX) {
             double v = negate ? -t.approx : t.approx;
-            return t.isFloat ? Nodes.Lit.ofFloat(pos, (float) v) : Nodes.Lit.ofDouble(pos, v);
+            return t.isFloat ? Leaves.Lit.ofFloat(pos, (float) v) : Leaves.Lit.ofDouble(pos, v);
         }
         if (t.minOnly && !negate) {
             throw new SyntaxError("exact numeric literal out of the range of long", t.pos);
         }
         long v = negate ? -t.exact : t.exact; // -Long.MIN_VALUE == Long.MIN_VALUE, the value wanted for minOnly
         if (!t.isLong && v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE) {
-            return Nodes.Lit.ofInt(pos, (int) v);
+            return Leaves.Lit.ofInt(pos, (int) v);
         }
-        return Nodes.Lit.ofLong(pos, v);
+        return Leaves.Lit.ofLong(pos, v);
     }
 
     private static void requireNumeric(Expr e, String construct) throws SyntaxError {

@@ -60,7 +60,7 @@ public final class Selector implements TaskFilter {
                     "Invalid message selector: " + e.getMessage() + " at position " + e.pos + " in \"" + selector
                             + "\"");
         }
-        if (root instanceof Nodes.BoolLit lit && lit.value) {
+        if (root instanceof Leaves.BoolLit lit && lit.value) {
             return MATCH_ALL;
         }
         StringBuilder sb = new StringBuilder(selector.length() + 16);

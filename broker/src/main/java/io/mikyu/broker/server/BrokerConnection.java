@@ -54,11 +54,11 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
      */
     static final int MAX_IN_FLIGHT = 256;
 
-    private record Parked(int id, Requests.Request request) {
+    private record Parked(int id, Request request) {
     }
 
     private final BrokerServer server;
-    private final Session session;
+    private final ConnectionState state;
     private final ConcurrentHashMap<Integer, Future<?>> waiting = new ConcurrentHashMap<>();
     /**
      * Requests that came up for a worker while the connection was not writable: they wait here, holding no thread
@@ -87,9 +87,9 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
     /** Why the connection may not come in (a connection limit), or {@code null}. */
     private final String refusal;
 
-    BrokerConnection(BrokerServer server, Session session, String refusal) {
+    BrokerConnection(BrokerServer server, ConnectionState state, String refusal) {
         this.server = server;
-        this.session = session;
+        this.state = state;
         this.refusal = refusal;
     }
 
@@ -120,7 +120,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
                 return;
             }
             if (type == FrameDescriptor.CREDIT) {
-                ConnectionStreams streams = session.streams();
+                ConnectionStreams streams = state.streams();
                 if (id == FrameDescriptor.CONNECTION_ID) {
                     throw new MalformedFrameException("credit for stream id 0");
                 }
@@ -133,10 +133,10 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
                         : "request " + op + " with request id 0, which is the connection's");
             }
             server.requests.increment();
-            Requests.Request request;
+            Request request;
             try {
-                Authorization.check(op, frame.duplicate(), session.principal());
-                request = Requests.decode(op, frame, session);
+                Authorization.check(op, frame.duplicate(), state.principal());
+                request = Requests.decode(op, frame, state);
                 Fields.expectEnd(frame);
             } catch (MalformedFrameException e) {
                 throw e;
@@ -266,16 +266,16 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
         if (closing || !ctx.channel().isActive()) {
             return;
         }
-        session.authenticated(who);
+        state.authenticated(who);
         BrokerOptions options = server.options();
         maxFrameBytes = Math.min(hello.maxFrameBytes(), options.maxFrameBytes());
         int heartbeat = (int) options.heartbeat().toMillis();
         long features = hello.features() & Protocol.FEATURES;
         if ((features & Protocol.FEATURE_STREAMS) != 0) {
-            session.streams(new ConnectionStreams(server, ctx.channel(), maxFrameBytes));
+            state.streams(new ConnectionStreams(server, ctx.channel(), maxFrameBytes));
         }
         ServerHello answer = new ServerHello(Math.min(hello.version(), Protocol.VERSION), features, maxFrameBytes,
-                heartbeat, options.serverName(), session.mikyu().storeId());
+                heartbeat, options.serverName(), state.mikyu().storeId());
         ByteBuf out = FrameDescriptor.writeHeader(ctx.alloc().buffer(), FrameDescriptor.HELLO_OK, 0,
                 FrameDescriptor.CONNECTION_ID);
         answer.write(out);
@@ -286,7 +286,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
         LOG.debug("client '{}' connected from {} as {}", clientName, ctx.channel().remoteAddress(), who);
     }
 
-    private void dispatch(int id, Requests.Request request) {
+    private void dispatch(int id, Request request) {
         if (server.isStopping()) {
             sendError(id, new StoreClosedException("the broker is stopping"));
             return;
@@ -312,7 +312,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
                 if (inFlight.incrementAndGet() >= MAX_IN_FLIGHT) {
                     channel.eventLoop().execute(this::updateAutoRead);
                 }
-                if (request.async() instanceof Requests.EnqueueCall && (paced > 0 || !heldBehindPaced.isEmpty())) {
+                if (request.async() instanceof Request.EnqueueCall && (paced > 0 || !heldBehindPaced.isEmpty())) {
                     // Behind a paced enqueue: one producer's enqueues keep their order, and hold no thread.
                     heldBehindPaced.add(new Held(id, request));
                     return;
@@ -326,7 +326,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
     }
 
     /** Starts a request that does not wait: a write on the event loop where it can, else on a worker. */
-    private void start(int id, Requests.Request request) {
+    private void start(int id, Request request) {
         if (request.async() != null && channel.isWritable() && startAsync(id, request.async())) {
             return;
         }
@@ -351,7 +351,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
         }
     }
 
-    private record Held(int id, Requests.Request request) {
+    private record Held(int id, Request request) {
     }
 
     /**
@@ -359,7 +359,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
      * if the engine would not start it so (the caller gives it to a worker); a write refused at once (a malformed
      * batch, an unknown queue) is answered with its error here.
      */
-    private boolean startAsync(int id, Requests.AsyncCall call) {
+    private boolean startAsync(int id, Request.AsyncCall call) {
         server.asyncStarted();
         boolean started = false;
         try {
@@ -407,7 +407,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
         }
     }
 
-    private void run(int id, Requests.Request request) {
+    private void run(int id, Request request) {
         if (!channel.isWritable() && channel.isActive()) {
             // The client is behind reading what it was sent: produce nothing more for it until it catches up.
             parked.add(new Parked(id, request));
@@ -425,7 +425,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
         }
     }
 
-    private void answer(int id, Requests.Request request) {
+    private void answer(int id, Request request) {
         answer(id, reply -> {
             request.call().run(reply);
             return true;
@@ -436,7 +436,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
      * Runs {@code call} into a reply and sends it, or its failure as an ERROR; {@code false} (nothing sent) if the
      * call had nothing to answer yet.
      */
-    private boolean answer(int id, Requests.InlineCall call) {
+    private boolean answer(int id, Request.InlineCall call) {
         Reply reply = new Reply(channel.alloc(), id, maxFrameBytes);
         try {
             if (!call.answer(reply)) {
@@ -530,7 +530,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
     public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
         updateAutoRead();
         if (ctx.channel().isWritable()) {
-            ConnectionStreams streams = session.streamsOrNull();
+            ConnectionStreams streams = state.streamsOrNull();
             if (streams != null) {
                 streams.writable();
             }
@@ -584,11 +584,11 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
         }
         waiting.clear();
         parked.clear();
-        ConnectionStreams streams = session.streamsOrNull();
+        ConnectionStreams streams = state.streamsOrNull();
         if (streams != null) {
             streams.closeAll();
         }
-        server.reclaimLater(session.releaseAll());
+        server.reclaimLater(state.releaseAll());
         LOG.debug("client '{}' disconnected", clientName);
         super.channelInactive(ctx);
     }

@@ -171,7 +171,7 @@ public final class BrokerServer implements AutoCloseable {
                         }
                         Protocol.install(ch.pipeline(), heartbeat);
                         ch.pipeline().addLast("broker", new BrokerConnection(BrokerServer.this,
-                                new Session(mikyu, filters), refusal));
+                                new ConnectionState(mikyu, filters), refusal));
                     }
                 });
         if (!endpoint.isUnix()) {

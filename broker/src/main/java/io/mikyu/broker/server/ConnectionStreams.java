@@ -34,7 +34,7 @@ final class ConnectionStreams {
 
     void openTasks(int id, TaskQueue queue, Duration lease, TaskFilter filter, int credit, long creditBytes) {
         checkLease(lease);
-        open(id, "task queue '" + queue.name() + "'", new PushStream.Source<LeasedTask>() {
+        open(id, "task queue '" + queue.name() + "'", new PushSource<LeasedTask>() {
             @Override
             public List<LeasedTask> take(int max, Duration l, Duration wait) throws InterruptedException {
                 return queue.dequeue(max, l, wait, filter);
@@ -110,7 +110,7 @@ final class ConnectionStreams {
     void openShared(int id, SharedGroup group, Duration lease, int credit, long creditBytes) {
         checkLease(lease);
         open(id, "shared group '" + group.name() + "' of '" + group.queue() + "'",
-                new PushStream.Source<SharedGroup.Delivery>() {
+                new PushSource<SharedGroup.Delivery>() {
                     @Override
                     public List<SharedGroup.Delivery> take(int max, Duration l, Duration wait)
                             throws InterruptedException {
@@ -160,7 +160,7 @@ final class ConnectionStreams {
         }
     }
 
-    private <T> void open(int id, String what, PushStream.Source<T> source, Duration lease, int credit,
+    private <T> void open(int id, String what, PushSource<T> source, Duration lease, int credit,
                           long creditBytes) {
         if (streams.size() >= StreamDescriptor.MAX_STREAMS_PER_CONNECTION) {
             throw new IllegalStateException("this connection has " + streams.size() + " streams open, the most"
@@ -217,14 +217,14 @@ final class ConnectionStreams {
 
     /**
      * The connection is gone: every stream keeps its outstanding items leased (their CREDITs may have been lost with
-     * the connection; see {@link PushStream.Outstanding#KEEP_LEASED}), on a worker.
+     * the connection; see {@link OutstandingOnClose#KEEP_LEASED}), on a worker.
      */
     void closeAll() {
         if (streams.isEmpty()) {
             return;
         }
         List<PushStream<?>> all = List.copyOf(streams.values());
-        PushStream.Outstanding outstanding = PushStream.Outstanding.KEEP_LEASED;
+        OutstandingOnClose outstanding = OutstandingOnClose.KEEP_LEASED;
         Runnable closing = () -> all.forEach(s -> s.close(outstanding));
         try {
             server.workers().execute(closing);

@@ -1,7 +1,6 @@
 package io.mikyu.broker.server;
 
 import io.mikyu.engine.LeaseToken;
-import io.mikyu.engine.RecordTooLargeException;
 import io.mikyu.engine.StaleLeaseException;
 import io.mikyu.engine.StoreClosedException;
 import io.mikyu.engine.spi.AsyncDequeue;
@@ -18,9 +17,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.function.Consumer;
 
 /**
  * One consumer stream on the broker ({@link io.mikyu.protocol.StreamDescriptor}): takes leased items from a task
@@ -29,7 +26,7 @@ import java.util.function.Consumer;
  * <p>The stream remembers what it pushed and the client has not reported taken ("outstanding"), in push order.
  * That list is what it renews (so items waiting in the client's buffer never expire into duplicates while the
  * connection lives), what it gives back undelivered when the client closes the stream, and what it keeps leased
- * when the stream ends otherwise ({@link Outstanding}).
+ * when the stream ends otherwise ({@link OutstandingOnClose}).
  *
  * <p>Threads: a stream of a task queue takes on the connection's event loop ({@link AsyncDequeue}): a take leases
  * what is ready and its completion pushes it and takes again; when nothing is ready the queue calls the stream
@@ -40,11 +37,11 @@ import java.util.function.Consumer;
  * connection turning writable, the queue's call, or the broker's stream timer. At most one pump or take chain
  * runs per stream, so the stream's frames leave in the order of its outstanding list.
  *
- * <p>Alone: a lost connection's outstanding items all have an attempt counted (see {@link Outstanding}), also
+ * <p>Alone: a lost connection's outstanding items all have an attempt counted (see {@link OutstandingOnClose}), also
  * those still in the client's buffer when a message killed its consumer. So that such neighbours do not burn their
  * attempts with a poison round after round, an item whose previous counted lease ran out without a word from its
- * holder ({@link Source#pushAlone}) goes out on its own: once nothing else is outstanding, with nothing behind it,
- * and after its CREDIT nothing more is pushed until it is settled (acked, nacked, given back: {@link Source#holds}
+ * holder ({@link PushSource#pushAlone}) goes out on its own: once nothing else is outstanding, with nothing behind it,
+ * and after its CREDIT nothing more is pushed until it is settled (acked, nacked, given back: {@link PushSource#holds}
  * says, checked by the stream timer) or {@link #MAX_WATCH} passed. Only the message whose consumers die keeps
  * dying with them. Items whose leases ended otherwise (the normal case has none) are pushed as usual.
  */
@@ -70,69 +67,12 @@ final class PushStream<T> {
      */
     static final Duration MAX_WATCH = Duration.ofSeconds(1);
 
-    /** Where a stream's items come from: a task queue or a shared group, with a filter and a lease fixed. */
-    interface Source<T> {
-        List<T> take(int max, Duration lease, Duration wait) throws InterruptedException;
-
-        LeaseToken token(T item);
-
-        long leaseExpiresAt(T item);
-
-        void write(ByteBuf buf, T item);
-
-        void returnUndelivered(List<LeaseToken> tokens);
-
-        /** Extends several leases, in one write where the store allows; -1 for a lease that no longer holds. */
-        long[] extend(List<LeaseToken> tokens, Duration lease);
-
-        /** Whether {@link #tryTake} may start takes; if not, the stream pumps on a thread of the waiting pool. */
-        default boolean takesAsync() {
-            return false;
-        }
-
-        /** As {@link AsyncDequeue#tryDequeueAsync}: a take holding no thread, for sources that {@link #takesAsync}. */
-        default AsyncDequeue.Start tryTake(int max, Duration lease, Executor continuation, Consumer<List<T>> taken,
-                                           Consumer<RuntimeException> failed, Runnable whenReady) {
-            return AsyncDequeue.Start.DECLINED;
-        }
-
-        default void cancelWhenReady(Runnable whenReady) {
-        }
-
-        /**
-         * Whether the item goes to the client on its own ({@link PushStream}'s "alone"): its previous counted lease
-         * ran out with no word from its holder, so its consumer may have died of it.
-         */
-        default boolean pushAlone(T item) {
-            return false;
-        }
-
-        /** Whether the lease of {@code token} still holds (not settled, not ended); a read only. */
-        default boolean holds(LeaseToken token) {
-            return false;
-        }
-    }
-
-    /** An item pushed and not reported taken. */
-    private static final class Pushed {
-        final LeaseToken token;
-        final int bytes;
-        long leaseUntil;
-        boolean stale;
-
-        Pushed(LeaseToken token, int bytes, long leaseUntil) {
-            this.token = token;
-            this.bytes = bytes;
-            this.leaseUntil = leaseUntil;
-        }
-    }
-
     private final int id;
     private final String what;
     private final BrokerServer server;
     private final Channel channel;
     private final int maxFrameBytes;
-    private final Source<T> source;
+    private final PushSource<T> source;
     private final Duration lease;
     private final int credit;
     private final long creditBytes;
@@ -140,7 +80,7 @@ final class PushStream<T> {
     private final Runnable onClose;
 
     // Guarded by this.
-    private final ArrayDeque<Pushed> outstanding = new ArrayDeque<>();
+    private final ArrayDeque<PushedItem> outstanding = new ArrayDeque<>();
     private long outstandingBytes;
     private boolean closed;
     private boolean running;
@@ -151,7 +91,7 @@ final class PushStream<T> {
     /** An item that goes alone was taken from a batch behind others: take nothing until they are all taken. */
     private boolean drainFirst;
     /** The item pushed alone, while outstanding: nothing is pushed behind it. */
-    private Pushed alone;
+    private PushedItem alone;
     /** The item pushed alone, once the client took it: nothing is pushed until it is settled or the watch ends. */
     private LeaseToken watched;
     /** When the watch of {@link #watched} ends (steady millis); 0 until the stream timer first sees it. */
@@ -159,7 +99,7 @@ final class PushStream<T> {
     /** Registered with an async source while nothing is ready: the next step runs on the event loop. */
     private final Runnable whenReady = () -> onLoop(this::kick);
 
-    PushStream(int id, String what, BrokerServer server, Channel channel, int maxFrameBytes, Source<T> source,
+    PushStream(int id, String what, BrokerServer server, Channel channel, int maxFrameBytes, PushSource<T> source,
                Duration lease, int credit, long creditBytes, Runnable onClose) {
         this.id = id;
         this.what = what;
@@ -366,58 +306,13 @@ final class PushStream<T> {
         for (int j = limit; j < items.size(); j++) {
             declined.add(source.token(items.get(j)));
         }
-        List<ByteBuf> frames = new ArrayList<>(1);
-        List<Pushed> accepted = new ArrayList<>(items.size());
-        List<LeaseToken> over = new ArrayList<>();
-        long batchBytes = 0;
-        RuntimeException tooLarge = null;
-        ByteBuf frame = newFrame();
-        frames.add(frame);
-        int countAt = frame.writerIndex();
-        frame.writeInt(0);
-        int count = 0;
-        for (int i = 0; i < limit; i++) {
-            T item = items.get(i);
-            int mark = frame.writerIndex();
-            source.write(frame, item);
-            int size = frame.writerIndex() - mark;
-            if (batchBytes + size > budget && held + accepted.size() > 0) {
-                frame.writerIndex(mark);
-                for (int j = i; j < limit; j++) {
-                    over.add(source.token(items.get(j)));
-                }
-                break;
-            }
-            if (frame.writerIndex() > maxFrameBytes && count > 0) {
-                frame.writerIndex(mark);
-                frame.setInt(countAt, count);
-                frame = newFrame();
-                frames.add(frame);
-                countAt = frame.writerIndex();
-                frame.writeInt(0);
-                count = 0;
-                source.write(frame, item);
-            }
-            if (frame.writerIndex() > maxFrameBytes) {
-                frame.writerIndex(countAt + 4);
-                tooLarge = new RecordTooLargeException("an item of " + size + " bytes does not fit the connection's"
-                        + " frame limit of " + maxFrameBytes + " bytes");
-                for (int j = i; j < limit; j++) {
-                    over.add(source.token(items.get(j)));
-                }
-                break;
-            }
-            accepted.add(new Pushed(source.token(item), size, source.leaseExpiresAt(item)));
-            batchBytes += size;
-            count++;
-        }
-        frame.setInt(countAt, count);
-        if (count == 0) {
-            frames.remove(frames.size() - 1).release();
-        }
+        DeliveryFrames batch = DeliveryFrames.encode(channel.alloc(), id, maxFrameBytes, source, items, limit,
+                budget, held);
+        List<PushedItem> accepted = batch.accepted;
+        List<LeaseToken> over = batch.over;
         boolean sent = false;
         synchronized (this) {
-            if (!over.isEmpty() && tooLarge == null) {
+            if (!over.isEmpty() && batch.tooLarge == null) {
                 full = true;
             }
             // declined items behind those pushed now: the one that goes alone waits until they are taken
@@ -427,11 +322,11 @@ final class PushStream<T> {
                     alone = accepted.get(0);
                 }
                 outstanding.addAll(accepted);
-                outstandingBytes += batchBytes;
-                long average = batchBytes / accepted.size();
+                outstandingBytes += batch.bytes;
+                long average = batch.bytes / accepted.size();
                 averageItemBytes = averageItemBytes == 0 ? average : (averageItemBytes * 3 + average) / 4;
                 // Written under the lock: a close that follows sees them outstanding, and its answer follows them.
-                for (ByteBuf f : frames) {
+                for (ByteBuf f : batch.frames) {
                     channel.write(f);
                 }
                 channel.flush();
@@ -439,8 +334,8 @@ final class PushStream<T> {
             }
         }
         if (!sent) {
-            frames.forEach(ByteBuf::release);
-            for (Pushed p : accepted) {
+            batch.frames.forEach(ByteBuf::release);
+            for (PushedItem p : accepted) {
                 over.add(p.token);
             }
         }
@@ -454,13 +349,9 @@ final class PushStream<T> {
         } else {
             giveBack(over);
         }
-        if (tooLarge != null) {
-            throw tooLarge;
+        if (batch.tooLarge != null) {
+            throw batch.tooLarge;
         }
-    }
-
-    private ByteBuf newFrame() {
-        return FrameDescriptor.writeHeader(channel.alloc().buffer(), FrameDescriptor.DELIVERY, 0, id);
     }
 
     /** The client took the oldest {@code messages} outstanding items. On the event loop. */
@@ -474,7 +365,7 @@ final class PushStream<T> {
                         + ", which has " + outstanding.size() + " outstanding");
             }
             for (int i = 0; i < messages; i++) {
-                Pushed taken = outstanding.removeFirst();
+                PushedItem taken = outstanding.removeFirst();
                 outstandingBytes -= taken.bytes;
                 if (taken == alone) {
                     alone = null;
@@ -487,38 +378,20 @@ final class PushStream<T> {
         kick();
     }
 
-    /** What becomes of the items a closing stream pushed and the client has not reported taken. */
-    enum Outstanding {
-        /**
-         * The client closed the stream: every CREDIT it sent came before its close, so they were never taken and go
-         * back undelivered, not counted as attempts.
-         */
-        GIVE_BACK,
-        /**
-         * The stream ends without the client's word (its connection was lost, the broker is stopping, the engine
-         * refused the stream's work): a CREDIT for an item the application already took may have been lost with the
-         * connection, or be unread, and giving that item back would deliver it again, unflagged, while the
-         * application has it. They stay leased as they are in the store (leases outlive a restart): a client that
-         * reconnects renews what it took and gives back what it did not take; a client that is gone has its items
-         * come back when their leases end, as a delivery counted.
-         */
-        KEEP_LEASED
-    }
-
     /** The client closed the stream: no more pushes; what it did not take goes back undelivered. Idempotent; blocks. */
     void close() {
-        close(Outstanding.GIVE_BACK);
+        close(OutstandingOnClose.GIVE_BACK);
     }
 
     /** Ends the stream; {@code outstanding} says what becomes of the items the client has not reported taken. */
-    void close(Outstanding outstandingItems) {
+    void close(OutstandingOnClose outstandingItems) {
         List<LeaseToken> back = new ArrayList<>();
         synchronized (this) {
             if (closed) {
                 return;
             }
             closed = true;
-            for (Pushed p : outstanding) {
+            for (PushedItem p : outstanding) {
                 if (!p.stale) {
                     back.add(p.token);
                 }
@@ -558,8 +431,8 @@ final class PushStream<T> {
             }
         }
         try {
-            // Credits may be on their way: keep what is outstanding leased (see Outstanding).
-            close(Outstanding.KEEP_LEASED);
+            // Credits may be on their way: keep what is outstanding leased (see OutstandingOnClose).
+            close(OutstandingOnClose.KEEP_LEASED);
         } catch (RuntimeException ignored) {
             // the store is gone: the leases run out
         }
@@ -591,7 +464,7 @@ final class PushStream<T> {
      * in the client's buffer of a live connection), and restarts a pump that found no thread.
      */
     void tick(long now) {
-        List<Pushed> due = new ArrayList<>();
+        List<PushedItem> due = new ArrayList<>();
         LeaseToken watching;
         synchronized (this) {
             if (closed) {
@@ -602,7 +475,7 @@ final class PushStream<T> {
                 watchedUntil = now + Math.min(MAX_WATCH.toMillis(), lease.toMillis() / 2);
             }
             long threshold = now + lease.toMillis() / 2;
-            for (Pushed p : outstanding) {
+            for (PushedItem p : outstanding) {
                 if (!p.stale && p.leaseUntil < threshold) {
                     due.add(p);
                 }
@@ -611,7 +484,7 @@ final class PushStream<T> {
         if (!due.isEmpty()) {
             // One write for all of them: renewing one by one, a slow disk let the timer fall behind the leases.
             List<LeaseToken> tokens = new ArrayList<>(due.size());
-            for (Pushed p : due) {
+            for (PushedItem p : due) {
                 tokens.add(p.token);
             }
             try {

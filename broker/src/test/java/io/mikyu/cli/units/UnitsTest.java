@@ -1,5 +1,6 @@
 package io.mikyu.cli.units;
 
+import io.mikyu.broker.server.BrokerConfig;
 import io.mikyu.engine.config.MikyuConfig;
 import io.mikyu.engine.config.MikyuConfig.Key;
 import org.junit.jupiter.api.Test;
@@ -92,7 +93,7 @@ class UnitsTest {
     @ValueSource(strings = {"1h30m", "PT5S", "2w", "250ms", "10S", "1d", "0"})
     void aDurationFlagMeansWhatTheSameTextMeansInTheConfigFile(String text) {
         Duration flag = new Units.DurationConverter().convert(text);
-        Duration config = MikyuConfig.load(null, Map.of("heartbeat", text), "flag").duration(Key.HEARTBEAT);
+        Duration config = MikyuConfig.load(null, Map.of("heartbeat", text), "flag").duration(BrokerConfig.Key.HEARTBEAT);
         assertThat(flag).isEqualTo(config);
     }
 

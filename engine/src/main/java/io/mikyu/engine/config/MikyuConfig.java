@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.ServiceLoader;
 import java.util.TreeMap;
 
 /**
@@ -32,8 +33,9 @@ import java.util.TreeMap;
  * <li>a URL parameter or command-line flag ({@code explicit}).</li>
  * </ol>
  *
- * <p>Keys are the names of {@link Key} plus the dynamic {@code users.<name>.*} and {@code roles.<role>.*} of the
- * security realm. An unknown key in the file or among the explicit values is refused with the known ones listed, so
+ * <p>Keys are the engine's ({@link Key}), those of the other modules' {@link ConfigSection}s on the class path
+ * (the broker's, for instance) and the dynamic {@code users.<name>.*} and {@code roles.<role>.*} of the security
+ * realm. An unknown key in the file or among the explicit values is refused with the known ones listed, so
  * a typo never silently leaves a default in place. {@link #settings()} says, for every key, its value and where it
  * came from ({@code mikyu config} prints it).
  */
@@ -48,13 +50,10 @@ public final class MikyuConfig {
     /** Prefixes of keys whose names are made up by the user (users and roles). */
     private static final List<String> DYNAMIC = List.of("users.", "roles.");
 
-    /** The known keys, their defaults (empty: not set) and what they mean. */
-    public enum Key {
+    /** The engine's keys, and the client's it shares with the daemon; other modules add a {@link ConfigSection}. */
+    public enum Key implements ConfigKey {
         DATA_DIR("dataDir", "", "data directory of the daemon and the CLI (default: $MIKYU_DATA_DIR, else"
                 + " $XDG_DATA_HOME/mikyu); a vm:// URL names its own"),
-        LISTEN("listen", "tcp://127.0.0.1:7420", "daemon: where to listen, comma-separated tcp://, tls://,"
-                + " unix:// endpoints"),
-        HEARTBEAT("heartbeat", "10s", "daemon: ping an idle client after this long, drop it after three times"),
         DURABILITY("durability", "async", "engine: durability of queues created without one (sync, async)"),
         FLUSH_INTERVAL("flushInterval", "200ms", "engine: fsync interval of asynchronously written data"),
         MAX_RECORD_BYTES("maxRecordBytes", "8MiB", "engine: largest record"),
@@ -77,20 +76,8 @@ public final class MikyuConfig {
         TLS_TRUSTSTORE("tls.truststore", "", "TLS: trust store (PKCS12 or JKS) instead of tls.ca"),
         TLS_TRUSTSTORE_PASSWORD("tls.truststorePassword", "", "TLS: password of tls.truststore"),
         TLS_CLIENT_AUTH("tls.clientAuth", "none", "daemon: client certificates: none, optional or require"),
-        METRICS_PORT("metrics.port", "", "daemon: HTTP port of /metrics (Prometheus) and /health/*; empty: off"),
-        METRICS_HOST("metrics.host", "127.0.0.1", "daemon: address the metrics endpoint listens on"),
         ALLOW_ANONYMOUS("security.allowAnonymous", "false", "with users: connections without credentials are"
                 + " let in, with the permissions of role 'anonymous'"),
-        MAX_CONNECTIONS("maxConnections", "10000", "daemon: client connections open at once; past it a new one"
-                + " is refused at once"),
-        MAX_CONNECTIONS_PER_ADDRESS("maxConnectionsPerAddress", "1000", "daemon: client connections open at once"
-                + " from one IP address"),
-        AUTH_THREADS("security.authThreads", "2", "daemon: threads checking passwords, apart from the workers"
-                + " that serve requests (a check costs a good part of a second on purpose)"),
-        FREE_LOGIN_FAILURES("security.freeLoginFailures", "5", "daemon: failed logins from one address before"
-                + " it must wait (1 s, doubling per further failure, up to security.maxLoginDelay)"),
-        MAX_LOGIN_DELAY("security.maxLoginDelay", "30s", "daemon: the longest an address that keeps failing"
-                + " logins waits before its next one is checked"),
         USER("user", "", "client: user name sent to a broker (CLI --target, Mikyu.dial, JMS)"),
         PASSWORD("password", "", "client: password sent to a broker");
 
@@ -104,26 +91,47 @@ public final class MikyuConfig {
             this.description = description;
         }
 
+        @Override
         public String key() {
             return key;
         }
 
+        @Override
         public String defaultValue() {
             return defaultValue;
         }
 
+        @Override
         public String description() {
             return description;
         }
+    }
 
-        static Key byName(String name) {
-            for (Key k : values()) {
-                if (k.key.equals(name)) {
-                    return k;
+    /** Every declared key by name: the engine's, then each section's, in their order. Found once. */
+    private static final class Declared {
+        static final Map<String, ConfigKey> KEYS = find();
+
+        private static Map<String, ConfigKey> find() {
+            Map<String, ConfigKey> keys = new LinkedHashMap<>();
+            for (Key k : Key.values()) {
+                keys.put(k.key(), k);
+            }
+            for (ConfigSection section : ServiceLoader.load(ConfigSection.class, MikyuConfig.class.getClassLoader())) {
+                for (ConfigKey k : section.keys()) {
+                    ConfigKey before = keys.putIfAbsent(k.key(), k);
+                    if (before != null && before != k) {
+                        throw new IllegalStateException("configuration key '" + k.key() + "' is declared twice: by "
+                                + before.getClass().getName() + " and " + k.getClass().getName());
+                    }
                 }
             }
-            return null;
+            return Collections.unmodifiableMap(keys);
         }
+    }
+
+    /** Every declared key: the engine's ({@link Key}), then those of the {@link ConfigSection}s on the class path. */
+    public static List<ConfigKey> keys() {
+        return List.copyOf(Declared.KEYS.values());
     }
 
     /**
@@ -164,8 +172,8 @@ public final class MikyuConfig {
      */
     public static MikyuConfig load(Path file, Map<String, String> explicit, String explicitSource) {
         Map<String, Setting> s = new LinkedHashMap<>();
-        for (Key k : Key.values()) {
-            s.put(k.key, new Setting(k.key, k.defaultValue, "default"));
+        for (ConfigKey k : Declared.KEYS.values()) {
+            s.put(k.key(), new Setting(k.key(), k.defaultValue(), "default"));
         }
         Path f = file;
         if (f == null) {
@@ -211,9 +219,9 @@ public final class MikyuConfig {
         return m;
     }
 
-    /** Whether {@code key} is a configuration key: one of {@link Key}, or a user's or role's. */
+    /** Whether {@code key} is a configuration key: a declared one ({@link #keys()}), or a user's or role's. */
     public static boolean known(String key) {
-        if (Key.byName(key) != null) {
+        if (Declared.KEYS.containsKey(key)) {
             return true;
         }
         for (String prefix : DYNAMIC) {
@@ -226,10 +234,7 @@ public final class MikyuConfig {
 
     private static void check(String key, String where) {
         if (!known(key)) {
-            List<String> names = new ArrayList<>();
-            for (Key k : Key.values()) {
-                names.add(k.key);
-            }
+            List<String> names = new ArrayList<>(Declared.KEYS.keySet());
             names.add("users.<name>.password");
             names.add("users.<name>.roles");
             names.add("users.<name>.certificate");
@@ -249,7 +254,7 @@ public final class MikyuConfig {
         List<Setting> known = new ArrayList<>();
         List<Setting> dynamic = new ArrayList<>();
         for (Setting s : settings.values()) {
-            (Key.byName(s.key()) != null ? known : dynamic).add(s);
+            (Declared.KEYS.containsKey(s.key()) ? known : dynamic).add(s);
         }
         dynamic.sort((a, b) -> a.key().compareTo(b.key()));
         known.addAll(dynamic);
@@ -261,8 +266,8 @@ public final class MikyuConfig {
     }
 
     /** The value, or {@code null} when it is empty (not set). */
-    public String get(Key key) {
-        return get(key.key);
+    public String get(ConfigKey key) {
+        return get(key.key());
     }
 
     public String get(String key) {
@@ -282,28 +287,28 @@ public final class MikyuConfig {
     }
 
     /** Whether the value of {@code key} came from anywhere but its default. */
-    public boolean isSet(Key key) {
-        Setting s = settings.get(key.key);
+    public boolean isSet(ConfigKey key) {
+        Setting s = settings.get(key.key());
         return s != null && !s.source().equals("default");
     }
 
     /** A duration ({@link Durations}); a bare number is milliseconds, as the config file has always read it. */
-    public Duration duration(Key key) {
-        return Durations.parse(key.key, require(key), ChronoUnit.MILLIS);
+    public Duration duration(ConfigKey key) {
+        return Durations.parse(key.key(), require(key), ChronoUnit.MILLIS);
     }
 
     /** A size in bytes ({@link ByteSizes}). */
-    public long bytes(Key key) {
-        return ByteSizes.parse(key.key, require(key));
+    public long bytes(ConfigKey key) {
+        return ByteSizes.parse(key.key(), require(key));
     }
 
     /** A size in bytes that must fit an {@code int} (records, batches). */
-    public int intBytes(Key key) {
-        return ByteSizes.parseInt(key.key, require(key));
+    public int intBytes(ConfigKey key) {
+        return ByteSizes.parseInt(key.key(), require(key));
     }
 
     /** A whole number of things, at least 0. */
-    public long count(Key key) {
+    public long count(ConfigKey key) {
         String v = require(key).trim().replace("_", "");
         try {
             long n = Long.parseLong(v);
@@ -313,20 +318,20 @@ public final class MikyuConfig {
         } catch (NumberFormatException ignored) {
             // reported below
         }
-        throw invalid(key.key, v, "a whole number, 0 or more");
+        throw invalid(key.key(), v, "a whole number, 0 or more");
     }
 
-    public boolean bool(Key key) {
+    public boolean bool(ConfigKey key) {
         String v = require(key).toLowerCase(Locale.ROOT);
         if (v.equals("true") || v.equals("false")) {
             return Boolean.parseBoolean(v);
         }
-        throw invalid(key.key, v, "true or false");
+        throw invalid(key.key(), v, "true or false");
     }
 
-    private String require(Key key) {
+    private String require(ConfigKey key) {
         String v = get(key);
-        return v == null ? key.defaultValue : v;
+        return v == null ? key.defaultValue() : v;
     }
 
     /** The engine settings of this configuration (no meter registry: the caller adds its own). */

@@ -36,7 +36,7 @@ class MikyuConfigTest {
                 flushInterval = 1s
                 maxRecordBytes = 1MiB
                 cacheBytesPerQueue = 4MiB
-                listen = tcp://0.0.0.0:7420
+                dataDir = /var/lib/mikyu
                 """);
         System.setProperty("mikyu.flushInterval", "500ms");
         System.setProperty("mikyu.maxRecordBytes", "2MiB");
@@ -53,9 +53,9 @@ class MikyuConfigTest {
         assertThat(engine.maxRecordBytes()).isEqualTo(3 << 20);
         assertThat(engine.cacheBytesPerQueue()).isEqualTo(4L << 20);
         assertThat(engine.defaultDurability()).isEqualTo(Durability.ASYNC);
-        assertThat(config.get(Key.LISTEN)).isEqualTo("tcp://0.0.0.0:7420");
+        assertThat(config.get(Key.DATA_DIR)).isEqualTo("/var/lib/mikyu");
         assertThat(config.settings()).extracting(MikyuConfig.Setting::key).contains("dataDir", "tls.cert",
-                "metrics.port", "security.allowAnonymous");
+                "security.allowAnonymous");
     }
 
     @Test
@@ -120,11 +120,13 @@ class MikyuConfigTest {
 
     @Test
     void shouldRefuseANegativeDuration() {
-        MikyuConfig config = MikyuConfig.load(null, Map.of("flushInterval", "-5s", "heartbeat", "-1"), "URL");
+        MikyuConfig config = MikyuConfig.load(null, Map.of("flushInterval", "-5s", "housekeepingInterval", "-1"),
+                "URL");
         assertThatThrownBy(() -> config.duration(Key.FLUSH_INTERVAL)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("flushInterval=-5s").hasMessageContaining("negative");
-        assertThatThrownBy(() -> config.duration(Key.HEARTBEAT)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("heartbeat=-1").hasMessageContaining("negative");
+        assertThatThrownBy(() -> config.duration(Key.HOUSEKEEPING_INTERVAL))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("housekeepingInterval=-1").hasMessageContaining("negative");
     }
 
     @Test

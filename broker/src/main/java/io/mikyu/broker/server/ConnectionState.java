@@ -15,11 +15,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 
 /**
- * What the requests of one connection work on: the store, the filter compilers, and the shared groups the
- * client opened. A shared group is kept as opened, with its admission filter, so a member's later requests reach
- * that same group (or fail as closed once it is deleted, as an in-process handle does).
+ * A client connection's state on the broker, what its requests work on: who it authenticated as, the store, the
+ * filter compilers, the shared groups the client opened, the claims it holds and its consumer streams. A shared
+ * group is kept as opened, with its admission filter, so a member's later requests reach that same group (or fail
+ * as closed once it is deleted, as an in-process handle does).
  */
-final class Session {
+final class ConnectionState {
 
     private final Mikyu mikyu;
     private final FilterCompilers filters;
@@ -31,7 +32,7 @@ final class Session {
     /** Who the handshake authenticated; set before the first request is read. */
     private volatile Principal principal = Principal.UNRESTRICTED;
 
-    Session(Mikyu mikyu, FilterCompilers filters) {
+    ConnectionState(Mikyu mikyu, FilterCompilers filters) {
         this.mikyu = mikyu;
         this.filters = filters;
     }
