@@ -14,12 +14,12 @@ import java.util.List;
 /** An exclusive consumer group on a broker; every request names the queue and the group. */
 final class RemoteConsumerGroup implements ConsumerGroup {
 
-    private final Connection connection;
+    private final BrokerChannel channel;
     private final String queue;
     private final String name;
 
-    RemoteConsumerGroup(Connection connection, String queue, String name) {
-        this.connection = connection;
+    RemoteConsumerGroup(BrokerChannel channel, String queue, String name) {
+        this.channel = channel;
         this.queue = queue;
         this.name = name;
     }
@@ -41,17 +41,17 @@ final class RemoteConsumerGroup implements ConsumerGroup {
 
     @Override
     public long position() {
-        return connection.call(Op.GROUP_POSITION, this::names, Fields::readLong);
+        return channel.call(Op.GROUP_POSITION, this::names, Fields::readLong);
     }
 
     @Override
     public boolean hasCommitted() {
-        return connection.call(Op.GROUP_HAS_COMMITTED, this::names, Fields::readBool);
+        return channel.call(Op.GROUP_HAS_COMMITTED, this::names, Fields::readBool);
     }
 
     @Override
     public void commit(long nextOffset) {
-        connection.call(Op.GROUP_COMMIT, b -> {
+        channel.call(Op.GROUP_COMMIT, b -> {
             names(b);
             b.writeLong(nextOffset);
         }, b -> null);
@@ -59,7 +59,7 @@ final class RemoteConsumerGroup implements ConsumerGroup {
 
     @Override
     public long reset(OffsetReset reset) {
-        return connection.call(Op.GROUP_RESET, b -> {
+        return channel.call(Op.GROUP_RESET, b -> {
             names(b);
             Values.writeOffsetReset(b, reset);
         }, Fields::readLong);
@@ -67,7 +67,7 @@ final class RemoteConsumerGroup implements ConsumerGroup {
 
     @Override
     public List<Record> poll(int maxRecords, Duration wait) throws InterruptedException {
-        return connection.callList(Op.GROUP_POLL, b -> {
+        return channel.callList(Op.GROUP_POLL, b -> {
             names(b);
             b.writeInt(maxRecords);
             Fields.writeMillis(b, wait);
@@ -76,7 +76,7 @@ final class RemoteConsumerGroup implements ConsumerGroup {
 
     @Override
     public long lag() {
-        return connection.call(Op.GROUP_LAG, this::names, Fields::readLong);
+        return channel.call(Op.GROUP_LAG, this::names, Fields::readLong);
     }
 
     @Override

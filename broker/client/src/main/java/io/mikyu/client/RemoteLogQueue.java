@@ -38,18 +38,18 @@ final class RemoteLogQueue implements LogQueue {
     private static final int ITEM_MIN_BYTES = 1 + 4;
 
     private final RemoteMikyu store;
-    private final Connection connection;
+    private final BrokerChannel channel;
     private final String name;
     private final LogQueueConfig config;
     /** What a damaged batch in an answer is reported as coming from. */
     private final String answerSource;
 
-    RemoteLogQueue(RemoteMikyu store, Connection connection, String name, LogQueueConfig config) {
+    RemoteLogQueue(RemoteMikyu store, BrokerChannel channel, String name, LogQueueConfig config) {
         this.store = store;
-        this.connection = connection;
+        this.channel = channel;
         this.name = name;
         this.config = config;
-        this.answerSource = "answer of " + connection.endpoint() + " for " + name;
+        this.answerSource = "answer of " + channel.endpoint() + " for " + name;
     }
 
     RemoteMikyu store() {
@@ -79,10 +79,10 @@ final class RemoteLogQueue implements LogQueue {
     @Override
     public long appendBatch(List<Entry> entries, Durability durability) {
         Objects.requireNonNull(durability, "durability");
-        if (connection.encodedBatches() && !entries.isEmpty()) {
+        if (channel.encodedBatches() && !entries.isEmpty()) {
             // Encoded straight into the request frame: the layout of appendEncoded, without a copy in between.
             int size = EncodedBatch.encodedSize(entries);
-            return connection.call(Op.APPEND_ENCODED, b -> {
+            return channel.call(Op.APPEND_ENCODED, b -> {
                 Fields.writeString(b, name);
                 Values.writeDurability(b, durability);
                 b.writeInt(size);
@@ -91,7 +91,7 @@ final class RemoteLogQueue implements LogQueue {
                 b.writerIndex(b.writerIndex() + size);
             }, Fields::readLong);
         }
-        return connection.call(Op.APPEND, b -> {
+        return channel.call(Op.APPEND, b -> {
             Fields.writeString(b, name);
             Values.writeDurability(b, durability);
             Values.writeEntries(b, entries);
@@ -103,7 +103,7 @@ final class RemoteLogQueue implements LogQueue {
     public long appendEncoded(EncodedBatch batch, Durability durability) {
         Objects.requireNonNull(durability, "durability");
         byte[] bytes = batch.bytes();
-        return connection.call(Op.APPEND_ENCODED, b -> {
+        return channel.call(Op.APPEND_ENCODED, b -> {
             Fields.writeString(b, name);
             Values.writeDurability(b, durability);
             Fields.writeBytes(b, bytes);
@@ -113,7 +113,7 @@ final class RemoteLogQueue implements LogQueue {
     /** {@code queue:string offset:i64} → {@code present:bool [record]} */
     @Override
     public Record read(long offset) {
-        return connection.call(Op.READ_ONE, b -> {
+        return channel.call(Op.READ_ONE, b -> {
             Fields.writeString(b, name);
             b.writeLong(offset);
         }, b -> Fields.readBool(b) ? Values.readRecord(b) : null);
@@ -122,7 +122,7 @@ final class RemoteLogQueue implements LogQueue {
     /** {@code queue:string from:i64 max:i32 maxBytes:i64} → records */
     @Override
     public List<Record> read(long fromOffset, int maxRecords, long maxBytes) {
-        if (connection.encodedBatches()) {
+        if (channel.encodedBatches()) {
             try {
                 return pollEncodedRecords(fromOffset, maxRecords, maxBytes, Duration.ZERO);
             } catch (InterruptedException e) {
@@ -130,7 +130,7 @@ final class RemoteLogQueue implements LogQueue {
                 throw new io.mikyu.engine.MikyuException("interrupted while reading " + name);
             }
         }
-        return connection.callList(Op.READ, b -> {
+        return channel.callList(Op.READ, b -> {
             Fields.writeString(b, name);
             b.writeLong(fromOffset).writeInt(maxRecords).writeLong(maxBytes);
         }, Values::readRecord, RECORD_MIN_BYTES);
@@ -140,10 +140,10 @@ final class RemoteLogQueue implements LogQueue {
     @Override
     public List<Record> poll(long fromOffset, int maxRecords, long maxBytes, Duration wait)
             throws InterruptedException {
-        if (connection.encodedBatches()) {
+        if (channel.encodedBatches()) {
             return pollEncodedRecords(fromOffset, maxRecords, maxBytes, wait);
         }
-        return connection.callList(Op.POLL, b -> {
+        return channel.callList(Op.POLL, b -> {
             Fields.writeString(b, name);
             b.writeLong(fromOffset).writeInt(maxRecords).writeLong(maxBytes);
             Fields.writeMillis(b, wait);
@@ -160,7 +160,7 @@ final class RemoteLogQueue implements LogQueue {
         if (maxRecords <= 0) {
             throw new IllegalArgumentException("maxRecords must be positive: " + maxRecords);
         }
-        if (connection.encodedBatches()) {
+        if (channel.encodedBatches()) {
             return pollEncoded(fromOffset, Long.MAX_VALUE, wait, maxRecords, handler);
         }
         List<Record> records = poll(fromOffset, maxRecords, Long.MAX_VALUE, wait);
@@ -209,7 +209,7 @@ final class RemoteLogQueue implements LogQueue {
             shown[0]++;
             each.onRecord(view);
         };
-        connection.callList(Op.POLL_ENCODED, b -> {
+        channel.callList(Op.POLL_ENCODED, b -> {
             Fields.writeString(b, name);
             b.writeLong(from).writeLong(Math.max(1, maxBytes));
             Fields.writeMillis(b, wait);
@@ -238,17 +238,17 @@ final class RemoteLogQueue implements LogQueue {
 
     @Override
     public long startOffset() {
-        return connection.call(Op.START_OFFSET, b -> Fields.writeString(b, name), Fields::readLong);
+        return channel.call(Op.START_OFFSET, b -> Fields.writeString(b, name), Fields::readLong);
     }
 
     @Override
     public long endOffset() {
-        return connection.call(Op.END_OFFSET, b -> Fields.writeString(b, name), Fields::readLong);
+        return channel.call(Op.END_OFFSET, b -> Fields.writeString(b, name), Fields::readLong);
     }
 
     @Override
     public long offsetForTimestamp(long timestampMillis) {
-        return connection.call(Op.OFFSET_FOR_TIMESTAMP, b -> {
+        return channel.call(Op.OFFSET_FOR_TIMESTAMP, b -> {
             Fields.writeString(b, name);
             b.writeLong(timestampMillis);
         }, Fields::readLong);
@@ -256,11 +256,11 @@ final class RemoteLogQueue implements LogQueue {
 
     @Override
     public ConsumerGroup group(String group) {
-        connection.call(Op.GROUP_OPEN, b -> {
+        channel.call(Op.GROUP_OPEN, b -> {
             Fields.writeString(b, name);
             Fields.writeString(b, group);
         }, b -> null);
-        return new RemoteConsumerGroup(connection, name, group);
+        return new RemoteConsumerGroup(channel, name, group);
     }
 
     @Override
@@ -290,21 +290,21 @@ final class RemoteLogQueue implements LogQueue {
             Values.writeFilter(b, filter);
             Values.writeOffsetReset(b, startIfNew);
         };
-        SharedGroupConfig stored = connection.call(Op.SHARED_OPEN, open, Values::readSharedConfig);
-        connection.opened(name, group, open);
-        return new RemoteSharedGroup(connection, this, group, stored);
+        SharedGroupConfig stored = channel.call(Op.SHARED_OPEN, open, Values::readSharedConfig);
+        channel.opened(name, group, open);
+        return new RemoteSharedGroup(channel, this, group, stored);
     }
 
     @Override
     public List<String> groups() {
-        return connection.callList(Op.GROUPS, b -> Fields.writeString(b, name),
+        return channel.callList(Op.GROUPS, b -> Fields.writeString(b, name),
                 b -> Fields.readRequiredString(b, "group"), 4);
     }
 
     @Override
     public boolean deleteGroup(String group) {
-        connection.forgetGroup(name, group);
-        return connection.call(Op.DELETE_GROUP, b -> {
+        channel.forgetGroup(name, group);
+        return channel.call(Op.DELETE_GROUP, b -> {
             Fields.writeString(b, name);
             Fields.writeString(b, group);
         }, Fields::readBool);
@@ -312,17 +312,17 @@ final class RemoteLogQueue implements LogQueue {
 
     @Override
     public long applyRetention() {
-        return connection.call(Op.APPLY_RETENTION, b -> Fields.writeString(b, name), Fields::readLong);
+        return channel.call(Op.APPLY_RETENTION, b -> Fields.writeString(b, name), Fields::readLong);
     }
 
     @Override
     public long compact() {
-        return connection.call(Op.COMPACT, b -> Fields.writeString(b, name), Fields::readLong);
+        return channel.call(Op.COMPACT, b -> Fields.writeString(b, name), Fields::readLong);
     }
 
     @Override
     public QueueStats stats() {
-        return connection.call(Op.LOG_STATS, b -> Fields.writeString(b, name), Values::readQueueStats);
+        return channel.call(Op.LOG_STATS, b -> Fields.writeString(b, name), Values::readQueueStats);
     }
 
     @Override

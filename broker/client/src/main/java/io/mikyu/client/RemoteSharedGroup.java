@@ -23,13 +23,13 @@ final class RemoteSharedGroup implements SharedGroup {
 
     private static final int DELIVERY_MIN_BYTES = RemoteLogQueue.RECORD_MIN_BYTES + 16 + 4 + 8;
 
-    private final Connection connection;
+    private final BrokerChannel channel;
     private final RemoteLogQueue queue;
     private final String name;
     private final SharedGroupConfig config;
 
-    RemoteSharedGroup(Connection connection, RemoteLogQueue queue, String name, SharedGroupConfig config) {
-        this.connection = connection;
+    RemoteSharedGroup(BrokerChannel channel, RemoteLogQueue queue, String name, SharedGroupConfig config) {
+        this.channel = channel;
         this.queue = queue;
         this.name = name;
         this.config = config;
@@ -63,25 +63,25 @@ final class RemoteSharedGroup implements SharedGroup {
      */
     @Override
     public List<Delivery> fetch(int max, Duration lease, Duration wait) throws InterruptedException {
-        if (max > 0 && lease != null && lease.toMillis() > 0 && connection.streams()) {
+        if (max > 0 && lease != null && lease.toMillis() > 0 && channel.streams()) {
             ClientStream.Key key = new ClientStream.Key(Op.STREAM_SHARED, queue.name(), name, null,
                     lease.toMillis());
             if (wait != null && wait.toMillis() > 0) {
                 long deadline = ClientStream.deadlineAfter(wait);
                 while (true) {
-                    List<Delivery> got = connection.stream(key, this::newStream).take(max, deadline);
+                    List<Delivery> got = channel.stream(key, this::newStream).take(max, deadline);
                     if (got != null) {
                         return got;
                     }
                 }
             }
-            ClientStream<Delivery> open = connection.existingStream(key);
+            ClientStream<Delivery> open = channel.existingStream(key);
             List<Delivery> got = open == null ? null : open.takeNow(max);
             if (got != null && !got.isEmpty()) {
                 return got;
             }
         }
-        return connection.callList(Op.SHARED_FETCH, b -> {
+        return channel.callList(Op.SHARED_FETCH, b -> {
             names(b);
             b.writeInt(max);
             Fields.writeMillis(b, lease);
@@ -91,8 +91,8 @@ final class RemoteSharedGroup implements SharedGroup {
 
     /** {@code queue group stream:i32 lease:millis credit:i32 creditBytes:i64} → empty */
     private ClientStream<Delivery> newStream(ClientStream.Key key) {
-        ClientOptions options = connection.options();
-        return new ClientStream<>(connection, key, (b, stream) -> {
+        ClientOptions options = channel.options();
+        return new ClientStream<>(channel, key, (b, stream) -> {
             names(b);
             b.writeInt(stream);
             b.writeLong(key.leaseMillis());
@@ -111,7 +111,7 @@ final class RemoteSharedGroup implements SharedGroup {
 
     @Override
     public void ack(List<LeaseToken> tokens) {
-        connection.call(Op.SHARED_ACK, b -> {
+        channel.call(Op.SHARED_ACK, b -> {
             names(b);
             Values.writeTokens(b, tokens);
         }, b -> null);
@@ -121,11 +121,11 @@ final class RemoteSharedGroup implements SharedGroup {
     @Override
     public void ack(List<LeaseToken> tokens, Durability durability) {
         Objects.requireNonNull(durability, "durability");
-        if (!connection.durableAcks()) {
+        if (!channel.durableAcks()) {
             ack(tokens);
             return;
         }
-        connection.call(Op.SHARED_ACK_DURABLE, b -> {
+        channel.call(Op.SHARED_ACK_DURABLE, b -> {
             names(b);
             Values.writeTokens(b, tokens);
             Values.writeDurability(b, durability);
@@ -135,7 +135,7 @@ final class RemoteSharedGroup implements SharedGroup {
     @Override
     public void nack(LeaseToken token, Duration delay, String reason) {
         Objects.requireNonNull(token, "token");
-        connection.call(Op.SHARED_NACK, b -> {
+        channel.call(Op.SHARED_NACK, b -> {
             names(b);
             Values.writeToken(b, token);
             Fields.writeMillis(b, delay);
@@ -147,11 +147,11 @@ final class RemoteSharedGroup implements SharedGroup {
     @Override
     public void returnUndelivered(List<LeaseToken> tokens) {
         Objects.requireNonNull(tokens, "tokens");
-        connection.closeIdleStreams(queue.name(), 0, true);
+        channel.closeIdleStreams(queue.name(), 0, true);
         if (tokens.isEmpty()) {
             return;
         }
-        connection.call(Op.SHARED_RETURN_UNDELIVERED, b -> {
+        channel.call(Op.SHARED_RETURN_UNDELIVERED, b -> {
             names(b);
             Values.writeTokens(b, tokens);
         }, b -> null);
@@ -160,7 +160,7 @@ final class RemoteSharedGroup implements SharedGroup {
     @Override
     public long extend(LeaseToken token, Duration lease) {
         Objects.requireNonNull(token, "token");
-        return connection.call(Op.SHARED_EXTEND, b -> {
+        return channel.call(Op.SHARED_EXTEND, b -> {
             names(b);
             Values.writeToken(b, token);
             Fields.writeMillis(b, lease);
@@ -169,17 +169,17 @@ final class RemoteSharedGroup implements SharedGroup {
 
     @Override
     public long committedOffset() {
-        return connection.call(Op.SHARED_COMMITTED, this::names, Fields::readLong);
+        return channel.call(Op.SHARED_COMMITTED, this::names, Fields::readLong);
     }
 
     @Override
     public TaskCounts counts() {
-        return connection.call(Op.SHARED_COUNTS, this::names, Values::readCounts);
+        return channel.call(Op.SHARED_COUNTS, this::names, Values::readCounts);
     }
 
     @Override
     public long lag() {
-        return connection.call(Op.SHARED_LAG, this::names, Fields::readLong);
+        return channel.call(Op.SHARED_LAG, this::names, Fields::readLong);
     }
 
     /** The task queue {@code <queue>:<group>/dlq}, which the broker serves like any other. */

@@ -24,13 +24,13 @@ final class RemoteTaskQueue implements TaskQueue {
     private static final int LEASED_TASK_MIN_BYTES = 8 + 1 + 4 + 1 + 8 + 8 + 8 + 4 + 4;
 
     private final RemoteMikyu store;
-    private final Connection connection;
+    private final BrokerChannel channel;
     private final String name;
     private final TaskQueueConfig config;
 
-    RemoteTaskQueue(RemoteMikyu store, Connection connection, String name, TaskQueueConfig config) {
+    RemoteTaskQueue(RemoteMikyu store, BrokerChannel channel, String name, TaskQueueConfig config) {
         this.store = store;
-        this.connection = connection;
+        this.channel = channel;
         this.name = name;
         this.config = config;
     }
@@ -71,7 +71,7 @@ final class RemoteTaskQueue implements TaskQueue {
     @Override
     public long enqueueBatch(List<Task> tasks, Durability durability) {
         Objects.requireNonNull(durability, "durability");
-        return connection.call(Op.ENQUEUE, b -> {
+        return channel.call(Op.ENQUEUE, b -> {
             Fields.writeString(b, name);
             Values.writeDurability(b, durability);
             Values.writeTasks(b, tasks);
@@ -90,24 +90,24 @@ final class RemoteTaskQueue implements TaskQueue {
     public List<LeasedTask> dequeue(int max, Duration lease, Duration wait, TaskFilter filter)
             throws InterruptedException {
         FilterExpression expression = expressionOf(filter);
-        if (max > 0 && lease != null && lease.toMillis() > 0 && connection.streams()) {
+        if (max > 0 && lease != null && lease.toMillis() > 0 && channel.streams()) {
             ClientStream.Key key = new ClientStream.Key(Op.STREAM_TASKS, name, null, expression, lease.toMillis());
             if (wait != null && wait.toMillis() > 0) {
                 long deadline = ClientStream.deadlineAfter(wait);
                 while (true) {
-                    List<LeasedTask> got = connection.stream(key, this::newStream).take(max, deadline);
+                    List<LeasedTask> got = channel.stream(key, this::newStream).take(max, deadline);
                     if (got != null) {
                         return got;
                     }
                 }
             }
-            ClientStream<LeasedTask> open = connection.existingStream(key);
+            ClientStream<LeasedTask> open = channel.existingStream(key);
             List<LeasedTask> got = open == null ? null : open.takeNow(max);
             if (got != null && !got.isEmpty()) {
                 return got;
             }
         }
-        return connection.callList(Op.DEQUEUE, b -> {
+        return channel.callList(Op.DEQUEUE, b -> {
             Fields.writeString(b, name);
             b.writeInt(max);
             Fields.writeMillis(b, lease);
@@ -118,8 +118,8 @@ final class RemoteTaskQueue implements TaskQueue {
 
     /** {@code queue stream:i32 lease:millis filter credit:i32 creditBytes:i64} → empty */
     private ClientStream<LeasedTask> newStream(ClientStream.Key key) {
-        ClientOptions options = connection.options();
-        return new ClientStream<>(connection, key, (b, stream) -> {
+        ClientOptions options = channel.options();
+        return new ClientStream<>(channel, key, (b, stream) -> {
             Fields.writeString(b, name);
             b.writeInt(stream);
             b.writeLong(key.leaseMillis());
@@ -139,7 +139,7 @@ final class RemoteTaskQueue implements TaskQueue {
 
     @Override
     public void ack(List<LeaseToken> tokens) {
-        connection.call(Op.TASK_ACK, b -> {
+        channel.call(Op.TASK_ACK, b -> {
             Fields.writeString(b, name);
             Values.writeTokens(b, tokens);
         }, b -> null);
@@ -149,11 +149,11 @@ final class RemoteTaskQueue implements TaskQueue {
     @Override
     public void ack(List<LeaseToken> tokens, Durability durability) {
         Objects.requireNonNull(durability, "durability");
-        if (!connection.durableAcks()) {
+        if (!channel.durableAcks()) {
             ack(tokens);
             return;
         }
-        connection.call(Op.TASK_ACK_DURABLE, b -> {
+        channel.call(Op.TASK_ACK_DURABLE, b -> {
             Fields.writeString(b, name);
             Values.writeTokens(b, tokens);
             Values.writeDurability(b, durability);
@@ -163,7 +163,7 @@ final class RemoteTaskQueue implements TaskQueue {
     @Override
     public void nack(LeaseToken token, Duration delay, String reason) {
         Objects.requireNonNull(token, "token");
-        connection.call(Op.TASK_NACK, b -> {
+        channel.call(Op.TASK_NACK, b -> {
             Fields.writeString(b, name);
             Values.writeToken(b, token);
             Fields.writeMillis(b, delay);
@@ -178,11 +178,11 @@ final class RemoteTaskQueue implements TaskQueue {
     @Override
     public void returnUndelivered(List<LeaseToken> tokens) {
         Objects.requireNonNull(tokens, "tokens");
-        connection.closeIdleStreams(name, 0, true);
+        channel.closeIdleStreams(name, 0, true);
         if (tokens.isEmpty()) {
             return;
         }
-        connection.call(Op.TASK_RETURN_UNDELIVERED, b -> {
+        channel.call(Op.TASK_RETURN_UNDELIVERED, b -> {
             Fields.writeString(b, name);
             Values.writeTokens(b, tokens);
         }, b -> null);
@@ -191,7 +191,7 @@ final class RemoteTaskQueue implements TaskQueue {
     @Override
     public long extend(LeaseToken token, Duration lease) {
         Objects.requireNonNull(token, "token");
-        return connection.call(Op.TASK_EXTEND, b -> {
+        return channel.call(Op.TASK_EXTEND, b -> {
             Fields.writeString(b, name);
             Values.writeToken(b, token);
             Fields.writeMillis(b, lease);
@@ -202,8 +202,8 @@ final class RemoteTaskQueue implements TaskQueue {
     @Override
     public List<LeasedTask> browse(int max, TaskFilter filter) {
         FilterExpression expression = expressionOf(filter);
-        connection.closeIdleStreams(name, 0, true);
-        return connection.callList(Op.BROWSE, b -> {
+        channel.closeIdleStreams(name, 0, true);
+        return channel.callList(Op.BROWSE, b -> {
             Fields.writeString(b, name);
             b.writeInt(max);
             Values.writeFilter(b, expression);
@@ -212,12 +212,12 @@ final class RemoteTaskQueue implements TaskQueue {
 
     @Override
     public long purge() {
-        return connection.call(Op.PURGE, b -> Fields.writeString(b, name), Fields::readLong);
+        return channel.call(Op.PURGE, b -> Fields.writeString(b, name), Fields::readLong);
     }
 
     @Override
     public TaskCounts counts() {
-        return connection.call(Op.TASK_COUNTS, b -> Fields.writeString(b, name), Values::readCounts);
+        return channel.call(Op.TASK_COUNTS, b -> Fields.writeString(b, name), Values::readCounts);
     }
 
     /** {@code <name>/dlq}, or {@code null} for a dead-letter queue itself, as in-process. */
@@ -228,7 +228,7 @@ final class RemoteTaskQueue implements TaskQueue {
 
     @Override
     public QueueStats stats() {
-        return connection.call(Op.TASK_STATS, b -> Fields.writeString(b, name), Values::readQueueStats);
+        return channel.call(Op.TASK_STATS, b -> Fields.writeString(b, name), Values::readQueueStats);
     }
 
     @Override

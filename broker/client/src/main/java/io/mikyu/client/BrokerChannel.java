@@ -56,9 +56,9 @@ import java.util.function.Function;
  * others (appends, acks, commits, deletes) fail with {@link StoreClosedException}, as their outcome is unknown.
  * When reconnecting fails for good, the connection is closed and {@link #isOpen()} turns false.
  */
-final class Connection implements AutoCloseable {
+final class BrokerChannel implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(Connection.class);
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerChannel.class);
 
     private final Endpoint endpoint;
     private final ClientOptions options;
@@ -98,7 +98,7 @@ final class Connection implements AutoCloseable {
     private final ConcurrentHashMap<ClientStream.Key, ClientStream<?>> streamsByKey = new ConcurrentHashMap<>();
     private final AtomicInteger streamIds = new AtomicInteger();
 
-    private Connection(Endpoint endpoint, ClientOptions options) {
+    private BrokerChannel(Endpoint endpoint, ClientOptions options) {
         this.endpoint = endpoint;
         this.options = options;
         this.tls = endpoint.isTls() ? io.mikyu.transport.Tls.forClient(options.tls()) : null;
@@ -110,8 +110,8 @@ final class Connection implements AutoCloseable {
     }
 
     /** Connects and shakes hands; fails with {@link StoreClosedException} if the broker cannot be reached. */
-    static Connection open(Endpoint endpoint, ClientOptions options) {
-        Connection c = new Connection(endpoint, options);
+    static BrokerChannel open(Endpoint endpoint, ClientOptions options) {
+        BrokerChannel c = new BrokerChannel(endpoint, options);
         try {
             c.connect();
             return c;
