@@ -5,7 +5,6 @@ import io.mikyu.engine.NoAnswerException;
 import io.mikyu.engine.RecordTooLargeException;
 import io.mikyu.engine.StoreClosedException;
 import io.mikyu.protocol.ClientHello;
-import io.mikyu.protocol.ErrorCode;
 import io.mikyu.protocol.Fields;
 import io.mikyu.protocol.FrameDescriptor;
 import io.mikyu.protocol.MalformedFrameException;
@@ -15,58 +14,48 @@ import io.mikyu.protocol.ProtocolException;
 import io.mikyu.protocol.ServerHello;
 import io.mikyu.protocol.StreamDescriptor;
 import io.mikyu.transport.Endpoint;
+import io.mikyu.transport.Tls;
 import io.mikyu.transport.Transport;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.SimpleChannelInboundHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * One Netty channel to a broker, shared by every thread of a {@link RemoteMikyu}: each call gets a request id,
- * is written, and waits for the answer with its id, so many calls are in flight at once. The event loop only
- * files answers under their ids; the calling thread decodes its own answer, so big results are decoded in
- * parallel rather than on the one I/O thread.
+ * One multiplexed connection to a broker, shared by every thread of a {@link RemoteMikyu} (and so by every JMS
+ * connection that dialled the same URL): each call gets a request id, is written, and waits for the answer with its
+ * id, so many calls are in flight at once ({@link PendingCalls}). The event loop only files answers under their ids
+ * ({@link BrokerFrameHandler}); the calling thread decodes its own answer, so big results are decoded in parallel
+ * rather than on the one I/O thread. Consumer streams are kept by {@link StreamRegistry}.
  *
- * <p>With the {@code reconnect} option, a lost channel is replaced: the connection dials again with backoff (100 ms
- * doubling to 5 s) for up to that long, opens again the shared groups it had opened (the broker keeps them per
- * connection), and only then lets calls through. Calls made meanwhile wait for it. Calls in flight when the channel
- * was lost are sent again if repeating them is harmless (reads, polls, dequeues, lease extensions, opens); the
- * others (appends, acks, commits, deletes) fail with {@link StoreClosedException}, as their outcome is unknown.
- * When reconnecting fails for good, the connection is closed and {@link #isOpen()} turns false.
+ * <p>With the {@code reconnect} option, a lost Netty channel is replaced ({@link Reconnector}): calls made meanwhile
+ * wait for it. Calls in flight when the channel was lost are sent again if repeating them is harmless (reads, polls,
+ * dequeues, lease extensions, opens); the others (appends, acks, commits, deletes) fail with
+ * {@link StoreClosedException}, as their outcome is unknown. When reconnecting fails for good, this is closed and
+ * {@link #isOpen()} turns false.
  */
 final class BrokerChannel implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(BrokerChannel.class);
 
-    private final Endpoint endpoint;
-    private final ClientOptions options;
-    private final EventLoopGroup group;
-    /** For {@code tls://}: the client's TLS context, made once. */
-    private final io.mikyu.transport.Tls tls;
-    private final ConcurrentHashMap<Integer, Call> calls = new ConcurrentHashMap<>();
-    private final AtomicInteger ids = new AtomicInteger();
     /** Requests that may be sent again after a reconnect without changing what they do. */
     private static final Set<Op> REPEATABLE = EnumSet.of(Op.GET_OR_CREATE_LOG, Op.GET_LOG,
             Op.GET_OR_CREATE_TASK_QUEUE, Op.GET_TASK_QUEUE, Op.LIST, Op.STATS, Op.RECOVERY_REPORT, Op.FLUSH,
@@ -75,10 +64,20 @@ final class BrokerChannel implements AutoCloseable {
             Op.GROUP_HAS_COMMITTED, Op.GROUP_POLL, Op.GROUP_LAG, Op.SHARED_OPEN, Op.SHARED_FETCH, Op.SHARED_EXTEND,
             Op.SHARED_COMMITTED, Op.SHARED_COUNTS, Op.SHARED_LAG, Op.DEQUEUE, Op.TASK_EXTEND, Op.BROWSE,
             Op.TASK_COUNTS, Op.TASK_STATS, Op.CLAIM, Op.RELEASE_CLAIM, Op.CLAIM_HOLDERS);
-    private static final long MAX_BACKOFF_MILLIS = 5_000;
+
+    private final Endpoint endpoint;
+    private final ClientOptions options;
+    private final EventLoopGroup group;
+    /** For {@code tls://}: the client's TLS context, made once. */
+    private final Tls tls;
+    private final PendingCalls calls = new PendingCalls();
+    private final StreamRegistry streams = new StreamRegistry(this);
+    private final ChannelReplay replay = new ChannelReplay(this);
+    private final Reconnector reconnector = new Reconnector(this, replay, streams);
 
     private volatile CompletableFuture<ServerHello> handshake = new CompletableFuture<>();
-    private volatile Channel channel;
+    /** The Netty channel in use; replaced by a reconnect. */
+    private volatile Channel current;
     private volatile int maxFrameBytes = Protocol.HANDSHAKE_FRAME_BYTES;
     private volatile String closedBecause;
     /** Set once the first handshake is done: only an established connection reconnects. */
@@ -87,25 +86,19 @@ final class BrokerChannel implements AutoCloseable {
     private volatile int generation;
     /** Done while a channel is up; replaced by a pending one while reconnecting. */
     private volatile CompletableFuture<Void> up = CompletableFuture.completedFuture(null);
-    /** How to open again, on a new channel, each shared group opened on this connection ("queue\0group"). */
-    private final ConcurrentHashMap<String, Consumer<ByteBuf>> sharedGroups = new ConcurrentHashMap<>();
     /** The features the broker agreed on in the last handshake. */
     private volatile long features;
     /** The broker's store id from the last handshake; {@code null} if it has no feature XA. */
     private volatile String storeId;
-    /** Consumer streams: by the id DELIVERY frames carry, and by what they serve. */
-    private final ConcurrentHashMap<Integer, ClientStream<?>> streamsById = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<ClientStream.Key, ClientStream<?>> streamsByKey = new ConcurrentHashMap<>();
-    private final AtomicInteger streamIds = new AtomicInteger();
 
     private BrokerChannel(Endpoint endpoint, ClientOptions options) {
         this.endpoint = endpoint;
         this.options = options;
-        this.tls = endpoint.isTls() ? io.mikyu.transport.Tls.forClient(options.tls()) : null;
+        this.tls = endpoint.isTls() ? Tls.forClient(options.tls()) : null;
         this.group = Transport.best().newGroup(1, "mikyu-client");
         long idleNanos = options.streamIdle().toNanos();
         long tick = Math.max(10, Math.min(100, options.streamIdle().toMillis() / 4));
-        group.scheduleAtFixedRate(() -> closeIdleStreams(null, idleNanos, false), tick, tick,
+        group.scheduleAtFixedRate(() -> streams.closeIdle(null, idleNanos, false), tick, tick,
                 TimeUnit.MILLISECONDS);
     }
 
@@ -113,7 +106,7 @@ final class BrokerChannel implements AutoCloseable {
     static BrokerChannel open(Endpoint endpoint, ClientOptions options) {
         BrokerChannel c = new BrokerChannel(endpoint, options);
         try {
-            c.connect();
+            c.dial();
             return c;
         } catch (RuntimeException e) {
             c.close();
@@ -121,7 +114,8 @@ final class BrokerChannel implements AutoCloseable {
         }
     }
 
-    private void connect() {
+    /** Opens a new Netty channel and shakes hands on it; returns it. */
+    Channel dial() {
         handshake = new CompletableFuture<>();
         int heartbeat = (int) options.heartbeat().toMillis();
         Bootstrap bootstrap = new Bootstrap().group(group)
@@ -134,7 +128,7 @@ final class BrokerChannel implements AutoCloseable {
                             ch.pipeline().addLast("tls", tls.newHandler(ch, endpoint));
                         }
                         Protocol.install(ch.pipeline(), heartbeat);
-                        ch.pipeline().addLast("client", new Answers());
+                        ch.pipeline().addLast("client", new BrokerFrameHandler(BrokerChannel.this, calls, streams));
                     }
                 });
         if (!endpoint.isUnix()) {
@@ -146,20 +140,22 @@ final class BrokerChannel implements AutoCloseable {
             throw new StoreClosedException("cannot connect to mikyu broker at " + endpoint + ": "
                     + (cause == null ? "timed out after " + options.connectTimeout().toMillis() + " ms" : cause));
         }
-        channel = connected.channel();
+        Channel ch = connected.channel();
+        current = ch;
         CompletableFuture<ServerHello> handshake = this.handshake;
-        ByteBuf hello = FrameDescriptor.writeHeader(channel.alloc().buffer(), FrameDescriptor.HELLO, 0,
+        ByteBuf hello = FrameDescriptor.writeHeader(ch.alloc().buffer(), FrameDescriptor.HELLO, 0,
                 FrameDescriptor.CONNECTION_ID);
         new ClientHello(Protocol.VERSION, Protocol.FEATURES, options.maxFrameBytes(), heartbeat,
                 options.clientName(), options.user(), options.password() == null ? null
-                : options.password().getBytes(java.nio.charset.StandardCharsets.UTF_8)).write(hello);
-        channel.writeAndFlush(hello);
+                : options.password().getBytes(StandardCharsets.UTF_8)).write(hello);
+        ch.writeAndFlush(hello);
         try {
             ServerHello answer = handshake.get(options.connectTimeout().toMillis(), TimeUnit.MILLISECONDS);
             maxFrameBytes = answer.maxFrameBytes();
             features = answer.features();
             storeId = answer.storeId();
             established = true;
+            return ch;
         } catch (ExecutionException e) {
             throw e.getCause() instanceof RuntimeException r ? r : new MikyuException(e.getCause().toString());
         } catch (TimeoutException e) {
@@ -169,6 +165,11 @@ final class BrokerChannel implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new StoreClosedException("interrupted while connecting to " + endpoint);
         }
+    }
+
+    /** The handshake under way on the newest Netty channel. */
+    CompletableFuture<ServerHello> handshake() {
+        return handshake;
     }
 
     Endpoint endpoint() {
@@ -260,14 +261,14 @@ final class BrokerChannel implements AutoCloseable {
         while (true) {
             int gen = awaitUp(op);
             try {
-                List<ByteBuf> answer = attempt(op, args, wait, channel, gen);
+                List<ByteBuf> answer = attempt(op, args, wait, current, gen);
                 if (answer != null) {
                     if (answeredOn != null) {
                         answeredOn[0] = gen;
                     }
                     return answer;
                 }
-            } catch (Lost e) {
+            } catch (PendingCall.Lost e) {
                 if (!reconnects() || !REPEATABLE.contains(op) || closedBecause != null) {
                     throw new StoreClosedException(e.getMessage() + (reconnects() && closedBecause == null
                             ? "; " + op + " was in flight, so whether the broker carried it out is not known" : ""));
@@ -284,7 +285,7 @@ final class BrokerChannel implements AutoCloseable {
     /** One try on channel {@code ch}; {@code null} if the channel was replaced before the request was sent. */
     private List<ByteBuf> attempt(Op op, Consumer<ByteBuf> args, Duration wait, Channel ch, int gen)
             throws InterruptedException {
-        int id = nextId();
+        int id = calls.nextId();
         ByteBuf frame = FrameDescriptor.writeHeader(ch.alloc().buffer(), op.code(), 0, id);
         try {
             args.accept(frame);
@@ -299,8 +300,7 @@ final class BrokerChannel implements AutoCloseable {
             throw new RecordTooLargeException(op + " request of " + size + " bytes exceeds the broker's frame limit"
                     + " of " + limit + " bytes; send it in smaller batches");
         }
-        Call call = new Call();
-        calls.put(id, call);
+        PendingCall call = calls.register(id);
         if (closedBecause != null || (gen >= 0 && (gen != generation || !up.isDone()))) {
             calls.remove(id);
             frame.release();
@@ -309,7 +309,7 @@ final class BrokerChannel implements AutoCloseable {
         }
         ch.writeAndFlush(frame).addListener(f -> {
             if (!f.isSuccess()) {
-                Call failed = calls.remove(id);
+                PendingCall failed = calls.remove(id);
                 if (failed != null) {
                     failed.lost("cannot send to " + endpoint + ": " + f.cause());
                 }
@@ -405,143 +405,39 @@ final class BrokerChannel implements AutoCloseable {
         return options;
     }
 
+    /** The consumer streams of this channel. */
+    StreamRegistry streamRegistry() {
+        return streams;
+    }
+
+    /** The shared groups and claims to set up again after a reconnect. */
+    ChannelReplay replay() {
+        return replay;
+    }
+
     /**
-     * The stream serving {@code key}, made by {@code factory} if there is none. Opening one closes the idle streams
-     * of the same queue first, so what they buffered is free for it (a consumer whose selector changed).
+     * One request on the Netty channel {@code ch} while reconnecting, before calls go through; its answer is
+     * dropped. Throws {@link PendingCall.Lost} if {@code ch} is lost meanwhile.
      */
-    @SuppressWarnings("unchecked")
-    <T> ClientStream<T> stream(ClientStream.Key key, Function<ClientStream.Key, ClientStream<T>> factory) {
-        ClientStream<?> s = streamsByKey.get(key);
-        if (s == null) {
-            closeIdleStreams(key.queue(), 0, true);
-            ClientStream<T> made = factory.apply(key);
-            s = streamsByKey.putIfAbsent(key, made);
-            if (s == null) {
-                s = made;
-            }
-        }
-        return (ClientStream<T>) s;
-    }
-
-    /** The stream serving {@code key}, or {@code null}. */
-    @SuppressWarnings("unchecked")
-    <T> ClientStream<T> existingStream(ClientStream.Key key) {
-        return (ClientStream<T>) streamsByKey.get(key);
-    }
-
-    int nextStreamId() {
-        int id;
-        do {
-            id = streamIds.incrementAndGet();
-        } while (id == FrameDescriptor.CONNECTION_ID);
-        return id;
-    }
-
-    void registerStream(int id, ClientStream<?> stream) {
-        streamsById.put(id, stream);
-    }
-
-    void forgetStream(int id, ClientStream<?> stream) {
-        streamsById.remove(id, stream);
+    void callOn(Channel ch, Op op, Consumer<ByteBuf> args) throws InterruptedException {
+        attempt(op, args, Duration.ZERO, ch, -1).forEach(ByteBuf::release);
     }
 
     /** Credit for {@code messages} taken from stream {@code id}, on the channel that is up (never answered). */
     void sendCredit(int id, int messages) {
-        Channel ch = channel;
+        Channel ch = current;
         if (messages > 0 && ch != null && ch.isActive()) {
             ch.writeAndFlush(StreamDescriptor.writeCreditFrame(ch.alloc().buffer(10), id, messages));
         }
     }
 
-    /**
-     * Closes the streams nobody waits on and nobody took from for {@code idleNanos}: of queue {@code queue}, or of
-     * every queue if it is null. The broker gives back what they buffered; {@code await}: before this returns (not
-     * on the event loop).
-     */
-    void closeIdleStreams(String queue, long idleNanos, boolean await) {
-        if (streamsByKey.isEmpty()) {
-            return;
-        }
-        long now = System.nanoTime();
-        for (ClientStream<?> s : streamsByKey.values()) {
-            if (queue != null && !queue.equals(s.key().queue())) {
-                continue;
-            }
-            int id = s.closeIfIdle(now, idleNanos);
-            if (id < 0) {
-                continue;
-            }
-            streamsByKey.remove(s.key(), s);
-            if (id > 0) {
-                streamsById.remove(id, s);
-                if (await) {
-                    try {
-                        call(Op.STREAM_CLOSE, b -> b.writeInt(id), b -> null);
-                    } catch (RuntimeException e) {
-                        LOG.debug("closing stream {} on {}: {}", id, endpoint, e.toString());
-                    }
-                } else {
-                    sendWithoutAnswer(Op.STREAM_CLOSE, b -> b.writeInt(id));
-                }
-            }
-        }
-    }
-
-    /** How long closing a connection waits for the broker to answer its streams' closes. */
-    private static final long CLOSE_STREAMS_MILLIS = 5_000;
-
-    /**
-     * Before the channel closes: the streams nobody waits on are closed with the broker, each close answered, so
-     * what this side never took goes back undelivered at once (not counted as an attempt). A connection that just
-     * ends leaves the broker unable to tell those items from ones whose CREDIT was lost with it: it keeps them all
-     * leased until their leases end. Waits at most {@value #CLOSE_STREAMS_MILLIS} ms.
-     */
-    private void closeStreamsFirst() {
-        if (closedBecause != null || !up.isDone() || streamsByKey.isEmpty()) {
-            return;
-        }
-        List<Integer> open = new ArrayList<>();
-        long now = System.nanoTime();
-        for (ClientStream<?> s : streamsByKey.values()) {
-            int id = s.closeIfIdle(now, 0);
-            if (id < 0) {
-                continue;
-            }
-            streamsByKey.remove(s.key(), s);
-            if (id > 0) {
-                streamsById.remove(id, s);
-                open.add(id);
-            }
-        }
-        if (open.isEmpty()) {
-            return;
-        }
-        Thread closer = new Thread(() -> {
-            for (int id : open) {
-                try {
-                    call(Op.STREAM_CLOSE, b -> b.writeInt(id), b -> null);
-                } catch (RuntimeException e) {
-                    LOG.debug("closing stream {} on {} before closing: {}", id, endpoint, e.toString());
-                    return;
-                }
-            }
-        }, "mikyu-client-close-streams");
-        closer.setDaemon(true);
-        closer.start();
-        try {
-            closer.join(CLOSE_STREAMS_MILLIS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     /** A request whose answer nobody waits for: it is dropped when it comes. */
-    private void sendWithoutAnswer(Op op, Consumer<ByteBuf> args) {
-        Channel ch = channel;
+    void sendWithoutAnswer(Op op, Consumer<ByteBuf> args) {
+        Channel ch = current;
         if (ch == null || !ch.isActive() || !up.isDone() || closedBecause != null) {
             return;
         }
-        ByteBuf frame = FrameDescriptor.writeHeader(ch.alloc().buffer(), op.code(), 0, nextId());
+        ByteBuf frame = FrameDescriptor.writeHeader(ch.alloc().buffer(), op.code(), 0, calls.nextId());
         args.accept(frame);
         ch.writeAndFlush(frame);
     }
@@ -550,51 +446,29 @@ final class BrokerChannel implements AutoCloseable {
     void brokeProtocol(String message) {
         LOG.warn("closing connection to {}: {}", endpoint, message);
         closeBecause("broker at " + endpoint + " broke the protocol: " + message);
-        Channel ch = channel;
-        if (ch != null) {
-            ch.close();
+        closeCurrent();
+    }
+
+    /** Whether {@code ch} is the Netty channel in use (not one already replaced). */
+    boolean isInUse(Channel ch) {
+        return ch == current;
+    }
+
+    /** The Netty channel in use closed: a reconnect starts if this channel reconnects, else it is closed for good. */
+    void channelClosed(String reason) {
+        if (closedBecause == null && reconnects()) {
+            lost(reason);
+            return;
         }
+        closeBecause(reason);
+        failAll();
     }
 
-    private void streamsLost() {
-        for (ClientStream<?> s : streamsByKey.values()) {
-            s.lost();
+    /** The Netty channel failed and is being closed: for good, unless this channel reconnects. */
+    void channelFailed(String reason) {
+        if (!reconnects()) {
+            closeBecause(reason);
         }
-        // A stream still opening keeps its id: its open may yet be answered on the next channel (see ClientStream).
-        streamsById.entrySet().removeIf(e -> !e.getValue().opening(e.getKey()));
-    }
-
-    private void failStreams() {
-        StoreClosedException closed = new StoreClosedException(closedBecause);
-        for (ClientStream<?> s : streamsByKey.values()) {
-            s.fail(closed);
-        }
-        streamsByKey.clear();
-        streamsById.clear();
-    }
-
-    /** Remembers how a shared group was opened, to open it again after a reconnect. */
-    void opened(String queue, String group, Consumer<ByteBuf> args) {
-        sharedGroups.put(queue + "\0" + group, args);
-    }
-
-    /** Claims this connection holds: the broker drops them with a lost connection, so they are taken again. */
-    private final java.util.Set<RemoteClaim> claims = ConcurrentHashMap.newKeySet();
-
-    void claimed(RemoteClaim claim) {
-        claims.add(claim);
-    }
-
-    void released(RemoteClaim claim) {
-        claims.remove(claim);
-    }
-
-    void forgetGroup(String queue, String group) {
-        sharedGroups.remove(queue + "\0" + group);
-    }
-
-    void forgetQueue(String queue) {
-        sharedGroups.keySet().removeIf(k -> k.startsWith(queue + "\0"));
     }
 
     /** The channel was lost: calls in flight fail (and are repeated where harmless); a reconnect starts. */
@@ -606,84 +480,21 @@ final class BrokerChannel implements AutoCloseable {
                 up = new CompletableFuture<>();
             }
         }
-        for (Integer id : List.copyOf(calls.keySet())) {
-            Call call = calls.remove(id);
-            if (call != null) {
-                call.lost(reason);
-            }
-        }
-        streamsLost();
+        calls.loseAll(reason);
+        streams.lost();
         if (start) {
-            Thread t = new Thread(() -> reconnect(reason), "mikyu-client-reconnect");
-            t.setDaemon(true);
-            t.start();
+            reconnector.start(reason);
         }
     }
 
-    private void reconnect(String reason) {
-        LOG.warn("{}; reconnecting for up to {} ms", reason, options.reconnect().toMillis());
-        long deadline = System.nanoTime() + options.reconnect().toNanos();
-        long backoff = 100;
-        String last = reason;
-        while (closedBecause == null) {
-            long remaining = (deadline - System.nanoTime()) / 1_000_000;
-            if (remaining <= 0) {
-                break;
-            }
-            try {
-                Thread.sleep(Math.min(backoff, remaining));
-                backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
-                connect();
-                Channel ch = channel;
-                for (Map.Entry<String, Consumer<ByteBuf>> g : sharedGroups.entrySet()) {
-                    try {
-                        List<ByteBuf> answer = attempt(Op.SHARED_OPEN, g.getValue(), Duration.ZERO, ch, -1);
-                        answer.forEach(ByteBuf::release);
-                    } catch (Lost e) {
-                        throw new StoreClosedException(e.getMessage());
-                    } catch (RuntimeException e) {
-                        LOG.warn("after reconnecting to {}: shared group {} not opened again: {}", endpoint,
-                                g.getKey().replace('\0', '/'), e.toString());
-                        sharedGroups.remove(g.getKey(), g.getValue());
-                    }
-                }
-                for (RemoteClaim c : List.copyOf(claims)) {
-                    try {
-                        attempt(Op.CLAIM, c::writeArgs, Duration.ZERO, ch, -1).forEach(ByteBuf::release);
-                    } catch (Lost e) {
-                        throw new StoreClosedException(e.getMessage());
-                    } catch (RuntimeException e) {
-                        LOG.warn("after reconnecting to {}: claim on '{}' not taken again: {}", endpoint,
-                                c.name(), e.toString());
-                        claims.remove(c);
-                        c.lost();
-                    }
-                }
-                for (ClientStream<?> s : List.copyOf(streamsByKey.values())) {
-                    ClientStream.GiveBack back = s.giveBack();
-                    if (back != null) {
-                        giveBack(back, ch);
-                        s.givenBack(back.tokens());
-                    }
-                }
-                synchronized (this) {
-                    generation++;
-                    up.complete(null);
-                }
-                LOG.info("reconnected to {}", endpoint);
-                return;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                last = "interrupted";
-                break;
-            } catch (RuntimeException e) {
-                last = e.getMessage();
-                Channel ch = channel;
-                if (ch != null) {
-                    ch.close();
-                }
-            }
-        }
+    /** The reconnect is done: calls go through on the new channel. */
+    synchronized void reconnected() {
+        generation++;
+        up.complete(null);
+    }
+
+    /** Reconnecting failed for good ({@code last}: why), or the client closed this meanwhile. */
+    void couldNotReconnect(String last) {
         boolean gaveUp = closedBecause == null;   // else the client closed it meanwhile
         closeBecause("lost the connection to mikyu broker at " + endpoint + " and could not reconnect within "
                 + options.reconnect().toMillis() + " ms: " + last);
@@ -694,45 +505,12 @@ final class BrokerChannel implements AutoCloseable {
         }
     }
 
-    /**
-     * After a reconnect, on the new channel: gives back pushed items the lost channel's streams never handed out.
-     * A token the broker no longer honours (it gave the items back itself when it saw the connection close, or
-     * their lease ended) needs nothing more; one such token refuses the whole request, so the rest go one by one.
-     */
-    private void giveBack(ClientStream.GiveBack back, Channel ch) throws InterruptedException {
-        try {
-            giveBack(back, back.tokens(), ch);
-        } catch (io.mikyu.engine.StaleLeaseException stale) {
-            for (io.mikyu.engine.LeaseToken t : back.tokens()) {
-                try {
-                    giveBack(back, List.of(t), ch);
-                } catch (io.mikyu.engine.StaleLeaseException gone) {
-                    // given back by the broker already, or its lease ended
-                }
-            }
-        } catch (StoreClosedException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            LOG.debug("after reconnecting to {}: giving back {} pushed items failed, their leases will run out: {}",
-                    endpoint, back.tokens().size(), e.toString());
+    /** Closes the Netty channel in use, if any; a reconnect may follow. */
+    void closeCurrent() {
+        Channel ch = current;
+        if (ch != null) {
+            ch.close();
         }
-    }
-
-    private void giveBack(ClientStream.GiveBack back, List<io.mikyu.engine.LeaseToken> tokens, Channel ch)
-            throws InterruptedException {
-        try {
-            attempt(back.op(), b -> back.args().accept(b, tokens), Duration.ZERO, ch, -1).forEach(ByteBuf::release);
-        } catch (Lost e) {
-            throw new StoreClosedException(e.getMessage());
-        }
-    }
-
-    private int nextId() {
-        int id;
-        do {
-            id = ids.incrementAndGet();
-        } while (id == FrameDescriptor.CONNECTION_ID);
-        return id;
     }
 
     private void checkOpen() {
@@ -749,10 +527,12 @@ final class BrokerChannel implements AutoCloseable {
     /** Closes the channel; calls still waiting fail with {@link StoreClosedException}. Idempotent. */
     @Override
     public void close() {
-        closeStreamsFirst();
+        if (closedBecause == null && up.isDone() && !streams.isEmpty()) {
+            streams.closeBeforeClosing();
+        }
         closeBecause("the client closed its connection to " + endpoint);
         up.completeExceptionally(new StoreClosedException(closedBecause));
-        Channel ch = channel;
+        Channel ch = current;
         if (ch != null) {
             ch.close().awaitUninterruptibly(5_000);
         }
@@ -760,7 +540,8 @@ final class BrokerChannel implements AutoCloseable {
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5_000);
     }
 
-    private void closeBecause(String reason) {
+    /** Closed for good, for {@code reason} (the first one given stays). */
+    void closeBecause(String reason) {
         synchronized (this) {
             if (closedBecause == null) {
                 closedBecause = reason;
@@ -769,182 +550,7 @@ final class BrokerChannel implements AutoCloseable {
     }
 
     private void failAll() {
-        for (Integer id : List.copyOf(calls.keySet())) {
-            Call call = calls.remove(id);
-            if (call != null) {
-                call.fail(ErrorCode.STORE_CLOSED, closedBecause);
-            }
-        }
-        failStreams();
-    }
-
-    /** The broker's answers, on the event loop: each is filed under its request id for the waiting caller. */
-    private final class Answers extends SimpleChannelInboundHandler<ByteBuf> {
-
-        Answers() {
-            super(false);
-        }
-
-        @Override
-        protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
-            int type = FrameDescriptor.type(frame);
-            int flags = FrameDescriptor.flags(frame);
-            int id = FrameDescriptor.requestId(frame);
-            frame.skipBytes(FrameDescriptor.HEADER_BYTES);
-            boolean kept = false;
-            try {
-                switch (type) {
-                    case FrameDescriptor.HELLO_OK -> {
-                        ServerHello hello = ServerHello.read(frame);
-                        Protocol.handshakeDone(ctx.pipeline(), hello.maxFrameBytes(), hello.heartbeatMillis());
-                        handshake.complete(hello);
-                    }
-                    case FrameDescriptor.RESULT -> {
-                        boolean more = (flags & FrameDescriptor.FLAG_MORE) != 0;
-                        Call call = more ? calls.get(id) : calls.remove(id);
-                        kept = call != null && call.add(frame, !more);
-                    }
-                    case FrameDescriptor.DELIVERY -> {
-                        ClientStream<?> stream = streamsById.get(id);
-                        kept = stream != null && stream.delivered(frame);
-                    }
-                    case FrameDescriptor.ERROR -> {
-                        ErrorCode code = ErrorCode.of(Fields.readU16(frame));
-                        String message = Fields.readString(frame);
-                        if ((flags & FrameDescriptor.FLAG_STREAM) != 0) {
-                            ClientStream<?> stream = streamsById.remove(id);
-                            if (stream != null && code == ErrorCode.STORE_CLOSED) {
-                                stream.endedByBroker();     // the broker is stopping: open again, maybe elsewhere
-                            } else if (stream != null) {
-                                stream.fail(code.toException(message));
-                                streamsByKey.remove(stream.key(), stream);
-                            }
-                        } else if (id == FrameDescriptor.CONNECTION_ID) {
-                            closeBecause("broker at " + endpoint + " closed the connection: " + message);
-                            handshake.completeExceptionally(code.toException(message));
-                            ctx.close();
-                        } else {
-                            Call call = calls.remove(id);
-                            if (call != null) {
-                                call.fail(code, message);
-                            }
-                        }
-                    }
-                    default -> throw new MalformedFrameException("unexpected frame type " + type + " from broker");
-                }
-            } catch (MalformedFrameException e) {
-                LOG.warn("closing connection to {}: {}", endpoint, e.getMessage());
-                closeBecause("broker at " + endpoint + " broke the protocol: " + e.getMessage());
-                ctx.close();
-            } finally {
-                if (!kept) {
-                    frame.release();
-                }
-            }
-        }
-
-        @Override
-        public void channelInactive(ChannelHandlerContext ctx) {
-            if (ctx.channel() != channel) {
-                return;     // a channel already replaced
-            }
-            String reason = "connection to mikyu broker at " + endpoint + " was closed";
-            handshake.completeExceptionally(new StoreClosedException(reason));
-            if (closedBecause == null && reconnects()) {
-                lost(reason);
-                return;
-            }
-            closeBecause(reason);
-            failAll();
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            if (!handshake.isDone()) {
-                // Before the hello's answer: most likely TLS (an untrusted certificate, a plain broker). Say so.
-                Throwable root = cause instanceof io.netty.handler.codec.DecoderException && cause.getCause() != null
-                        ? cause.getCause() : cause;
-                handshake.completeExceptionally(new StoreClosedException("cannot connect to mikyu broker at "
-                        + endpoint + ": " + root));
-                ctx.close();
-                return;
-            }
-            LOG.warn("closing connection to {}: {}", endpoint, cause.toString());
-            if (!reconnects()) {
-                closeBecause("connection to " + endpoint + " failed: " + cause);
-            }
-            ctx.close();
-        }
-    }
-
-    /** A call's channel was lost before its answer came. */
-    private static final class Lost extends RuntimeException {
-        Lost(String message) {
-            super(message, null, false, false);
-        }
-    }
-
-    /** One request waiting for its answer: the frames of its result, or an error. */
-    private static final class Call {
-        private final CompletableFuture<Void> done = new CompletableFuture<>();
-        private final List<ByteBuf> chunks = new ArrayList<>(1);
-        private ErrorCode errorCode;
-        private String errorMessage;
-        private boolean abandoned;
-        private boolean lost;
-
-        synchronized void lost(String message) {
-            if (!done.isDone()) {
-                lost = true;
-                errorMessage = message;
-                done.complete(null);
-            }
-        }
-
-        /** Adds a frame of the result; {@code false} if the caller has given up (the frame is then not kept). */
-        synchronized boolean add(ByteBuf frame, boolean last) {
-            if (abandoned) {
-                return false;
-            }
-            chunks.add(frame);
-            if (last) {
-                done.complete(null);
-            }
-            return true;
-        }
-
-        synchronized void fail(ErrorCode code, String message) {
-            if (!done.isDone()) {
-                errorCode = code;
-                errorMessage = message;
-                done.complete(null);
-            }
-        }
-
-        synchronized void abandon() {
-            abandoned = true;
-            chunks.forEach(ByteBuf::release);
-            chunks.clear();
-        }
-
-        List<ByteBuf> await(long timeoutMillis) throws InterruptedException, TimeoutException {
-            try {
-                done.get(timeoutMillis, TimeUnit.MILLISECONDS);
-            } catch (ExecutionException e) {
-                throw new IllegalStateException(e);
-            }
-            synchronized (this) {
-                if (lost) {
-                    chunks.forEach(ByteBuf::release);
-                    throw new Lost(errorMessage);
-                }
-                if (errorCode != null) {
-                    chunks.forEach(ByteBuf::release);
-                    // A fresh exception of the engine's type, thrown here so its stack trace shows the caller.
-                    throw errorCode.toException(errorMessage);
-                }
-                return chunks;
-            }
-        }
+        calls.failAll(closedBecause);
+        streams.failAll(new StoreClosedException(closedBecause));
     }
 }

@@ -213,16 +213,16 @@ final class ClientStream<T> {
      * pushed into it was dropped here and stayed leased to nobody.)
      */
     private void open() {
-        int newId = channel.nextStreamId();
+        int newId = channel.streamRegistry().nextId();
         synchronized (this) {
             id = newId;
         }
-        channel.registerStream(newId, this);
+        channel.streamRegistry().register(newId, this);
         int answeredOn;
         try {
             answeredOn = channel.openStream(key.op(), b -> openArgs.accept(b, newId));
         } catch (StoreClosedException e) {
-            channel.forgetStream(newId, this);
+            channel.streamRegistry().forget(newId, this);
             synchronized (this) {
                 if (state == State.OPENING) {
                     state = State.LOST;
@@ -241,7 +241,7 @@ final class ClientStream<T> {
             }
             return;
         } catch (RuntimeException e) {
-            channel.forgetStream(newId, this);
+            channel.streamRegistry().forget(newId, this);
             synchronized (this) {
                 if (state == State.OPENING) {
                     state = State.NEW;
@@ -260,7 +260,7 @@ final class ClientStream<T> {
             notifyAll();
         }
         if (!open) {
-            channel.forgetStream(newId, this);
+            channel.streamRegistry().forget(newId, this);
         }
     }
 

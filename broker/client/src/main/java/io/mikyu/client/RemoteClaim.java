@@ -9,7 +9,7 @@ import io.netty.buffer.ByteBuf;
 
 /**
  * A claim held on a broker by this channel. The broker releases it when the connection ends; after a
- * reconnect the client takes it again ({@link BrokerChannel}), and if someone else took the name meanwhile the
+ * reconnect the client takes it again ({@link ChannelReplay}), and if someone else took the name meanwhile the
  * claim is lost: its release then does nothing on the broker.
  */
 final class RemoteClaim implements Claim {
@@ -53,7 +53,7 @@ final class RemoteClaim implements Claim {
                     Fields::readInt) : 0;
         }
         released = true;
-        channel.released(this);
+        channel.replay().released(this);
         if (!channel.isOpen()) {
             return 0; // the broker released it with the connection
         }

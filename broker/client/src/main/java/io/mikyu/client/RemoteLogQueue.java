@@ -291,7 +291,7 @@ final class RemoteLogQueue implements LogQueue {
             Values.writeOffsetReset(b, startIfNew);
         };
         SharedGroupConfig stored = channel.call(Op.SHARED_OPEN, open, Values::readSharedConfig);
-        channel.opened(name, group, open);
+        channel.replay().opened(name, group, open);
         return new RemoteSharedGroup(channel, this, group, stored);
     }
 
@@ -303,7 +303,7 @@ final class RemoteLogQueue implements LogQueue {
 
     @Override
     public boolean deleteGroup(String group) {
-        channel.forgetGroup(name, group);
+        channel.replay().forgetGroup(name, group);
         return channel.call(Op.DELETE_GROUP, b -> {
             Fields.writeString(b, name);
             Fields.writeString(b, group);

@@ -73,7 +73,7 @@ public final class RemoteMikyu implements Mikyu {
 
     @Override
     public boolean deleteLog(String name) {
-        channel.forgetQueue(name);
+        channel.replay().forgetQueue(name);
         return channel.call(Op.DELETE_LOG, b -> Fields.writeString(b, name), Fields::readBool);
     }
 
@@ -126,7 +126,7 @@ public final class RemoteMikyu implements Mikyu {
         java.util.Objects.requireNonNull(mode, "mode");
         RemoteClaim claim = new RemoteClaim(channel, name, mode);
         channel.call(Op.CLAIM, claim::writeArgs, b -> null);
-        channel.claimed(claim);
+        channel.replay().claimed(claim);
         return claim;
     }
 
@@ -152,7 +152,7 @@ public final class RemoteMikyu implements Mikyu {
             deleted = claimHolders(claim) == 0 && log(log).deleteGroup(group);
         }
         if (deleted) {
-            channel.forgetGroup(log, group);
+            channel.replay().forgetGroup(log, group);
         }
         return deleted;
     }

@@ -69,13 +69,13 @@ final class RemoteSharedGroup implements SharedGroup {
             if (wait != null && wait.toMillis() > 0) {
                 long deadline = ClientStream.deadlineAfter(wait);
                 while (true) {
-                    List<Delivery> got = channel.stream(key, this::newStream).take(max, deadline);
+                    List<Delivery> got = channel.streamRegistry().stream(key, this::newStream).take(max, deadline);
                     if (got != null) {
                         return got;
                     }
                 }
             }
-            ClientStream<Delivery> open = channel.existingStream(key);
+            ClientStream<Delivery> open = channel.streamRegistry().existing(key);
             List<Delivery> got = open == null ? null : open.takeNow(max);
             if (got != null && !got.isEmpty()) {
                 return got;
@@ -147,7 +147,7 @@ final class RemoteSharedGroup implements SharedGroup {
     @Override
     public void returnUndelivered(List<LeaseToken> tokens) {
         Objects.requireNonNull(tokens, "tokens");
-        channel.closeIdleStreams(queue.name(), 0, true);
+        channel.streamRegistry().closeIdle(queue.name(), 0, true);
         if (tokens.isEmpty()) {
             return;
         }

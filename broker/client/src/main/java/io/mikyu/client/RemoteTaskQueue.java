@@ -95,13 +95,13 @@ final class RemoteTaskQueue implements TaskQueue {
             if (wait != null && wait.toMillis() > 0) {
                 long deadline = ClientStream.deadlineAfter(wait);
                 while (true) {
-                    List<LeasedTask> got = channel.stream(key, this::newStream).take(max, deadline);
+                    List<LeasedTask> got = channel.streamRegistry().stream(key, this::newStream).take(max, deadline);
                     if (got != null) {
                         return got;
                     }
                 }
             }
-            ClientStream<LeasedTask> open = channel.existingStream(key);
+            ClientStream<LeasedTask> open = channel.streamRegistry().existing(key);
             List<LeasedTask> got = open == null ? null : open.takeNow(max);
             if (got != null && !got.isEmpty()) {
                 return got;
@@ -178,7 +178,7 @@ final class RemoteTaskQueue implements TaskQueue {
     @Override
     public void returnUndelivered(List<LeaseToken> tokens) {
         Objects.requireNonNull(tokens, "tokens");
-        channel.closeIdleStreams(name, 0, true);
+        channel.streamRegistry().closeIdle(name, 0, true);
         if (tokens.isEmpty()) {
             return;
         }
@@ -202,7 +202,7 @@ final class RemoteTaskQueue implements TaskQueue {
     @Override
     public List<LeasedTask> browse(int max, TaskFilter filter) {
         FilterExpression expression = expressionOf(filter);
-        channel.closeIdleStreams(name, 0, true);
+        channel.streamRegistry().closeIdle(name, 0, true);
         return channel.callList(Op.BROWSE, b -> {
             Fields.writeString(b, name);
             b.writeInt(max);
