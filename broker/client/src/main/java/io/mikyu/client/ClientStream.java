@@ -49,7 +49,7 @@ final class ClientStream<T> {
         }
     }
 
-    private final Connection connection;
+    private final BrokerChannel channel;
     private final Key key;
     /** Writes the open request's body for a stream id. */
     private final BiConsumer<ByteBuf, Integer> openArgs;
@@ -75,10 +75,10 @@ final class ClientStream<T> {
      */
     private final List<LeaseToken> dropped = new ArrayList<>();
 
-    ClientStream(Connection connection, Key key, BiConsumer<ByteBuf, Integer> openArgs, Function<ByteBuf, T> decoder,
+    ClientStream(BrokerChannel channel, Key key, BiConsumer<ByteBuf, Integer> openArgs, Function<ByteBuf, T> decoder,
                  int minItemBytes, Op returnOp, BiConsumer<ByteBuf, List<LeaseToken>> returnArgs,
                  Function<T, LeaseToken> tokenOf) {
-        this.connection = connection;
+        this.channel = channel;
         this.key = key;
         this.openArgs = openArgs;
         this.decoder = decoder;
@@ -196,12 +196,12 @@ final class ClientStream<T> {
                 }
             }
         } catch (MalformedFrameException e) {
-            String message = "malformed delivery on stream " + id + " from " + connection.endpoint() + ": "
+            String message = "malformed delivery on stream " + id + " from " + channel.endpoint() + ": "
                     + e.getMessage();
-            connection.brokeProtocol(message);
+            channel.brokeProtocol(message);
             throw new ProtocolException(message);
         }
-        connection.sendCredit(id, out.size());
+        channel.sendCredit(id, out.size());
         return out;
     }
 
@@ -213,23 +213,23 @@ final class ClientStream<T> {
      * pushed into it was dropped here and stayed leased to nobody.)
      */
     private void open() {
-        int newId = connection.nextStreamId();
+        int newId = channel.streamRegistry().nextId();
         synchronized (this) {
             id = newId;
         }
-        connection.registerStream(newId, this);
+        channel.streamRegistry().register(newId, this);
         int answeredOn;
         try {
-            answeredOn = connection.openStream(key.op(), b -> openArgs.accept(b, newId));
+            answeredOn = channel.openStream(key.op(), b -> openArgs.accept(b, newId));
         } catch (StoreClosedException e) {
-            connection.forgetStream(newId, this);
+            channel.streamRegistry().forget(newId, this);
             synchronized (this) {
                 if (state == State.OPENING) {
                     state = State.LOST;
                 }
                 notifyAll();
             }
-            if (!connection.isOpen()) {
+            if (!channel.isOpen()) {
                 throw e;
             }
             // Lost while opening, or the broker is stopping: the next turn opens again, once reconnected.
@@ -241,7 +241,7 @@ final class ClientStream<T> {
             }
             return;
         } catch (RuntimeException e) {
-            connection.forgetStream(newId, this);
+            channel.streamRegistry().forget(newId, this);
             synchronized (this) {
                 if (state == State.OPENING) {
                     state = State.NEW;
@@ -253,14 +253,14 @@ final class ClientStream<T> {
         boolean open;
         synchronized (this) {
             // A later loss of that channel calls lost(), which needs this lock: it cannot slip in between.
-            open = state == State.OPENING && connection.isCurrent(answeredOn);
+            open = state == State.OPENING && channel.isCurrent(answeredOn);
             if (state == State.OPENING) {
                 state = open ? State.OPEN : State.LOST;
             }
             notifyAll();
         }
         if (!open) {
-            connection.forgetStream(newId, this);
+            channel.streamRegistry().forget(newId, this);
         }
     }
 

@@ -8,19 +8,19 @@ import io.mikyu.protocol.Values;
 import io.netty.buffer.ByteBuf;
 
 /**
- * A claim held on a broker by this connection. The broker releases it when the connection ends; after a
- * reconnect the client takes it again ({@link Connection}), and if someone else took the name meanwhile the
+ * A claim held on a broker by this channel. The broker releases it when the connection ends; after a
+ * reconnect the client takes it again ({@link ChannelReplay}), and if someone else took the name meanwhile the
  * claim is lost: its release then does nothing on the broker.
  */
 final class RemoteClaim implements Claim {
 
-    private final Connection connection;
+    private final BrokerChannel channel;
     private final String name;
     private final ClaimMode mode;
     private volatile boolean released;
 
-    RemoteClaim(Connection connection, String name, ClaimMode mode) {
-        this.connection = connection;
+    RemoteClaim(BrokerChannel channel, String name, ClaimMode mode) {
+        this.channel = channel;
         this.name = name;
         this.mode = mode;
     }
@@ -49,15 +49,15 @@ final class RemoteClaim implements Claim {
     @Override
     public int release() {
         if (released) {
-            return connection.isOpen() ? connection.call(Op.CLAIM_HOLDERS, b -> Fields.writeString(b, name),
+            return channel.isOpen() ? channel.call(Op.CLAIM_HOLDERS, b -> Fields.writeString(b, name),
                     Fields::readInt) : 0;
         }
         released = true;
-        connection.released(this);
-        if (!connection.isOpen()) {
+        channel.replay().released(this);
+        if (!channel.isOpen()) {
             return 0; // the broker released it with the connection
         }
-        return connection.call(Op.RELEASE_CLAIM, this::writeArgs, Fields::readInt);
+        return channel.call(Op.RELEASE_CLAIM, this::writeArgs, Fields::readInt);
     }
 
     @Override

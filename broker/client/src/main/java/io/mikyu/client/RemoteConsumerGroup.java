@@ -12,26 +12,20 @@ import java.time.Duration;
 import java.util.List;
 
 /** An exclusive consumer group on a broker; every request names the queue and the group. */
-final class RemoteConsumerGroup implements ConsumerGroup {
+final class RemoteConsumerGroup extends RemoteHandle implements ConsumerGroup {
 
-    private final Connection connection;
     private final String queue;
-    private final String name;
 
-    RemoteConsumerGroup(Connection connection, String queue, String name) {
-        this.connection = connection;
+    RemoteConsumerGroup(BrokerChannel channel, String queue, String name) {
+        super(channel, name);
         this.queue = queue;
-        this.name = name;
     }
 
-    private void names(ByteBuf b) {
-        Fields.writeString(b, queue);
-        Fields.writeString(b, name);
-    }
-
+    /** {@code queue:string group:string} */
     @Override
-    public String name() {
-        return name;
+    void writeNames(ByteBuf b) {
+        Fields.writeString(b, queue);
+        Fields.writeString(b, name());
     }
 
     @Override
@@ -41,34 +35,27 @@ final class RemoteConsumerGroup implements ConsumerGroup {
 
     @Override
     public long position() {
-        return connection.call(Op.GROUP_POSITION, this::names, Fields::readLong);
+        return call(Op.GROUP_POSITION, Fields::readLong);
     }
 
     @Override
     public boolean hasCommitted() {
-        return connection.call(Op.GROUP_HAS_COMMITTED, this::names, Fields::readBool);
+        return call(Op.GROUP_HAS_COMMITTED, Fields::readBool);
     }
 
     @Override
     public void commit(long nextOffset) {
-        connection.call(Op.GROUP_COMMIT, b -> {
-            names(b);
-            b.writeLong(nextOffset);
-        }, b -> null);
+        call(Op.GROUP_COMMIT, b -> b.writeLong(nextOffset), b -> null);
     }
 
     @Override
     public long reset(OffsetReset reset) {
-        return connection.call(Op.GROUP_RESET, b -> {
-            names(b);
-            Values.writeOffsetReset(b, reset);
-        }, Fields::readLong);
+        return call(Op.GROUP_RESET, b -> Values.writeOffsetReset(b, reset), Fields::readLong);
     }
 
     @Override
     public List<Record> poll(int maxRecords, Duration wait) throws InterruptedException {
-        return connection.callList(Op.GROUP_POLL, b -> {
-            names(b);
+        return callList(Op.GROUP_POLL, b -> {
             b.writeInt(maxRecords);
             Fields.writeMillis(b, wait);
         }, Values::readRecord, RemoteLogQueue.RECORD_MIN_BYTES, wait);
@@ -76,11 +63,11 @@ final class RemoteConsumerGroup implements ConsumerGroup {
 
     @Override
     public long lag() {
-        return connection.call(Op.GROUP_LAG, this::names, Fields::readLong);
+        return call(Op.GROUP_LAG, Fields::readLong);
     }
 
     @Override
     public String toString() {
-        return "RemoteConsumerGroup[" + queue + "/" + name + "]";
+        return "RemoteConsumerGroup[" + queue + "/" + name() + "]";
     }
 }

@@ -29,7 +29,7 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /** A log queue on a broker. Every request names the queue; the handle holds its name and settings. */
-final class RemoteLogQueue implements LogQueue {
+final class RemoteLogQueue extends RemoteHandle implements LogQueue {
 
     static final int RECORD_MIN_BYTES = 8 + 8 + 4 + 4 + 4;
     /** Items of a POLL_ENCODED answer: a stored batch, or a record of a batch too large for one frame. */
@@ -38,27 +38,25 @@ final class RemoteLogQueue implements LogQueue {
     private static final int ITEM_MIN_BYTES = 1 + 4;
 
     private final RemoteMikyu store;
-    private final Connection connection;
-    private final String name;
     private final LogQueueConfig config;
     /** What a damaged batch in an answer is reported as coming from. */
     private final String answerSource;
 
-    RemoteLogQueue(RemoteMikyu store, Connection connection, String name, LogQueueConfig config) {
+    RemoteLogQueue(RemoteMikyu store, BrokerChannel channel, String name, LogQueueConfig config) {
+        super(channel, name);
         this.store = store;
-        this.connection = connection;
-        this.name = name;
         this.config = config;
-        this.answerSource = "answer of " + connection.endpoint() + " for " + name;
+        this.answerSource = "answer of " + channel.endpoint() + " for " + name;
+    }
+
+    /** {@code queue:string} */
+    @Override
+    void writeNames(ByteBuf b) {
+        Fields.writeString(b, name());
     }
 
     RemoteMikyu store() {
         return store;
-    }
-
-    @Override
-    public String name() {
-        return name;
     }
 
     @Override
@@ -79,11 +77,10 @@ final class RemoteLogQueue implements LogQueue {
     @Override
     public long appendBatch(List<Entry> entries, Durability durability) {
         Objects.requireNonNull(durability, "durability");
-        if (connection.encodedBatches() && !entries.isEmpty()) {
+        if (channel.encodedBatches() && !entries.isEmpty()) {
             // Encoded straight into the request frame: the layout of appendEncoded, without a copy in between.
             int size = EncodedBatch.encodedSize(entries);
-            return connection.call(Op.APPEND_ENCODED, b -> {
-                Fields.writeString(b, name);
+            return call(Op.APPEND_ENCODED, b -> {
                 Values.writeDurability(b, durability);
                 b.writeInt(size);
                 b.ensureWritable(size);
@@ -91,8 +88,7 @@ final class RemoteLogQueue implements LogQueue {
                 b.writerIndex(b.writerIndex() + size);
             }, Fields::readLong);
         }
-        return connection.call(Op.APPEND, b -> {
-            Fields.writeString(b, name);
+        return call(Op.APPEND, b -> {
             Values.writeDurability(b, durability);
             Values.writeEntries(b, entries);
         }, Fields::readLong);
@@ -103,8 +99,7 @@ final class RemoteLogQueue implements LogQueue {
     public long appendEncoded(EncodedBatch batch, Durability durability) {
         Objects.requireNonNull(durability, "durability");
         byte[] bytes = batch.bytes();
-        return connection.call(Op.APPEND_ENCODED, b -> {
-            Fields.writeString(b, name);
+        return call(Op.APPEND_ENCODED, b -> {
             Values.writeDurability(b, durability);
             Fields.writeBytes(b, bytes);
         }, Fields::readLong);
@@ -113,8 +108,7 @@ final class RemoteLogQueue implements LogQueue {
     /** {@code queue:string offset:i64} → {@code present:bool [record]} */
     @Override
     public Record read(long offset) {
-        return connection.call(Op.READ_ONE, b -> {
-            Fields.writeString(b, name);
+        return call(Op.READ_ONE, b -> {
             b.writeLong(offset);
         }, b -> Fields.readBool(b) ? Values.readRecord(b) : null);
     }
@@ -122,16 +116,15 @@ final class RemoteLogQueue implements LogQueue {
     /** {@code queue:string from:i64 max:i32 maxBytes:i64} → records */
     @Override
     public List<Record> read(long fromOffset, int maxRecords, long maxBytes) {
-        if (connection.encodedBatches()) {
+        if (channel.encodedBatches()) {
             try {
                 return pollEncodedRecords(fromOffset, maxRecords, maxBytes, Duration.ZERO);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new io.mikyu.engine.MikyuException("interrupted while reading " + name);
+                throw new io.mikyu.engine.MikyuException("interrupted while reading " + name());
             }
         }
-        return connection.callList(Op.READ, b -> {
-            Fields.writeString(b, name);
+        return callList(Op.READ, b -> {
             b.writeLong(fromOffset).writeInt(maxRecords).writeLong(maxBytes);
         }, Values::readRecord, RECORD_MIN_BYTES);
     }
@@ -140,11 +133,10 @@ final class RemoteLogQueue implements LogQueue {
     @Override
     public List<Record> poll(long fromOffset, int maxRecords, long maxBytes, Duration wait)
             throws InterruptedException {
-        if (connection.encodedBatches()) {
+        if (channel.encodedBatches()) {
             return pollEncodedRecords(fromOffset, maxRecords, maxBytes, wait);
         }
-        return connection.callList(Op.POLL, b -> {
-            Fields.writeString(b, name);
+        return callList(Op.POLL, b -> {
             b.writeLong(fromOffset).writeInt(maxRecords).writeLong(maxBytes);
             Fields.writeMillis(b, wait);
         }, Values::readRecord, RECORD_MIN_BYTES, wait);
@@ -160,7 +152,7 @@ final class RemoteLogQueue implements LogQueue {
         if (maxRecords <= 0) {
             throw new IllegalArgumentException("maxRecords must be positive: " + maxRecords);
         }
-        if (connection.encodedBatches()) {
+        if (channel.encodedBatches()) {
             return pollEncoded(fromOffset, Long.MAX_VALUE, wait, maxRecords, handler);
         }
         List<Record> records = poll(fromOffset, maxRecords, Long.MAX_VALUE, wait);
@@ -209,8 +201,7 @@ final class RemoteLogQueue implements LogQueue {
             shown[0]++;
             each.onRecord(view);
         };
-        connection.callList(Op.POLL_ENCODED, b -> {
-            Fields.writeString(b, name);
+        callList(Op.POLL_ENCODED, b -> {
             b.writeLong(from).writeLong(Math.max(1, maxBytes));
             Fields.writeMillis(b, wait);
         }, b -> {
@@ -238,29 +229,27 @@ final class RemoteLogQueue implements LogQueue {
 
     @Override
     public long startOffset() {
-        return connection.call(Op.START_OFFSET, b -> Fields.writeString(b, name), Fields::readLong);
+        return call(Op.START_OFFSET, Fields::readLong);
     }
 
     @Override
     public long endOffset() {
-        return connection.call(Op.END_OFFSET, b -> Fields.writeString(b, name), Fields::readLong);
+        return call(Op.END_OFFSET, Fields::readLong);
     }
 
     @Override
     public long offsetForTimestamp(long timestampMillis) {
-        return connection.call(Op.OFFSET_FOR_TIMESTAMP, b -> {
-            Fields.writeString(b, name);
+        return call(Op.OFFSET_FOR_TIMESTAMP, b -> {
             b.writeLong(timestampMillis);
         }, Fields::readLong);
     }
 
     @Override
     public ConsumerGroup group(String group) {
-        connection.call(Op.GROUP_OPEN, b -> {
-            Fields.writeString(b, name);
+        call(Op.GROUP_OPEN, b -> {
             Fields.writeString(b, group);
         }, b -> null);
-        return new RemoteConsumerGroup(connection, name, group);
+        return new RemoteConsumerGroup(channel, name(), group);
     }
 
     @Override
@@ -284,49 +273,47 @@ final class RemoteLogQueue implements LogQueue {
         Objects.requireNonNull(startIfNew, "startIfNew");
         FilterExpression filter = RemoteTaskQueue.expressionOf(admissionFilter);
         Consumer<ByteBuf> open = b -> {
-            Fields.writeString(b, name);
+            Fields.writeString(b, name());
             Fields.writeString(b, group);
             Values.writeSharedConfig(b, config);
             Values.writeFilter(b, filter);
             Values.writeOffsetReset(b, startIfNew);
         };
-        SharedGroupConfig stored = connection.call(Op.SHARED_OPEN, open, Values::readSharedConfig);
-        connection.opened(name, group, open);
-        return new RemoteSharedGroup(connection, this, group, stored);
+        SharedGroupConfig stored = channel.call(Op.SHARED_OPEN, open, Values::readSharedConfig);
+        channel.replay().opened(name(), group, open);
+        return new RemoteSharedGroup(channel, this, group, stored);
     }
 
     @Override
     public List<String> groups() {
-        return connection.callList(Op.GROUPS, b -> Fields.writeString(b, name),
-                b -> Fields.readRequiredString(b, "group"), 4);
+        return callList(Op.GROUPS, b -> { }, b -> Fields.readRequiredString(b, "group"), 4);
     }
 
     @Override
     public boolean deleteGroup(String group) {
-        connection.forgetGroup(name, group);
-        return connection.call(Op.DELETE_GROUP, b -> {
-            Fields.writeString(b, name);
+        channel.replay().forgetGroup(name(), group);
+        return call(Op.DELETE_GROUP, b -> {
             Fields.writeString(b, group);
         }, Fields::readBool);
     }
 
     @Override
     public long applyRetention() {
-        return connection.call(Op.APPLY_RETENTION, b -> Fields.writeString(b, name), Fields::readLong);
+        return call(Op.APPLY_RETENTION, Fields::readLong);
     }
 
     @Override
     public long compact() {
-        return connection.call(Op.COMPACT, b -> Fields.writeString(b, name), Fields::readLong);
+        return call(Op.COMPACT, Fields::readLong);
     }
 
     @Override
     public QueueStats stats() {
-        return connection.call(Op.LOG_STATS, b -> Fields.writeString(b, name), Values::readQueueStats);
+        return call(Op.LOG_STATS, Values::readQueueStats);
     }
 
     @Override
     public String toString() {
-        return "RemoteLogQueue[" + name + "]";
+        return "RemoteLogQueue[" + name() + "]";
     }
 }

@@ -25,18 +25,18 @@ import java.util.List;
  *
  * <p>Closing it closes the connection and fails calls still waiting with
  * {@link io.mikyu.engine.StoreClosedException}; so does losing the connection, unless the {@code reconnect} option
- * gives it time to dial again (see {@link Connection}).
+ * gives it time to dial again (see {@link BrokerChannel}).
  */
 public final class RemoteMikyu implements Mikyu {
 
-    private final Connection connection;
+    private final BrokerChannel channel;
 
-    private RemoteMikyu(Connection connection) {
-        this.connection = connection;
+    private RemoteMikyu(BrokerChannel channel) {
+        this.channel = channel;
     }
 
     static RemoteMikyu connect(Endpoint endpoint, ClientOptions options) {
-        return new RemoteMikyu(Connection.open(endpoint, options));
+        return new RemoteMikyu(BrokerChannel.open(endpoint, options));
     }
 
     @Override
@@ -61,20 +61,20 @@ public final class RemoteMikyu implements Mikyu {
 
     /** {@code name:string hasConfig:bool [config]} → {@code config}: the queue's stored settings. */
     private LogQueue logHandle(Op op, String name, LogQueueConfig config) {
-        LogQueueConfig stored = connection.call(op, b -> {
+        LogQueueConfig stored = channel.call(op, b -> {
             Fields.writeString(b, name);
             Fields.writeBool(b, config != null);
             if (config != null) {
                 Values.writeLogConfig(b, config);
             }
         }, Values::readLogConfig);
-        return new RemoteLogQueue(this, connection, name, stored);
+        return new RemoteLogQueue(this, channel, name, stored);
     }
 
     @Override
     public boolean deleteLog(String name) {
-        connection.forgetQueue(name);
-        return connection.call(Op.DELETE_LOG, b -> Fields.writeString(b, name), Fields::readBool);
+        channel.replay().forgetQueue(name);
+        return channel.call(Op.DELETE_LOG, b -> Fields.writeString(b, name), Fields::readBool);
     }
 
     @Override
@@ -98,24 +98,24 @@ public final class RemoteMikyu implements Mikyu {
     }
 
     TaskQueue taskHandle(Op op, String name, TaskQueueConfig config) {
-        TaskQueueConfig stored = connection.call(op, b -> {
+        TaskQueueConfig stored = channel.call(op, b -> {
             Fields.writeString(b, name);
             Fields.writeBool(b, config != null);
             if (config != null) {
                 Values.writeTaskConfig(b, config);
             }
         }, Values::readTaskConfig);
-        return new RemoteTaskQueue(this, connection, name, stored);
+        return new RemoteTaskQueue(this, channel, name, stored);
     }
 
     @Override
     public boolean deleteTaskQueue(String name) {
-        return connection.call(Op.DELETE_TASK_QUEUE, b -> Fields.writeString(b, name), Fields::readBool);
+        return channel.call(Op.DELETE_TASK_QUEUE, b -> Fields.writeString(b, name), Fields::readBool);
     }
 
     @Override
     public List<String> list(QueueKind kind) {
-        return connection.callList(Op.LIST, b -> Values.writeKind(b, kind),
+        return channel.callList(Op.LIST, b -> Values.writeKind(b, kind),
                 b -> Fields.readRequiredString(b, "name"), 4);
     }
 
@@ -124,15 +124,15 @@ public final class RemoteMikyu implements Mikyu {
     public io.mikyu.engine.Claim claim(String name, io.mikyu.engine.ClaimMode mode) {
         java.util.Objects.requireNonNull(name, "name");
         java.util.Objects.requireNonNull(mode, "mode");
-        RemoteClaim claim = new RemoteClaim(connection, name, mode);
-        connection.call(Op.CLAIM, claim::writeArgs, b -> null);
-        connection.claimed(claim);
+        RemoteClaim claim = new RemoteClaim(channel, name, mode);
+        channel.call(Op.CLAIM, claim::writeArgs, b -> null);
+        channel.replay().claimed(claim);
         return claim;
     }
 
     @Override
     public int claimHolders(String name) {
-        return connection.call(Op.CLAIM_HOLDERS, b -> Fields.writeString(b, name), Fields::readInt);
+        return channel.call(Op.CLAIM_HOLDERS, b -> Fields.writeString(b, name), Fields::readInt);
     }
 
     /**
@@ -142,8 +142,8 @@ public final class RemoteMikyu implements Mikyu {
     @Override
     public boolean deleteGroupUnlessClaimed(String log, String group, String claim) {
         boolean deleted;
-        if (connection.guardedDeletes()) {
-            deleted = connection.call(Op.DELETE_GROUP_UNLESS_CLAIMED, b -> {
+        if (channel.guardedDeletes()) {
+            deleted = channel.call(Op.DELETE_GROUP_UNLESS_CLAIMED, b -> {
                 Fields.writeString(b, log);
                 Fields.writeString(b, group);
                 Fields.writeString(b, claim);
@@ -152,7 +152,7 @@ public final class RemoteMikyu implements Mikyu {
             deleted = claimHolders(claim) == 0 && log(log).deleteGroup(group);
         }
         if (deleted) {
-            connection.forgetGroup(log, group);
+            channel.replay().forgetGroup(log, group);
         }
         return deleted;
     }
@@ -164,11 +164,11 @@ public final class RemoteMikyu implements Mikyu {
     }
 
     void commit(List<TransactionOp> ops) {
-        connection.call(Op.TX_COMMIT, b -> TransactionOp.writeAll(b, ops), b -> null);
+        channel.call(Op.TX_COMMIT, b -> TransactionOp.writeAll(b, ops), b -> null);
     }
 
     void prepare(byte[] xid, List<TransactionOp> ops) {
-        connection.call(Op.TX_PREPARE, b -> {
+        channel.call(Op.TX_PREPARE, b -> {
             Fields.writeBytes(b, xid);
             TransactionOp.writeAll(b, ops);
         }, b -> null);
@@ -176,22 +176,22 @@ public final class RemoteMikyu implements Mikyu {
 
     @Override
     public List<byte[]> preparedTransactions() {
-        return connection.callList(Op.PREPARED_TRANSACTIONS, b -> { }, b -> Fields.readRequiredBytes(b, "xid"), 4);
+        return channel.callList(Op.PREPARED_TRANSACTIONS, b -> { }, b -> Fields.readRequiredBytes(b, "xid"), 4);
     }
 
     /** Only the branches the connection's user may decide, on a broker with users. */
     @Override
     public List<PreparedTransaction> inDoubtTransactions() {
-        if (!connection.xa()) {
+        if (!channel.xa()) {
             throw tooOld("list in-doubt transactions");
         }
-        return connection.callList(Op.IN_DOUBT_TRANSACTIONS, b -> { }, Values::readPreparedTransaction, 20);
+        return channel.callList(Op.IN_DOUBT_TRANSACTIONS, b -> { }, Values::readPreparedTransaction, 20);
     }
 
     /** Told by the broker in the handshake: no request. */
     @Override
     public String storeId() {
-        String id = connection.storeId();
+        String id = channel.storeId();
         if (id == null) {
             throw tooOld("tell its store id");
         }
@@ -205,46 +205,46 @@ public final class RemoteMikyu implements Mikyu {
 
     @Override
     public void commitPrepared(byte[] xid) {
-        connection.call(Op.COMMIT_PREPARED, b -> Fields.writeBytes(b, java.util.Objects.requireNonNull(xid, "xid")),
+        channel.call(Op.COMMIT_PREPARED, b -> Fields.writeBytes(b, java.util.Objects.requireNonNull(xid, "xid")),
                 b -> null);
     }
 
     @Override
     public void rollbackPrepared(byte[] xid) {
-        connection.call(Op.ROLLBACK_PREPARED,
+        channel.call(Op.ROLLBACK_PREPARED,
                 b -> Fields.writeBytes(b, java.util.Objects.requireNonNull(xid, "xid")), b -> null);
     }
 
     @Override
     public EngineStats stats() {
-        return connection.call(Op.STATS, b -> { }, Values::readEngineStats);
+        return channel.call(Op.STATS, b -> { }, Values::readEngineStats);
     }
 
     @Override
     public RecoveryReport recoveryReport() {
-        return connection.call(Op.RECOVERY_REPORT, b -> { }, Values::readRecoveryReport);
+        return channel.call(Op.RECOVERY_REPORT, b -> { }, Values::readRecoveryReport);
     }
 
     /** The URI this store was dialled at. */
     @Override
     public String location() {
-        return connection.endpoint().toString();
+        return channel.endpoint().toString();
     }
 
     @Override
     public void flush() {
-        connection.call(Op.FLUSH, b -> { }, b -> null);
+        channel.call(Op.FLUSH, b -> { }, b -> null);
     }
 
     @Override
     public void close() {
-        connection.close();
+        channel.close();
     }
 
     /** Whether the connection is still up. */
     @Override
     public boolean isOpen() {
-        return connection.isOpen();
+        return channel.isOpen();
     }
 
     @Override

@@ -2,37 +2,40 @@ package io.mikyu.client;
 
 import io.mikyu.engine.Durability;
 import io.mikyu.engine.FilterExpression;
-import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.QueueStats;
 import io.mikyu.engine.Task;
-import io.mikyu.engine.TaskCounts;
 import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.protocol.Fields;
 import io.mikyu.protocol.Op;
 import io.mikyu.protocol.Values;
+import io.netty.buffer.ByteBuf;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
 /** A task queue on a broker. Every request names the queue; the handle holds its name and settings. */
-final class RemoteTaskQueue implements TaskQueue {
+final class RemoteTaskQueue extends RemoteLeasingHandle<LeasedTask> implements TaskQueue {
 
     private static final int LEASED_TASK_MIN_BYTES = 8 + 1 + 4 + 1 + 8 + 8 + 8 + 4 + 4;
 
     private final RemoteMikyu store;
-    private final Connection connection;
-    private final String name;
     private final TaskQueueConfig config;
 
-    RemoteTaskQueue(RemoteMikyu store, Connection connection, String name, TaskQueueConfig config) {
+    RemoteTaskQueue(RemoteMikyu store, BrokerChannel channel, String name, TaskQueueConfig config) {
+        super(channel, name, LeaseOps.TASK_QUEUE, name, null, Values::readLeasedTask, LEASED_TASK_MIN_BYTES,
+                LeasedTask::token);
         this.store = store;
-        this.connection = connection;
-        this.name = name;
         this.config = config;
+    }
+
+    /** {@code queue:string} */
+    @Override
+    void writeNames(ByteBuf b) {
+        Fields.writeString(b, name());
     }
 
     /**
@@ -53,11 +56,6 @@ final class RemoteTaskQueue implements TaskQueue {
     }
 
     @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
     public TaskQueueConfig config() {
         return config;
     }
@@ -71,140 +69,25 @@ final class RemoteTaskQueue implements TaskQueue {
     @Override
     public long enqueueBatch(List<Task> tasks, Durability durability) {
         Objects.requireNonNull(durability, "durability");
-        return connection.call(Op.ENQUEUE, b -> {
-            Fields.writeString(b, name);
+        return call(Op.ENQUEUE, b -> {
             Values.writeDurability(b, durability);
             Values.writeTasks(b, tasks);
         }, Fields::readLong);
     }
 
-    /**
-     * With consumer streams, a dequeue that may wait takes from the stream of this queue, filter and lease (opened
-     * by the first such call), waiting up to {@code wait} for the broker to push; one that may not wait takes what
-     * the stream holds, else asks the broker as without streams. Either way: up to {@code max} tasks, each under a
-     * lease of {@code lease} or more (see {@code docs/protocol.md}, consumer streams), filtered on the broker.
-     *
-     * <p>Without streams: {@code queue:string max:i32 lease:millis wait:millis filter} → leased tasks.
-     */
+    /** Taken as {@link RemoteLeasingHandle#take} says; the filter is evaluated on the broker. */
     @Override
     public List<LeasedTask> dequeue(int max, Duration lease, Duration wait, TaskFilter filter)
             throws InterruptedException {
-        FilterExpression expression = expressionOf(filter);
-        if (max > 0 && lease != null && lease.toMillis() > 0 && connection.streams()) {
-            ClientStream.Key key = new ClientStream.Key(Op.STREAM_TASKS, name, null, expression, lease.toMillis());
-            if (wait != null && wait.toMillis() > 0) {
-                long deadline = ClientStream.deadlineAfter(wait);
-                while (true) {
-                    List<LeasedTask> got = connection.stream(key, this::newStream).take(max, deadline);
-                    if (got != null) {
-                        return got;
-                    }
-                }
-            }
-            ClientStream<LeasedTask> open = connection.existingStream(key);
-            List<LeasedTask> got = open == null ? null : open.takeNow(max);
-            if (got != null && !got.isEmpty()) {
-                return got;
-            }
-        }
-        return connection.callList(Op.DEQUEUE, b -> {
-            Fields.writeString(b, name);
-            b.writeInt(max);
-            Fields.writeMillis(b, lease);
-            Fields.writeMillis(b, wait);
-            Values.writeFilter(b, expression);
-        }, Values::readLeasedTask, LEASED_TASK_MIN_BYTES, wait == null ? Duration.ZERO : wait);
-    }
-
-    /** {@code queue stream:i32 lease:millis filter credit:i32 creditBytes:i64} → empty */
-    private ClientStream<LeasedTask> newStream(ClientStream.Key key) {
-        ClientOptions options = connection.options();
-        return new ClientStream<>(connection, key, (b, stream) -> {
-            Fields.writeString(b, name);
-            b.writeInt(stream);
-            b.writeLong(key.leaseMillis());
-            Values.writeFilter(b, key.filter());
-            b.writeInt(options.streamCredit());
-            b.writeLong(options.streamCreditBytes());
-        }, Values::readLeasedTask, LEASED_TASK_MIN_BYTES, Op.TASK_RETURN_UNDELIVERED, (b, tokens) -> {
-            Fields.writeString(b, name);
-            Values.writeTokens(b, tokens);
-        }, LeasedTask::token);
-    }
-
-    @Override
-    public void ack(LeaseToken token) {
-        ack(List.of(Objects.requireNonNull(token, "token")));
-    }
-
-    @Override
-    public void ack(List<LeaseToken> tokens) {
-        connection.call(Op.TASK_ACK, b -> {
-            Fields.writeString(b, name);
-            Values.writeTokens(b, tokens);
-        }, b -> null);
-    }
-
-    /** {@code queue list<token> durability} → empty; a broker without feature DURABLE_ACKS acks as configured. */
-    @Override
-    public void ack(List<LeaseToken> tokens, Durability durability) {
-        Objects.requireNonNull(durability, "durability");
-        if (!connection.durableAcks()) {
-            ack(tokens);
-            return;
-        }
-        connection.call(Op.TASK_ACK_DURABLE, b -> {
-            Fields.writeString(b, name);
-            Values.writeTokens(b, tokens);
-            Values.writeDurability(b, durability);
-        }, b -> null);
-    }
-
-    @Override
-    public void nack(LeaseToken token, Duration delay, String reason) {
-        Objects.requireNonNull(token, "token");
-        connection.call(Op.TASK_NACK, b -> {
-            Fields.writeString(b, name);
-            Values.writeToken(b, token);
-            Fields.writeMillis(b, delay);
-            Fields.writeString(b, reason);
-        }, b -> null);
-    }
-
-    /**
-     * {@code queue list<token>} → empty. A consumer giving back its prefetch is closing: the idle streams of this
-     * queue close too, so what they buffered is ready again at once, as in-process.
-     */
-    @Override
-    public void returnUndelivered(List<LeaseToken> tokens) {
-        Objects.requireNonNull(tokens, "tokens");
-        connection.closeIdleStreams(name, 0, true);
-        if (tokens.isEmpty()) {
-            return;
-        }
-        connection.call(Op.TASK_RETURN_UNDELIVERED, b -> {
-            Fields.writeString(b, name);
-            Values.writeTokens(b, tokens);
-        }, b -> null);
-    }
-
-    @Override
-    public long extend(LeaseToken token, Duration lease) {
-        Objects.requireNonNull(token, "token");
-        return connection.call(Op.TASK_EXTEND, b -> {
-            Fields.writeString(b, name);
-            Values.writeToken(b, token);
-            Fields.writeMillis(b, lease);
-        }, Fields::readLong);
+        return take(max, lease, wait, expressionOf(filter));
     }
 
     /** Idle streams of this queue close first, so the tasks they buffered show as ready, as in-process. */
     @Override
     public List<LeasedTask> browse(int max, TaskFilter filter) {
         FilterExpression expression = expressionOf(filter);
-        connection.closeIdleStreams(name, 0, true);
-        return connection.callList(Op.BROWSE, b -> {
-            Fields.writeString(b, name);
+        channel.streamRegistry().closeIdle(name(), 0, true);
+        return callList(Op.BROWSE, b -> {
             b.writeInt(max);
             Values.writeFilter(b, expression);
         }, Values::readLeasedTask, LEASED_TASK_MIN_BYTES);
@@ -212,27 +95,22 @@ final class RemoteTaskQueue implements TaskQueue {
 
     @Override
     public long purge() {
-        return connection.call(Op.PURGE, b -> Fields.writeString(b, name), Fields::readLong);
-    }
-
-    @Override
-    public TaskCounts counts() {
-        return connection.call(Op.TASK_COUNTS, b -> Fields.writeString(b, name), Values::readCounts);
+        return call(Op.PURGE, Fields::readLong);
     }
 
     /** {@code <name>/dlq}, or {@code null} for a dead-letter queue itself, as in-process. */
     @Override
     public TaskQueue deadLetters() {
-        return name.endsWith(DEAD_LETTER_SUFFIX) ? null : store.taskQueue(name + DEAD_LETTER_SUFFIX);
+        return name().endsWith(DEAD_LETTER_SUFFIX) ? null : store.taskQueue(name() + DEAD_LETTER_SUFFIX);
     }
 
     @Override
     public QueueStats stats() {
-        return connection.call(Op.TASK_STATS, b -> Fields.writeString(b, name), Values::readQueueStats);
+        return call(Op.TASK_STATS, Values::readQueueStats);
     }
 
     @Override
     public String toString() {
-        return "RemoteTaskQueue[" + name + "]";
+        return "RemoteTaskQueue[" + name() + "]";
     }
 }

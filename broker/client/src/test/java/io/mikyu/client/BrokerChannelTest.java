@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * repeats what is harmless to repeat on the next one and fails what is not.
  */
 @Timeout(120)
-class ConnectionTest {
+class BrokerChannelTest {
 
     /** Generous: the machines that run the tests may be loaded; a passing test never waits this long. */
     private static final long DEADLINE_SECONDS = 30;
@@ -41,13 +41,13 @@ class ConnectionTest {
         callers.shutdownNow();
     }
 
-    private static Connection open(ScriptedBroker broker, String options) {
+    private static BrokerChannel open(ScriptedBroker broker, String options) {
         String uri = broker.uri(options);
-        return Connection.open(Endpoint.parse(uri), ClientOptions.from(URI.create(uri), Map.of()));
+        return BrokerChannel.open(Endpoint.parse(uri), ClientOptions.from(URI.create(uri), Map.of()));
     }
 
     /** A call whose request is the queue's name and whose answer is a number. */
-    private static long endOffset(Connection c, String queue) {
+    private static long endOffset(BrokerChannel c, String queue) {
         return c.call(Op.END_OFFSET, b -> Fields.writeString(b, queue), Fields::readLong);
     }
 
@@ -55,7 +55,7 @@ class ConnectionTest {
         return Fields.readString(r.bodyBuffer());
     }
 
-    private Future<Long> inBackground(Connection c, String queue) {
+    private Future<Long> inBackground(BrokerChannel c, String queue) {
         return callers.submit(() -> endOffset(c, queue));
     }
 
@@ -65,7 +65,7 @@ class ConnectionTest {
 
     @Test
     void callsInFlightTogetherEachGetTheirOwnAnswerWhateverTheOrder() throws Exception {
-        try (ScriptedBroker broker = ScriptedBroker.start(); Connection c = open(broker, "")) {
+        try (ScriptedBroker broker = ScriptedBroker.start(); BrokerChannel c = open(broker, "")) {
             Future<Long> a = inBackground(c, "a");
             Future<Long> b = inBackground(c, "b");
             Future<Long> z = inBackground(c, "z");
@@ -86,7 +86,7 @@ class ConnectionTest {
 
     @Test
     void anErrorAnswerFailsOnlyItsOwnCallWithTheEnginesException() throws Exception {
-        try (ScriptedBroker broker = ScriptedBroker.start(); Connection c = open(broker, "")) {
+        try (ScriptedBroker broker = ScriptedBroker.start(); BrokerChannel c = open(broker, "")) {
             Future<Long> missing = inBackground(c, "missing");
             Future<Long> there = inBackground(c, "there");
             for (int i = 0; i < 2; i++) {
@@ -106,7 +106,7 @@ class ConnectionTest {
 
     @Test
     void aCallNobodyAnswersTimesOutAndItsLateAnswerIsDropped() throws Exception {
-        try (ScriptedBroker broker = ScriptedBroker.start(); Connection c = open(broker, "requestTimeout=1s")) {
+        try (ScriptedBroker broker = ScriptedBroker.start(); BrokerChannel c = open(broker, "requestTimeout=1s")) {
             Future<Long> unanswered = inBackground(c, "slow");
             ScriptedBroker.Request late = broker.next();
             assertThatThrownBy(() -> result(unanswered)).cause().isInstanceOf(NoAnswerException.class)
@@ -121,7 +121,7 @@ class ConnectionTest {
 
     @Test
     void aRepeatableCallInFlightIsSentAgainOnTheNextConnection() throws Exception {
-        try (ScriptedBroker broker = ScriptedBroker.start(); Connection c = open(broker, "reconnect=60s")) {
+        try (ScriptedBroker broker = ScriptedBroker.start(); BrokerChannel c = open(broker, "reconnect=60s")) {
             Future<Long> call = inBackground(c, "q");
             ScriptedBroker.Request first = broker.next();
             broker.drop(first);
@@ -138,7 +138,7 @@ class ConnectionTest {
 
     @Test
     void aCallWhoseOutcomeIsUnknownFailsWhenTheConnectionIsLostAndTheNextOneGoesThrough() throws Exception {
-        try (ScriptedBroker broker = ScriptedBroker.start(); Connection c = open(broker, "reconnect=60s")) {
+        try (ScriptedBroker broker = ScriptedBroker.start(); BrokerChannel c = open(broker, "reconnect=60s")) {
             Future<Object> ack = callers.submit(() -> c.call(Op.TASK_ACK, b -> Fields.writeString(b, "jobs"),
                     b -> null));
             broker.drop(broker.next());
@@ -156,7 +156,7 @@ class ConnectionTest {
 
     @Test
     void withoutReconnectALostConnectionFailsItsCallsAndStaysClosed() throws Exception {
-        try (ScriptedBroker broker = ScriptedBroker.start(); Connection c = open(broker, "")) {
+        try (ScriptedBroker broker = ScriptedBroker.start(); BrokerChannel c = open(broker, "")) {
             Future<Long> call = inBackground(c, "q");
             broker.drop(broker.next());
             assertThatThrownBy(() -> result(call)).cause().isInstanceOf(StoreClosedException.class)
