@@ -527,7 +527,7 @@ public class MikyuConnection implements ConnectionOpener.AnyDomainConnection, Te
         }
         for (MikyuSession s : sessions) {
             try {
-                s.renewLeases(options.lease());
+                s.leases.renew(options.lease());
             } catch (RuntimeException e) {
                 LOG.debug("renewing leases of a session of connection {} failed", id, e);
             }

@@ -122,7 +122,7 @@ public final class MikyuMessageConsumer implements QueueReceiver, TopicSubscribe
         for (Inbound in : fetched) {
             Held h = new Held(source, in, this);
             held.add(h);
-            session.leased(h);
+            session.leases.leased(h);
         }
         synchronized (this) {
             if (closed) {
@@ -160,7 +160,7 @@ public final class MikyuMessageConsumer implements QueueReceiver, TopicSubscribe
                         + " left to end", destination, e);
             }
         }
-        session.released(h);
+        session.leases.released(h);
         return false;
     }
 
@@ -195,7 +195,7 @@ public final class MikyuMessageConsumer implements QueueReceiver, TopicSubscribe
         }
         List<LeaseToken> tokens = new ArrayList<>(held.size());
         for (Held h : held) {
-            session.released(h);
+            session.leases.released(h);
             tokens.add(h.token());
         }
         try {

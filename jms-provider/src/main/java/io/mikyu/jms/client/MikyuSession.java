@@ -4,7 +4,6 @@ import io.mikyu.engine.spi.TimeSource;
 import io.mikyu.engine.security.Permission;
 import io.mikyu.engine.Durability;
 import io.mikyu.engine.LogQueue;
-import io.mikyu.engine.StaleLeaseException;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.jms.Destinations;
 import io.mikyu.jms.MikyuDestination;
@@ -62,8 +61,6 @@ import java.io.Serializable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -91,7 +88,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
     private final List<MikyuMessageProducer> producers = new CopyOnWriteArrayList<>();
     private final List<MikyuQueueBrowser> browsers = new CopyOnWriteArrayList<>();
     /** Every message under a lease this session holds (buffered or delivered), for renewal. */
-    private final Set<Held> leased = ConcurrentHashMap.newKeySet();
+    final SessionLeases leases;
     /** Automatic acks waiting for their batch, CLIENT_ACKNOWLEDGE messages waiting for acknowledge(). */
     private final Acknowledgements acks;
     /** A transacted session's current transaction; null for the other modes. */
@@ -121,7 +118,8 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
         this.mode = mode;
         this.domain = domain;
         this.work = mode == SESSION_TRANSACTED ? new TransactionWork() : null;
-        this.acks = new Acknowledgements(this::released, connection.options.persistentDurability());
+        this.leases = new SessionLeases(connection);
+        this.acks = new Acknowledgements(leases::released, connection.options.persistentDurability());
         JmsMetrics.GLOBAL.sessions.incrementAndGet();
     }
 
@@ -675,12 +673,12 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
         } catch (JMSException | RuntimeException e) {
             LOG.warn("a message of {} cannot be decoded and is nacked (it will reach the dead-letter queue): {}",
                     c.destination(), e.toString());
-            settle(h, false, "undecodable: " + e);
+            leases.settle(h, false, "undecodable: " + e);
             return null;
         }
         long expiration = m.getJMSExpiration();
         if (expiration > 0 && expiration <= System.currentTimeMillis()) {
-            settle(h, true, null); // expired while buffered: drop it
+            leases.settle(h, true, null); // expired while buffered: drop it
             return null;
         }
         m.setAcknowledger(this::acknowledgeFrom);
@@ -708,32 +706,6 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
     /** The connection's timer: acks that waited long enough are written. */
     void flushAcksIfDue() {
         acks.flushIfDue();
-    }
-
-    /** Acks (or nacks, for immediate redelivery) one held message. */
-    void settle(Held h, boolean ack, String reason) {
-        leased.remove(h);
-        try {
-            if (ack) {
-                h.source.ack(List.of(h.token()), connection.options.persistentDurability());
-            } else {
-                h.source.nack(h.token(), connection.options.redeliveryDelayOf(h.consumer.destination().name()),
-                        reason);
-            }
-        } catch (StaleLeaseException e) {
-            LOG.warn("a message's lease ended before it was settled; it was or will be delivered again: {}",
-                    e.getMessage());
-        } catch (RuntimeException e) {
-            LOG.warn("settling a message failed; it will be delivered again", e);
-        }
-    }
-
-    void leased(Held h) {
-        leased.add(h);
-    }
-
-    void released(Held h) {
-        leased.remove(h);
     }
 
     /** The session's delivery thread: delivers to every consumer with a listener while the connection runs. */
@@ -809,7 +781,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
             if (auto && inListener != null) {
                 inListener = null;
                 if (threw) {
-                    settle(h, false, "the message listener threw");
+                    leases.settle(h, false, "the message listener threw");
                 } else {
                     acks.ackSoon(h);
                 }
@@ -889,13 +861,13 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
                 c.returnBuffered();
             }
             for (Held h : acks.takeUnacked()) {
-                settle(h, false, "recovered");
+                leases.settle(h, false, "recovered");
             }
             if (work != null) {
                 work.take().rollback("rolled back");
             }
             if (inListener != null && deliveryLock.isHeldByCurrentThread()) {
-                settle(inListener, false, "recovered");
+                leases.settle(inListener, false, "recovered");
                 inListener = null;
             }
         } finally {
@@ -959,25 +931,6 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
         redeliverAll();
     }
 
-    // ============================================================================================ leases
-
-    void renewLeases(Duration lease) {
-        long now = TimeSource.system().steadyMillis(); // the scale of the engine's lease ends: steady time
-        long threshold = now + lease.toMillis() / 2;
-        for (Held h : leased) {
-            if (h.leaseUntil < threshold) {
-                try {
-                    h.leaseUntil = h.source.extend(h.token(), lease);
-                } catch (StaleLeaseException e) {
-                    leased.remove(h);
-                    h.consumer.forget(h); // if still buffered: the store hands it out again, this copy never
-                } catch (RuntimeException e) {
-                    LOG.debug("renewing a lease failed", e);
-                }
-            }
-        }
-    }
-
     // ============================================================================================ close
 
     @Override
@@ -1037,7 +990,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
             }
             closing();
             for (Held h : acks.takeUnacked()) {
-                settle(h, false, "its session closed unacknowledged");
+                leases.settle(h, false, "its session closed unacknowledged");
             }
         } finally {
             deliveryLock.unlock();

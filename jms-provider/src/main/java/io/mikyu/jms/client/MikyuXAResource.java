@@ -58,7 +58,7 @@ final class MikyuXAResource implements XAResource {
         synchronized (this) {
             b = current;
         }
-        session.released(h);
+        session.leases.released(h);
         w.consumed(h);
         if (b != null && b.work == w) {
             b.bound(h, Branches.now());

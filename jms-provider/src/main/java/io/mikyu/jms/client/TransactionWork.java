@@ -138,7 +138,7 @@ final class TransactionWork {
                 JmsMetrics.GLOBAL.sent(sends.size());
             } else {
                 for (Held h : outside) {
-                    h.consumer.session().settle(h, false, reason);
+                    h.consumer.session().leases.settle(h, false, reason);
                 }
             }
         }
@@ -152,9 +152,9 @@ final class TransactionWork {
         void abandon(String reason) {
             for (Held h : consumed) {
                 if (h.source.transactional()) {
-                    h.consumer.session().released(h);
+                    h.consumer.session().leases.released(h);
                 } else {
-                    h.consumer.session().settle(h, false, reason);
+                    h.consumer.session().leases.settle(h, false, reason);
                 }
             }
         }
@@ -162,7 +162,7 @@ final class TransactionWork {
         /** Drops the sends; the consumed messages are delivered again, flagged redelivered. */
         void rollback(String reason) {
             for (Held h : consumed) {
-                h.consumer.session().settle(h, false, reason);
+                h.consumer.session().leases.settle(h, false, reason);
             }
         }
 
@@ -245,7 +245,7 @@ final class TransactionWork {
         /** The session stops renewing: the messages are settled, or held by a prepared transaction. */
         private void forgetLeases() {
             for (Held h : consumed) {
-                h.consumer.session().released(h);
+                h.consumer.session().leases.released(h);
             }
         }
     }
