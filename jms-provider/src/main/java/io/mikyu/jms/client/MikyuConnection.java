@@ -283,7 +283,7 @@ public class MikyuConnection implements ConnectionOpener.AnyDomainConnection, Te
     void flushNonPersistent() {
         if (nonPersistentPending.get() > 0) {
             for (MikyuSession s : sessions) {
-                s.flushPipeline();
+                s.sender.flushPipeline();
             }
         }
     }

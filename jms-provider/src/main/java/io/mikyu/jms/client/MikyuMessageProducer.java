@@ -281,18 +281,18 @@ public final class MikyuMessageProducer implements QueueSender, TopicPublisher {
         }
         boolean persistent = mode == DeliveryMode.PERSISTENT;
         if (listener == null) {
-            session.send(d, encoded, persistent, false);
+            session.sender.send(d, encoded, persistent, false);
             return;
         }
         EncodedMessage toSend = encoded;
-        session.sendAsync(() -> {
+        session.sender.sendAsync(() -> {
             Exception failure = null;
             try {
-                session.send(d, toSend, persistent, true);
+                session.sender.send(d, toSend, persistent, true);
             } catch (JMSException | RuntimeException e) {
                 failure = e;
             }
-            session.complete(listener, message, failure);
+            session.sender.complete(listener, message, failure);
         });
     }
 

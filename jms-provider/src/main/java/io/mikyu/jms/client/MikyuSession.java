@@ -2,7 +2,6 @@ package io.mikyu.jms.client;
 
 import io.mikyu.engine.spi.TimeSource;
 import io.mikyu.engine.security.Permission;
-import io.mikyu.engine.Durability;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.jms.Destinations;
@@ -14,7 +13,6 @@ import io.mikyu.jms.delivery.Inbound;
 import io.mikyu.jms.delivery.LogCursorSource;
 import io.mikyu.jms.delivery.MessageSource;
 import io.mikyu.jms.delivery.TaskQueueSource;
-import io.mikyu.jms.message.EncodedMessage;
 import io.mikyu.jms.message.MessageCodec;
 import io.mikyu.jms.message.MikyuBytesMessage;
 import io.mikyu.jms.message.MikyuMapMessage;
@@ -62,9 +60,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -91,6 +86,8 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
     final SessionLeases leases;
     /** Automatic acks waiting for their batch, CLIENT_ACKNOWLEDGE messages waiting for acknowledge(). */
     private final Acknowledgements acks;
+    /** How this session's sends reach the engine. */
+    final SessionSender sender;
     /** A transacted session's current transaction; null for the other modes. */
     private final TransactionWork work;
     static final long ACK_DELAY_MILLIS = Acknowledgements.DELAY_MILLIS;
@@ -101,10 +98,6 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
     private volatile Thread deliveryThread;
     /** The message a listener is being given (auto-acknowledging modes): recover() inside onMessage redelivers it. */
     private Held inListener;
-    private ExecutorService asyncSender;
-    private NonPersistentPipeline pipeline;
-    /** Larger NON_PERSISTENT messages are written at once, so an error (too large, disk full) reaches send(). */
-    private static final int PIPELINED_MAX_BYTES = 256 * 1024;
     private MessageListener distinguishedListener;
 
     /** A QueueSession or TopicSession refuses the other domain's methods, as the JMS javadoc requires. */
@@ -119,6 +112,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
         this.domain = domain;
         this.work = mode == SESSION_TRANSACTED ? new TransactionWork() : null;
         this.leases = new SessionLeases(connection);
+        this.sender = new SessionSender(this);
         this.acks = new Acknowledgements(leases::released, connection.options.persistentDurability());
         JmsMetrics.GLOBAL.sessions.incrementAndGet();
     }
@@ -305,98 +299,6 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
     void producerClosed(MikyuMessageProducer p) {
         if (producers.remove(p)) {
             JmsMetrics.GLOBAL.producers.decrementAndGet();
-        }
-    }
-
-    /**
-     * Sends (or, transacted, buffers) an encoded message; the producer has set every header. NON_PERSISTENT
-     * messages go through the session's {@link NonPersistentPipeline} unless {@code direct}.
-     */
-    void send(MikyuDestination d, EncodedMessage m, boolean persistent, boolean direct) throws JMSException {
-        checkOpen();
-        TransactionWork w = currentWork();
-        if (w != null) {
-            w.send(d, m);
-            return;
-        }
-        if (!persistent && d.isQueue() && !connection.options.isRemote()) {
-            // A NON_PERSISTENT queue message lives in memory only (a transient task): no write at all. Over a
-            // broker the same transient enqueue is a round trip, so there it goes through the pipeline below.
-            flushPipeline();
-            try {
-                connection.taskQueue(d.name()).enqueueTransient(List.of(m.toTask()));
-            } catch (RuntimeException e) {
-                throw JmsErrors.of(e);
-            }
-            JmsMetrics.GLOBAL.sent(1);
-            return;
-        }
-        if (!persistent && !direct && m.payload().length <= PIPELINED_MAX_BYTES) {
-            pipeline().submit(d, m);
-            JmsMetrics.GLOBAL.sent(1);
-            return;
-        }
-        flushPipeline();
-        Durability durability = persistent ? connection.options.persistentDurability() : Durability.ASYNC;
-        try {
-            if (d.isQueue()) {
-                connection.taskQueue(d.name()).enqueue(m.toTask(), durability);
-            } else {
-                connection.logQueue(d.name()).append(m.toEntry(), durability);
-            }
-            JmsMetrics.GLOBAL.sent(1);
-        } catch (RuntimeException e) {
-            throw JmsErrors.of(e);
-        }
-    }
-
-    private synchronized NonPersistentPipeline pipeline() {
-        if (pipeline == null) {
-            pipeline = new NonPersistentPipeline(this);
-        }
-        return pipeline;
-    }
-
-    /** Waits until this session's queued NON_PERSISTENT sends are written. */
-    void flushPipeline() {
-        NonPersistentPipeline p;
-        synchronized (this) {
-            p = pipeline;
-        }
-        if (p != null) {
-            p.flush();
-        }
-    }
-
-    /** Runs an asynchronous send on the session's sender thread (sends complete in the order they were made). */
-    void sendAsync(Runnable send) throws JMSException {
-        checkOpen();
-        flushPipeline();
-        synchronized (this) {
-            if (asyncSender == null) {
-                asyncSender = Executors.newSingleThreadExecutor(r -> {
-                    Thread t = new Thread(r, "mikyu-jms-async-send-" + connection.id);
-                    t.setDaemon(true);
-                    return t;
-                });
-            }
-            asyncSender.execute(send);
-        }
-    }
-
-    /** Calls a completion listener as JMS requires: on a provider thread, flagged so it cannot close us. */
-    void complete(CompletionListener listener, Message message, Exception failure) {
-        CallbackThread.Scope before = CallbackThread.enter(connection, this, true);
-        try {
-            if (failure == null) {
-                listener.onCompletion(message);
-            } else {
-                listener.onException(message, failure);
-            }
-        } catch (RuntimeException e) {
-            LOG.warn("a CompletionListener threw", e);
-        } finally {
-            CallbackThread.exit(before);
         }
     }
 
@@ -944,13 +846,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
             }
             closed = true;
         }
-        NonPersistentPipeline queued;
-        synchronized (this) {
-            queued = pipeline;
-        }
-        if (queued != null) {
-            queued.close();
-        }
+        sender.closePipeline();
         wakeDelivery();
         Thread t = deliveryThread;
         if (t != null && t != Thread.currentThread()) {
@@ -960,18 +856,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
                 Thread.currentThread().interrupt();
             }
         }
-        ExecutorService sender;
-        synchronized (this) {
-            sender = asyncSender;
-        }
-        if (sender != null) {
-            sender.shutdown();
-            try {
-                sender.awaitTermination(60, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        sender.awaitAsyncSends();
         deliveryLock.lock();
         try {
             flushAcks();
