@@ -420,7 +420,7 @@ public class MikyuConnection implements ConnectionOpener.AnyDomainConnection, Te
             startLock.notifyAll();
         }
         for (MikyuSession s : sessions) {
-            s.wakeDelivery();
+            s.delivery.wake();
         }
     }
 
@@ -433,7 +433,7 @@ public class MikyuConnection implements ConnectionOpener.AnyDomainConnection, Te
         used = true;
         started = false;
         for (MikyuSession s : sessions) {
-            s.awaitDeliveryPaused();
+            s.delivery.awaitPaused();
         }
     }
 
@@ -511,7 +511,7 @@ public class MikyuConnection implements ConnectionOpener.AnyDomainConnection, Te
 
     private void flushDueAcks() {
         for (MikyuSession s : sessions) {
-            s.flushAcksIfDue();
+            s.acks.flushIfDue(); // acks that waited long enough are written
         }
     }
 

@@ -256,32 +256,32 @@ public final class MikyuMessageConsumer implements QueueReceiver, TopicSubscribe
         checkOpen();
         this.listener = listener;
         if (listener != null) {
-            session.listenerSet();
+            session.delivery.listenerSet();
         }
     }
 
     @Override
     public Message receive() throws JMSException {
         checkOpen();
-        return session.receive(this, 0);
+        return session.delivery.receive(this, 0);
     }
 
     @Override
     public Message receive(long timeout) throws JMSException {
         checkOpen();
-        return session.receive(this, timeout <= 0 ? 0 : timeout);
+        return session.delivery.receive(this, timeout <= 0 ? 0 : timeout);
     }
 
     @Override
     public Message receive(long timeout, java.util.function.Predicate<? super Message> accept) throws JMSException {
         checkOpen();
-        return session.receive(this, timeout == 0 ? 0 : timeout < 0 ? -1 : timeout, accept);
+        return session.delivery.receive(this, timeout == 0 ? 0 : timeout < 0 ? -1 : timeout, accept);
     }
 
     @Override
     public Message receiveNoWait() throws JMSException {
         checkOpen();
-        return session.receive(this, -1);
+        return session.delivery.receive(this, -1);
     }
 
     @Override
@@ -289,23 +289,23 @@ public final class MikyuMessageConsumer implements QueueReceiver, TopicSubscribe
         if (closed) {
             return;
         }
-        if (!session.inDelivery() && session.deliveryLock().tryLock()) {
+        if (!session.delivery.inDelivery() && session.delivery.lock().tryLock()) {
             try {
                 closeQuietly();
             } finally {
-                session.deliveryLock().unlock();
+                session.delivery.lock().unlock();
             }
             return;
         }
-        if (session.inDelivery()) {
+        if (session.delivery.inDelivery()) {
             closeQuietly(); // from this session's own listener: allowed, and onMessage then completes normally
             return;
         }
-        session.deliveryLock().lock(); // a delivery to this session is under way: close after it
+        session.delivery.lock().lock(); // a delivery to this session is under way: close after it
         try {
             closeQuietly();
         } finally {
-            session.deliveryLock().unlock();
+            session.delivery.lock().unlock();
         }
     }
 
@@ -317,7 +317,7 @@ public final class MikyuMessageConsumer implements QueueReceiver, TopicSubscribe
             closed = true;
         }
         listener = null;
-        session.flushAcks();
+        session.acks.flush();
         returnBuffered();
         try {
             source.close();

@@ -1,6 +1,5 @@
 package io.mikyu.jms.client;
 
-import io.mikyu.engine.spi.TimeSource;
 import io.mikyu.engine.security.Permission;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.TaskQueue;
@@ -9,7 +8,6 @@ import io.mikyu.jms.MikyuDestination;
 import io.mikyu.jms.MikyuQueue;
 import io.mikyu.jms.MikyuTopic;
 import io.mikyu.jms.TemporaryDestinations;
-import io.mikyu.jms.delivery.Inbound;
 import io.mikyu.jms.delivery.LogCursorSource;
 import io.mikyu.jms.delivery.MessageSource;
 import io.mikyu.jms.delivery.TaskQueueSource;
@@ -56,11 +54,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.Serializable;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A JMS session: single-threaded as the spec has it — the application's thread for {@code receive}, one delivery
@@ -73,7 +68,6 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
     private static final Logger LOG = LoggerFactory.getLogger(MikyuSession.class);
     /** The header a topic message carries with its producer's connection id, for noLocal subscribers. */
     static final String CONNECTION_HEADER = NoLocalFilter.CONNECTION_HEADER;
-    private static final long SLICE_MILLIS = 100;
 
     final MikyuConnection connection;
     private final Subscriptions subscriptions;
@@ -85,19 +79,15 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
     /** Every message under a lease this session holds (buffered or delivered), for renewal. */
     final SessionLeases leases;
     /** Automatic acks waiting for their batch, CLIENT_ACKNOWLEDGE messages waiting for acknowledge(). */
-    private final Acknowledgements acks;
+    final Acknowledgements acks;
     /** How this session's sends reach the engine. */
     final SessionSender sender;
     /** A transacted session's current transaction; null for the other modes. */
     private final TransactionWork work;
     static final long ACK_DELAY_MILLIS = Acknowledgements.DELAY_MILLIS;
-    /** Held while a message is being delivered, so stop() and close() can wait for delivery to pause. */
-    private final ReentrantLock deliveryLock = new ReentrantLock();
-    private final Object wakeup = new Object();
+    /** Hands what the consumers hold to the application: receive, and the thread for listeners. */
+    final SessionDelivery delivery;
     private volatile boolean closed;
-    private volatile Thread deliveryThread;
-    /** The message a listener is being given (auto-acknowledging modes): recover() inside onMessage redelivers it. */
-    private Held inListener;
     private MessageListener distinguishedListener;
 
     /** A QueueSession or TopicSession refuses the other domain's methods, as the JMS javadoc requires. */
@@ -113,6 +103,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
         this.work = mode == SESSION_TRANSACTED ? new TransactionWork() : null;
         this.leases = new SessionLeases(connection);
         this.sender = new SessionSender(this);
+        this.delivery = new SessionDelivery(this, consumers);
         this.acks = new Acknowledgements(leases::released, connection.options.persistentDurability());
         JmsMetrics.GLOBAL.sessions.incrementAndGet();
     }
@@ -131,7 +122,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
     }
 
     /** Whether messages are acknowledged when {@code receive} or {@code onMessage} returns. */
-    private boolean autoAck() {
+    boolean autoAck() {
         return (mode == AUTO_ACKNOWLEDGE || mode == DUPS_OK_ACKNOWLEDGE) && currentWork() == null;
     }
 
@@ -451,7 +442,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
         topicDomainOnly("unsubscribe");
         checkOpen();
         Subscriptions.checkName(name);
-        flushAcks();
+        acks.flush();
         subscriptions.unsubscribe(name, this::hasUnackedFrom);
     }
 
@@ -503,227 +494,9 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
         return false;
     }
 
-    // ============================================================================================ delivery
-
-    /** A consumer's synchronous receive: {@code timeout} 0 waits forever, below 0 does not wait. */
-    Message receive(MikyuMessageConsumer c, long timeout) throws JMSException {
-        return receive(c, timeout, null);
-    }
-
-    /**
-     * As {@link #receive(MikyuMessageConsumer, long)}; when {@code accept} declines the message in an automatically
-     * acknowledging session, it is neither acked nor counted, and stays the consumer's next message.
-     */
-    Message receive(MikyuMessageConsumer c, long timeout, java.util.function.Predicate<? super Message> accept)
-            throws JMSException {
-        // A receive timeout is a duration: timed by the steady clock, which a step of the host's clock leaves alone.
-        long deadline = timeout < 0 ? 0 : timeout == 0 ? Long.MAX_VALUE : TimeSource.system().steadyMillis() + timeout;
-        connection.flushNonPersistent(); // a receive sees what its own connection sent before
-        try {
-            while (true) {
-                if (c.isClosed() || closed) {
-                    return null;
-                }
-                long remaining = deadline == Long.MAX_VALUE ? SLICE_MILLIS : deadline - TimeSource.system().steadyMillis();
-                if (!connection.isStarted()) {
-                    if (remaining <= 0 || !connection.awaitStarted(Math.min(remaining, SLICE_MILLIS))) {
-                        if (timeout < 0 || TimeSource.system().steadyMillis() >= deadline) {
-                            return null;
-                        }
-                        continue;
-                    }
-                }
-                Held h = c.take(Duration.ofMillis(Math.max(0, Math.min(remaining, SLICE_MILLIS))));
-                if (h == null) {
-                    if (TimeSource.system().steadyMillis() >= deadline) {
-                        return null;
-                    }
-                    continue;
-                }
-                deliveryLock.lock();
-                try {
-                    if (c.isClosed() || closed || !connection.isStarted()) {
-                        c.putBack(h);
-                        continue;
-                    }
-                    MikyuMessage m = open(c, h);
-                    if (m == null) {
-                        continue;
-                    }
-                    if (accept != null && !accept.test(m) && autoAck()) {
-                        c.putBack(h);
-                        return m;
-                    }
-                    delivered(h);
-                    return m;
-                } finally {
-                    deliveryLock.unlock();
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        }
-    }
-
-    /** Decodes a held message for delivery; null (and the message settled) if it expired or cannot be read. */
-    private MikyuMessage open(MikyuMessageConsumer c, Held h) {
-        Inbound in = h.inbound;
-        MikyuMessage m;
-        try {
-            m = codec.decode(in.headers(), in.payload(), in.attempt(), c.destination());
-        } catch (JMSException | RuntimeException e) {
-            LOG.warn("a message of {} cannot be decoded and is nacked (it will reach the dead-letter queue): {}",
-                    c.destination(), e.toString());
-            leases.settle(h, false, "undecodable: " + e);
-            return null;
-        }
-        long expiration = m.getJMSExpiration();
-        if (expiration > 0 && expiration <= System.currentTimeMillis()) {
-            leases.settle(h, true, null); // expired while buffered: drop it
-            return null;
-        }
-        m.setAcknowledger(this::acknowledgeFrom);
-        JmsMetrics.GLOBAL.delivered(in.attempt() > 1);
-        return m;
-    }
-
-    /** After a message was handed to the application (receive returned, or onMessage returned normally). */
-    private void delivered(Held h) {
-        TransactionWork w = currentWork();
-        if (w != null) {
-            consumedIn(w, h);
-        } else if (autoAck()) {
-            acks.ackSoon(h);
-        } else {
-            acks.delivered(h);
-        }
-    }
-
-    /** Writes the waiting automatic acks. */
-    void flushAcks() {
-        acks.flush();
-    }
-
-    /** The connection's timer: acks that waited long enough are written. */
-    void flushAcksIfDue() {
-        acks.flushIfDue();
-    }
-
-    /** The session's delivery thread: delivers to every consumer with a listener while the connection runs. */
-    private void deliveryLoop() {
-        while (!closed) {
-            try {
-                List<MikyuMessageConsumer> listening = new ArrayList<>();
-                for (MikyuMessageConsumer c : consumers) {
-                    if (c.listener() != null && !c.isClosed()) {
-                        listening.add(c);
-                    }
-                }
-                if (listening.isEmpty() || !connection.isStarted()) {
-                    synchronized (wakeup) {
-                        if (!closed) {
-                            wakeup.wait(SLICE_MILLIS);
-                        }
-                    }
-                    continue;
-                }
-                boolean any = false;
-                Duration wait = listening.size() == 1 ? Duration.ofMillis(SLICE_MILLIS) : Duration.ZERO;
-                for (MikyuMessageConsumer c : listening) {
-                    Held h = c.take(wait);
-                    if (h != null) {
-                        any = true;
-                        deliverToListener(c, h);
-                    }
-                }
-                if (!any && listening.size() > 1) {
-                    synchronized (wakeup) {
-                        wakeup.wait(5);
-                    }
-                }
-            } catch (InterruptedException e) {
-                if (closed) {
-                    return;
-                }
-            } catch (RuntimeException e) {
-                LOG.error("the delivery thread of a session of {} failed; it goes on", connection, e);
-            }
-        }
-    }
-
-    private void deliverToListener(MikyuMessageConsumer c, Held h) {
-        deliveryLock.lock();
-        try {
-            MessageListener listener = c.listener();
-            if (closed || c.isClosed() || listener == null || !connection.isStarted()) {
-                c.putBack(h);
-                return;
-            }
-            MikyuMessage m = open(c, h);
-            if (m == null) {
-                return;
-            }
-            boolean auto = autoAck();
-            if (auto) {
-                inListener = h; // acked when onMessage returns, unless it recovers the session first
-            } else {
-                delivered(h); // part of the session's next acknowledge(), commit() or recover(), even inside onMessage
-            }
-            CallbackThread.Scope before = CallbackThread.enter(connection, this, false);
-            boolean threw = false;
-            try {
-                listener.onMessage(m);
-            } catch (RuntimeException e) {
-                threw = true;
-                LOG.warn("the MessageListener of {} threw; the message will be delivered again", c.destination(), e);
-            } finally {
-                CallbackThread.exit(before);
-            }
-            if (auto && inListener != null) {
-                inListener = null;
-                if (threw) {
-                    leases.settle(h, false, "the message listener threw");
-                } else {
-                    acks.ackSoon(h);
-                }
-            }
-        } finally {
-            deliveryLock.unlock();
-        }
-    }
-
-    /** A consumer got a listener: make sure the delivery thread runs. */
-    void listenerSet() {
-        synchronized (this) {
-            if (deliveryThread == null && !closed) {
-                Thread t = new Thread(this::deliveryLoop, "mikyu-jms-session-" + connection.id);
-                t.setDaemon(true);
-                deliveryThread = t;
-                t.start();
-            }
-        }
-        wakeDelivery();
-    }
-
-    void wakeDelivery() {
-        synchronized (wakeup) {
-            wakeup.notifyAll();
-        }
-    }
-
-    /** Waits until no message is being delivered (the connection was stopped). */
-    void awaitDeliveryPaused() {
-        if (deliveryLock.isHeldByCurrentThread()) {
-            return;
-        }
-        deliveryLock.lock();
-        deliveryLock.unlock();
-    }
-
     // ============================================================================================ acknowledgement
 
-    private void acknowledgeFrom(MikyuMessage m) throws JMSException {
+    void acknowledgeFrom(MikyuMessage m) throws JMSException {
         if (closed) {
             throw new IllegalStateException("the session of this message is closed");
         }
@@ -756,8 +529,8 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
 
     /** Recover and rollback: what the consumers buffered goes back untouched, what was delivered comes again. */
     private void redeliverAll() {
-        flushAcks(); // what was acknowledged stays acknowledged
-        deliveryLock.lock();
+        acks.flush(); // what was acknowledged stays acknowledged
+        delivery.lock().lock();
         try {
             for (MikyuMessageConsumer c : consumers) {
                 c.returnBuffered();
@@ -768,12 +541,9 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
             if (work != null) {
                 work.take().rollback("rolled back");
             }
-            if (inListener != null && deliveryLock.isHeldByCurrentThread()) {
-                leases.settle(inListener, false, "recovered");
-                inListener = null;
-            }
+            delivery.redeliverInListener();
         } finally {
-            deliveryLock.unlock();
+            delivery.lock().unlock();
         }
     }
 
@@ -847,19 +617,12 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
             closed = true;
         }
         sender.closePipeline();
-        wakeDelivery();
-        Thread t = deliveryThread;
-        if (t != null && t != Thread.currentThread()) {
-            try {
-                t.join(30_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        delivery.wake();
+        delivery.awaitThreadEnd();
         sender.awaitAsyncSends();
-        deliveryLock.lock();
+        delivery.lock().lock();
         try {
-            flushAcks();
+            acks.flush();
             for (MikyuMessageConsumer c : consumers) {
                 c.closeQuietly();
             }
@@ -878,7 +641,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
                 leases.settle(h, false, "its session closed unacknowledged");
             }
         } finally {
-            deliveryLock.unlock();
+            delivery.lock().unlock();
         }
         connection.sessionClosed(this);
         JmsMetrics.GLOBAL.sessions.decrementAndGet();
@@ -903,14 +666,6 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
         if (consumers.remove(c)) {
             JmsMetrics.GLOBAL.consumers.decrementAndGet();
         }
-    }
-
-    boolean inDelivery() {
-        return deliveryLock.isHeldByCurrentThread();
-    }
-
-    ReentrantLock deliveryLock() {
-        return deliveryLock;
     }
 
     // ============================================================================================ app server
