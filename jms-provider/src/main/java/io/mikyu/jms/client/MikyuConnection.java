@@ -582,7 +582,7 @@ public class MikyuConnection implements ConnectionOpener.AnyDomainConnection, Te
     public void deleteTemporary(MikyuDestination destination) throws JMSException {
         checkOpen();
         for (MikyuSession s : sessions) {
-            if (s.hasConsumerOn(destination)) {
+            if (s.consumers.hasConsumerOn(destination)) {
                 throw new JMSException("temporary destination " + destination.name()
                         + " still has a consumer; close it first");
             }

@@ -324,7 +324,7 @@ public final class MikyuMessageConsumer implements QueueReceiver, TopicSubscribe
         } catch (RuntimeException e) {
             LOG.debug("closing the source of {} failed", destination, e);
         }
-        session.consumerClosed(this);
+        session.consumers.consumerClosed(this);
     }
 
     private void checkOpen() throws IllegalStateException {

@@ -71,7 +71,7 @@ public final class MikyuQueueBrowser implements QueueBrowser {
     @Override
     public void close() throws JMSException {
         markClosed();
-        session.browserClosed(this);
+        session.consumers.browserClosed(this);
     }
 
     void markClosed() {

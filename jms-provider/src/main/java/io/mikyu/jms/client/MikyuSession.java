@@ -1,16 +1,11 @@
 package io.mikyu.jms.client;
 
 import io.mikyu.engine.security.Permission;
-import io.mikyu.engine.LogQueue;
-import io.mikyu.engine.TaskQueue;
 import io.mikyu.jms.Destinations;
 import io.mikyu.jms.MikyuDestination;
 import io.mikyu.jms.MikyuQueue;
 import io.mikyu.jms.MikyuTopic;
 import io.mikyu.jms.TemporaryDestinations;
-import io.mikyu.jms.delivery.LogCursorSource;
-import io.mikyu.jms.delivery.MessageSource;
-import io.mikyu.jms.delivery.TaskQueueSource;
 import io.mikyu.jms.message.MessageCodec;
 import io.mikyu.jms.message.MikyuBytesMessage;
 import io.mikyu.jms.message.MikyuMapMessage;
@@ -23,7 +18,6 @@ import io.mikyu.selector.NoLocalFilter;
 import io.mikyu.selector.Selector;
 import io.mikyu.selector.SelectorSyntaxException;
 import jakarta.jms.BytesMessage;
-import jakarta.jms.CompletionListener;
 import jakarta.jms.Destination;
 import jakarta.jms.IllegalStateException;
 import jakarta.jms.InvalidDestinationException;
@@ -62,6 +56,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * thread of its own for message listeners (started with the first listener). Acknowledgement modes become
  * engine acks and nacks of the leases its consumers took; a transacted session commits its sends
  * and acks as one engine transaction.
+ *
+ * <p>The session keeps its mode, its state and the rules that span its parts (recover, commit, rollback, close);
+ * the parts are its collaborators: {@link SessionConsumers} makes consumers and browsers, {@link SessionSender}
+ * sends, {@link SessionDelivery} hands messages to {@code receive} and listeners, {@link Acknowledgements} and
+ * {@link SessionLeases} settle what was delivered, {@link TransactionWork} is the transaction.
  */
 public class MikyuSession implements Session, QueueSession, TopicSession {
 
@@ -70,12 +69,11 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
     static final String CONNECTION_HEADER = NoLocalFilter.CONNECTION_HEADER;
 
     final MikyuConnection connection;
-    private final Subscriptions subscriptions;
     private final int mode;
     final MessageCodec codec = new MessageCodec(Destinations.CODEC);
-    private final List<MikyuMessageConsumer> consumers = new CopyOnWriteArrayList<>();
+    /** Its consumers and browsers, and how they are made. */
+    final SessionConsumers consumers;
     private final List<MikyuMessageProducer> producers = new CopyOnWriteArrayList<>();
-    private final List<MikyuQueueBrowser> browsers = new CopyOnWriteArrayList<>();
     /** Every message under a lease this session holds (buffered or delivered), for renewal. */
     final SessionLeases leases;
     /** Automatic acks waiting for their batch, CLIENT_ACKNOWLEDGE messages waiting for acknowledge(). */
@@ -97,13 +95,13 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
 
     MikyuSession(MikyuConnection connection, int mode, Domain domain) {
         this.connection = connection;
-        this.subscriptions = new Subscriptions(connection);
         this.mode = mode;
         this.domain = domain;
         this.work = mode == SESSION_TRANSACTED ? new TransactionWork() : null;
         this.leases = new SessionLeases(connection);
         this.sender = new SessionSender(this);
-        this.delivery = new SessionDelivery(this, consumers);
+        this.consumers = new SessionConsumers(this);
+        this.delivery = new SessionDelivery(this, consumers.consumers());
         this.acks = new Acknowledgements(leases::released, connection.options.persistentDurability());
         JmsMetrics.GLOBAL.sessions.incrementAndGet();
     }
@@ -309,40 +307,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
     public MessageConsumer createConsumer(Destination destination, String messageSelector, boolean noLocal)
             throws JMSException {
         checkOpen();
-        MikyuDestination d = resolve(destination);
-        checkUsable(d);
-        connection.authorize(Permission.CONSUME, d);
-        Selector selector = compileSelector(messageSelector);
-        if (TemporaryDestinations.isTemporaryName(d.name()) && !connection.owns(d)) {
-            throw new InvalidDestinationException("temporary destination " + d.name()
-                    + " can only be consumed by the connection that created it");
-        }
-        MessageSource source;
-        try {
-            if (d.isQueue()) {
-                source = new TaskQueueSource(queueForConsumer(d.name()), selector.isMatchAll() ? null : selector);
-            } else {
-                LogQueue log = connection.logQueue(d.name());
-                source = new LogCursorSource(log, subscriptions.topicFilter(selector, noLocal),
-                        connection.options.maxAttemptsOf(d.name()));
-            }
-        } catch (RuntimeException e) {
-            throw JmsErrors.of(e);
-        }
-        return addConsumer(d, selector, noLocal, source, null);
-    }
-
-    private TaskQueue queueForConsumer(String name) {
-        // "<queue>/dlq" names a dead-letter queue, which exists with its queue and is never created here.
-        return name.contains("/") ? connection.engine.taskQueue(name) : connection.taskQueue(name);
-    }
-
-    private MikyuMessageConsumer addConsumer(MikyuDestination d, Selector selector, boolean noLocal,
-                                             MessageSource source, String subscription) throws JMSException {
-        MikyuMessageConsumer c = new MikyuMessageConsumer(this, d, selector, noLocal, source, subscription);
-        consumers.add(c);
-        JmsMetrics.GLOBAL.consumers.incrementAndGet();
-        return c;
+        return consumers.consumer(destination, messageSelector, noLocal);
     }
 
     @Override
@@ -376,11 +341,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
                                                    boolean noLocal) throws JMSException {
         topicDomainOnly("createDurableSubscriber");
         checkOpen();
-        MikyuDestination d = topicOf(topic);
-        Subscriptions.checkName(name);
-        Selector selector = compileSelector(messageSelector);
-        return subscriptions.durable(d, name, selector, noLocal,
-                (source, group) -> addConsumer(d, selector, noLocal, source, group));
+        return consumers.durable(topic, name, messageSelector, noLocal);
     }
 
     @Override
@@ -420,38 +381,14 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
             throws JMSException {
         topicDomainOnly("createSharedConsumer");
         checkOpen();
-        MikyuDestination d = topicOf(topic);
-        Subscriptions.checkName(name);
-        Selector selector = compileSelector(messageSelector);
-        return subscriptions.shared(d, name, selector, durable,
-                (source, group) -> addConsumer(d, selector, false, source, group));
-    }
-
-    private MikyuDestination topicOf(Topic topic) throws JMSException {
-        MikyuDestination d = resolve(topic);
-        if (d.isQueue()) {
-            throw new InvalidDestinationException(d + " is not a topic");
-        }
-        checkUsable(d);
-        connection.authorize(Permission.CONSUME, d);
-        return d;
+        return consumers.shared(topic, name, messageSelector, durable);
     }
 
     @Override
     public void unsubscribe(String name) throws JMSException {
         topicDomainOnly("unsubscribe");
         checkOpen();
-        Subscriptions.checkName(name);
-        acks.flush();
-        subscriptions.unsubscribe(name, this::hasUnackedFrom);
-    }
-
-    private boolean hasUnackedFrom(String group) {
-        TransactionWork w = currentWork();
-        if (w != null && w.consumedFrom(group)) {
-            return true;
-        }
-        return acks.unackedFrom(group);
+        consumers.unsubscribe(name);
     }
 
     @Override
@@ -463,35 +400,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
     public QueueBrowser createBrowser(Queue queue, String messageSelector) throws JMSException {
         queueDomainOnly("createBrowser");
         checkOpen();
-        MikyuDestination d = resolve(queue);
-        if (!d.isQueue()) {
-            throw new InvalidDestinationException(d + " is not a queue");
-        }
-        checkUsable(d);
-        connection.authorize(Permission.CONSUME, d);
-        Selector selector = compileSelector(messageSelector);
-        TaskQueue q;
-        try {
-            q = queueForConsumer(d.name());
-        } catch (RuntimeException e) {
-            throw JmsErrors.of(e);
-        }
-        MikyuQueueBrowser b = new MikyuQueueBrowser(this, (MikyuQueue) d, selector, q);
-        browsers.add(b);
-        return b;
-    }
-
-    void browserClosed(MikyuQueueBrowser b) {
-        browsers.remove(b);
-    }
-
-    boolean hasConsumerOn(MikyuDestination d) {
-        for (MikyuMessageConsumer c : consumers) {
-            if (c.destination().equals(d)) {
-                return true;
-            }
-        }
-        return false;
+        return consumers.browser(queue, messageSelector);
     }
 
     // ============================================================================================ acknowledgement
@@ -532,7 +441,7 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
         acks.flush(); // what was acknowledged stays acknowledged
         delivery.lock().lock();
         try {
-            for (MikyuMessageConsumer c : consumers) {
+            for (MikyuMessageConsumer c : consumers.consumers()) {
                 c.returnBuffered();
             }
             for (Held h : acks.takeUnacked()) {
@@ -623,14 +532,14 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
         delivery.lock().lock();
         try {
             acks.flush();
-            for (MikyuMessageConsumer c : consumers) {
+            for (MikyuMessageConsumer c : consumers.consumers()) {
                 c.closeQuietly();
             }
             for (MikyuMessageProducer p : producers) {
                 p.markClosed();
                 producerClosed(p);
             }
-            for (MikyuQueueBrowser b : browsers) {
+            for (MikyuQueueBrowser b : consumers.browsers()) {
                 b.markClosed();
             }
             if (work != null) {
@@ -660,12 +569,6 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
             throw new IllegalStateException("the session is closed");
         }
         connection.checkOpen();
-    }
-
-    void consumerClosed(MikyuMessageConsumer c) {
-        if (consumers.remove(c)) {
-            JmsMetrics.GLOBAL.consumers.decrementAndGet();
-        }
     }
 
     // ============================================================================================ app server
