@@ -14,7 +14,6 @@ import io.mikyu.jms.TemporaryDestinations;
 import io.mikyu.jms.config.ProviderOptions;
 import io.mikyu.jms.embedded.EmbeddedEngines;
 import io.mikyu.jms.metrics.JmsMetrics;
-import io.mikyu.jms.security.UserStore;
 import jakarta.jms.JMSException;
 import jakarta.jms.JMSSecurityException;
 

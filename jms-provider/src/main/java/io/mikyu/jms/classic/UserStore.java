@@ -1,4 +1,4 @@
-package io.mikyu.jms.security;
+package io.mikyu.jms.classic;
 
 import io.mikyu.engine.AuthenticationException;
 import io.mikyu.engine.config.MikyuConfig;
@@ -14,7 +14,7 @@ import java.util.Map;
  * ({@code users.<name>.password} hashed as {@code mikyu passwd} prints it, {@code users.<name>.roles},
  * {@code roles.<role>.produce|consume|manage}), the same one a broker daemon reads.
  */
-public final class UserStore {
+final class UserStore {
 
     private final SecurityRealm realm;
 
@@ -23,21 +23,21 @@ public final class UserStore {
     }
 
     /** Authentication off: everyone connects and may do everything. */
-    public static UserStore open() {
+    static UserStore open() {
         return new UserStore(SecurityRealm.open());
     }
 
-    public static UserStore of(SecurityRealm realm) {
+    static UserStore of(SecurityRealm realm) {
         return new UserStore(realm);
     }
 
     /** The users and roles of a file in the config format. */
-    public static UserStore load(Path file, boolean allowAnonymous) {
+    static UserStore load(Path file, boolean allowAnonymous) {
         return new UserStore(SecurityRealm.from(MikyuConfig.load(file,
                 Map.of(MikyuConfig.Key.ALLOW_ANONYMOUS.key(), String.valueOf(allowAnonymous)), "URL")));
     }
 
-    public boolean enabled() {
+    boolean enabled() {
         return realm.enabled();
     }
 
@@ -45,7 +45,7 @@ public final class UserStore {
      * @return who connected ({@link Principal#UNRESTRICTED} when authentication is off)
      * @throws JMSSecurityException if the credentials do not match a user
      */
-    public Principal authenticate(String user, String password) throws JMSSecurityException {
+    Principal authenticate(String user, String password) throws JMSSecurityException {
         try {
             return realm.authenticate(user, password == null ? null : password.toCharArray());
         } catch (AuthenticationException e) {
