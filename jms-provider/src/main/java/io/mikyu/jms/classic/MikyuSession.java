@@ -15,13 +15,10 @@ import io.mikyu.jms.message.MikyuStreamMessage;
 import io.mikyu.jms.message.MikyuTextMessage;
 import io.mikyu.jms.metrics.JmsMetrics;
 import io.mikyu.selector.NoLocalFilter;
-import io.mikyu.selector.Selector;
-import io.mikyu.selector.SelectorSyntaxException;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Destination;
 import jakarta.jms.IllegalStateException;
 import jakarta.jms.InvalidDestinationException;
-import jakarta.jms.InvalidSelectorException;
 import jakarta.jms.JMSException;
 import jakarta.jms.MapMessage;
 import jakarta.jms.Message;
@@ -230,15 +227,6 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
         topicDomainOnly("createTemporaryTopic");
         checkOpen();
         return connection.createTemporaryTopic();
-    }
-
-    /** A consumer's or browser's selector; one that does not compile is the JMS {@link InvalidSelectorException}. */
-    static Selector compileSelector(String messageSelector) throws InvalidSelectorException {
-        try {
-            return Selector.compile(messageSelector);
-        } catch (SelectorSyntaxException e) {
-            throw JmsErrors.with(new InvalidSelectorException(e.getMessage()), e);
-        }
     }
 
     /** The provider's form of any Queue or Topic (another provider's is read by name). */

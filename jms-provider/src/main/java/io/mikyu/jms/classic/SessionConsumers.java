@@ -11,8 +11,10 @@ import io.mikyu.jms.delivery.MessageSource;
 import io.mikyu.jms.delivery.TaskQueueSource;
 import io.mikyu.jms.metrics.JmsMetrics;
 import io.mikyu.selector.Selector;
+import io.mikyu.selector.SelectorSyntaxException;
 import jakarta.jms.Destination;
 import jakarta.jms.InvalidDestinationException;
+import jakarta.jms.InvalidSelectorException;
 import jakarta.jms.JMSException;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Queue;
@@ -55,7 +57,7 @@ final class SessionConsumers {
         MikyuDestination d = session.resolve(destination);
         session.checkUsable(d);
         connection.authorize(Permission.CONSUME, d);
-        Selector selector = MikyuSession.compileSelector(messageSelector);
+        Selector selector = compileSelector(messageSelector);
         if (TemporaryDestinations.isTemporaryName(d.name()) && !connection.owns(d)) {
             throw new InvalidDestinationException("temporary destination " + d.name()
                     + " can only be consumed by the connection that created it");
@@ -75,6 +77,15 @@ final class SessionConsumers {
         return add(d, selector, noLocal, source, null);
     }
 
+    /** A consumer's or browser's selector; one that does not compile is the JMS {@link InvalidSelectorException}. */
+    private static Selector compileSelector(String messageSelector) throws InvalidSelectorException {
+        try {
+            return Selector.compile(messageSelector);
+        } catch (SelectorSyntaxException e) {
+            throw JmsErrors.with(new InvalidSelectorException(e.getMessage()), e);
+        }
+    }
+
     private TaskQueue queueForConsumer(String name) {
         // "<queue>/dlq" names a dead-letter queue, which exists with its queue and is never created here.
         return name.contains("/") ? connection.engine.taskQueue(name) : connection.taskQueue(name);
@@ -91,7 +102,7 @@ final class SessionConsumers {
     TopicSubscriber durable(Topic topic, String name, String messageSelector, boolean noLocal) throws JMSException {
         MikyuDestination d = topicOf(topic);
         Subscriptions.checkName(name);
-        Selector selector = MikyuSession.compileSelector(messageSelector);
+        Selector selector = compileSelector(messageSelector);
         return subscriptions.durable(d, name, selector, noLocal,
                 (source, group) -> add(d, selector, noLocal, source, group));
     }
@@ -99,7 +110,7 @@ final class SessionConsumers {
     MessageConsumer shared(Topic topic, String name, String messageSelector, boolean durable) throws JMSException {
         MikyuDestination d = topicOf(topic);
         Subscriptions.checkName(name);
-        Selector selector = MikyuSession.compileSelector(messageSelector);
+        Selector selector = compileSelector(messageSelector);
         return subscriptions.shared(d, name, selector, durable,
                 (source, group) -> add(d, selector, false, source, group));
     }
@@ -135,7 +146,7 @@ final class SessionConsumers {
         }
         session.checkUsable(d);
         connection.authorize(Permission.CONSUME, d);
-        Selector selector = MikyuSession.compileSelector(messageSelector);
+        Selector selector = compileSelector(messageSelector);
         TaskQueue q;
         try {
             q = queueForConsumer(d.name());
