@@ -8,9 +8,9 @@ import jakarta.jms.XAQueueConnection;
 import jakarta.jms.XATopicConnection;
 
 /**
- * How the connection factories open the provider's connections. The connections ({@code io.mikyu.jms.client}) use
+ * How the connection factories open the provider's connections. The connections ({@code io.mikyu.jms.classic}) use
  * this package's destinations; were the factories to name them in turn, the two packages would depend on each
- * other. So the client package implements this interface and registers it in
+ * other. So the classic package implements this interface and registers it in
  * {@code META-INF/services/io.mikyu.jms.ConnectionOpener}, and the factories find it there. Not for applications.
  */
 public interface ConnectionOpener {

@@ -29,6 +29,15 @@ class JmsProviderArchitectureTest {
             resideInAPackage("io.mikyu..").and(not(resideInAnyPackage("io.mikyu.engine..", "io.mikyu.selector..",
                     "io.mikyu.jms.."))));
 
+    /**
+     * The classic API objects are reached only through {@link ConnectionOpener} (registered in
+     * {@code META-INF/services}): the factories naming them would close a cycle with the destinations they use.
+     */
+    @ArchTest
+    static final ArchRule onlyTheClassicPackageUsesTheClassicObjects = noClasses().that()
+            .resideOutsideOfPackage("io.mikyu.jms.classic..").should().dependOnClassesThat()
+            .resideInAPackage("io.mikyu.jms.classic..");
+
     @ArchTest
     static final ArchRule usesNoEngineInternals = noClasses().should().dependOnClassesThat()
             .resideInAPackage("io.mikyu.engine.internal..");

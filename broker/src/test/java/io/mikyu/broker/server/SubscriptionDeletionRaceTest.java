@@ -2,7 +2,7 @@ package io.mikyu.broker.server;
 
 import io.mikyu.engine.Mikyu;
 import io.mikyu.jms.MikyuConnectionFactory;
-import io.mikyu.jms.client.SubscriptionDeletionHook;
+import io.mikyu.jms.classic.SubscriptionDeletionHook;
 import jakarta.jms.Connection;
 import jakarta.jms.IllegalStateException;
 import jakarta.jms.Message;

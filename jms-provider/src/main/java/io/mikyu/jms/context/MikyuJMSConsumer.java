@@ -62,7 +62,7 @@ final class MikyuJMSConsumer implements JMSConsumer {
     public void setMessageListener(MessageListener listener) {
         checkOpen();
         try {
-            consumer.setMessageListener(listener == null ? null : context.deliveringTo(listener));
+            consumer.setMessageListener(listener == null ? null : ContextCallbacks.deliveringTo(context, listener));
         } catch (JMSException e) {
             throw RuntimeExceptions.translate(e);
         }

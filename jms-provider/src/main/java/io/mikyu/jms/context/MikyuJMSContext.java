@@ -3,7 +3,6 @@ package io.mikyu.jms.context;
 import java.io.Serializable;
 
 import jakarta.jms.BytesMessage;
-import jakarta.jms.CompletionListener;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionMetaData;
 import jakarta.jms.Destination;
@@ -18,7 +17,6 @@ import jakarta.jms.JMSRuntimeException;
 import jakarta.jms.MapMessage;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
-import jakarta.jms.MessageListener;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.ObjectMessage;
 import jakarta.jms.Queue;
@@ -46,12 +44,7 @@ import jakarta.jms.Topic;
  */
 public class MikyuJMSContext implements JMSContext {
 
-    /** The context whose MessageListener is running on this thread (a session's delivery thread), if any. */
-    private static final ThreadLocal<MikyuJMSContext> LISTENER_OF = new ThreadLocal<>();
-    /** The context whose CompletionListener is running on this thread, if any. */
-    private static final ThreadLocal<MikyuJMSContext> COMPLETION_OF = new ThreadLocal<>();
-
-    private final SharedConnection shared;
+    final SharedConnection shared;
     private final int sessionMode;
     /** Whether the session is an XASession (see {@link MikyuXAJMSContext}). */
     private final boolean xa;
@@ -67,10 +60,6 @@ public class MikyuJMSContext implements JMSContext {
      * means; the classic Session has no acknowledge of its own.
      */
     private volatile Message lastDelivered;
-
-    private MikyuJMSContext(SharedConnection shared, int sessionMode) {
-        this(shared, sessionMode, false);
-    }
 
     MikyuJMSContext(SharedConnection shared, int sessionMode, boolean xa) {
         this.shared = shared;
@@ -103,7 +92,7 @@ public class MikyuJMSContext implements JMSContext {
      */
     public static JMSContext create(Connection connection, int sessionMode) {
         checkSessionMode(sessionMode);
-        return new MikyuJMSContext(new SharedConnection(connection), sessionMode);
+        return new MikyuJMSContext(new SharedConnection(connection), sessionMode, false);
     }
 
     // ================================================================ connection
@@ -113,17 +102,12 @@ public class MikyuJMSContext implements JMSContext {
         checkOpen();
         checkSessionMode(sessionMode);
         shared.retain();
-        return new MikyuJMSContext(shared, sessionMode);
+        return new MikyuJMSContext(shared, sessionMode, false);
     }
 
     @Override
     public String getClientID() {
-        checkOpen();
-        try {
-            return shared.connection.getClientID();
-        } catch (JMSException e) {
-            throw RuntimeExceptions.translate(e);
-        }
+        return onConnection(Connection::getClientID);
     }
 
     /** The classic connection decides whether it is too late (IllegalStateException) or a duplicate ID. */
@@ -139,22 +123,12 @@ public class MikyuJMSContext implements JMSContext {
 
     @Override
     public ConnectionMetaData getMetaData() {
-        checkOpen();
-        try {
-            return shared.connection.getMetaData();
-        } catch (JMSException e) {
-            throw RuntimeExceptions.translate(e);
-        }
+        return onConnection(Connection::getMetaData);
     }
 
     @Override
     public ExceptionListener getExceptionListener() {
-        checkOpen();
-        try {
-            return shared.connection.getExceptionListener();
-        } catch (JMSException e) {
-            throw RuntimeExceptions.translate(e);
-        }
+        return onConnection(Connection::getExceptionListener);
     }
 
     @Override
@@ -180,8 +154,7 @@ public class MikyuJMSContext implements JMSContext {
     @Override
     public void stop() {
         checkOpen();
-        MikyuJMSContext running = LISTENER_OF.get();
-        if (running != null && running.shared == shared) {
+        if (ContextCallbacks.inMessageListenerOn(shared)) {
             throw new IllegalStateRuntimeException("a MessageListener may not stop its own connection");
         }
         try {
@@ -209,10 +182,10 @@ public class MikyuJMSContext implements JMSContext {
      */
     @Override
     public void close() {
-        if (COMPLETION_OF.get() == this) {
+        if (ContextCallbacks.inCompletionListenerOf(this)) {
             throw new IllegalStateRuntimeException("a CompletionListener may not close its own JMSContext");
         }
-        if (LISTENER_OF.get() == this) {
+        if (ContextCallbacks.inMessageListenerOf(this)) {
             throw new IllegalStateRuntimeException("a MessageListener may not close its own JMSContext");
         }
         Session toClose;
@@ -266,7 +239,7 @@ public class MikyuJMSContext implements JMSContext {
     @Override
     public void commit() {
         checkOpen();
-        if (COMPLETION_OF.get() == this) {
+        if (ContextCallbacks.inCompletionListenerOf(this)) {
             throw new IllegalStateRuntimeException("a CompletionListener may not commit its own JMSContext");
         }
         try {
@@ -280,7 +253,7 @@ public class MikyuJMSContext implements JMSContext {
     @Override
     public void rollback() {
         checkOpen();
-        if (COMPLETION_OF.get() == this) {
+        if (ContextCallbacks.inCompletionListenerOf(this)) {
             throw new IllegalStateRuntimeException("a CompletionListener may not roll back its own JMSContext");
         }
         try {
@@ -422,42 +395,22 @@ public class MikyuJMSContext implements JMSContext {
 
     @Override
     public Queue createQueue(String queueName) {
-        checkOpen();
-        try {
-            return session().createQueue(queueName);
-        } catch (JMSException e) {
-            throw RuntimeExceptions.translate(e);
-        }
+        return onSession(s -> s.createQueue(queueName));
     }
 
     @Override
     public Topic createTopic(String topicName) {
-        checkOpen();
-        try {
-            return session().createTopic(topicName);
-        } catch (JMSException e) {
-            throw RuntimeExceptions.translate(e);
-        }
+        return onSession(s -> s.createTopic(topicName));
     }
 
     @Override
     public TemporaryQueue createTemporaryQueue() {
-        checkOpen();
-        try {
-            return session().createTemporaryQueue();
-        } catch (JMSException e) {
-            throw RuntimeExceptions.translate(e);
-        }
+        return onSession(Session::createTemporaryQueue);
     }
 
     @Override
     public TemporaryTopic createTemporaryTopic() {
-        checkOpen();
-        try {
-            return session().createTemporaryTopic();
-        } catch (JMSException e) {
-            throw RuntimeExceptions.translate(e);
-        }
+        return onSession(Session::createTemporaryTopic);
     }
 
     // ================================================================ producers, consumers, browsers
@@ -486,79 +439,37 @@ public class MikyuJMSContext implements JMSContext {
 
     @Override
     public JMSConsumer createConsumer(Destination destination, String messageSelector, boolean noLocal) {
-        checkOpen();
-        requireDestination(destination);
-        try {
-            return started(session().createConsumer(destination, messageSelector, noLocal));
-        } catch (JMSException e) {
-            throw RuntimeExceptions.translate(e);
-        }
+        return consumer(destination, s -> s.createConsumer(destination, messageSelector, noLocal));
     }
 
     @Override
     public JMSConsumer createDurableConsumer(Topic topic, String name) {
-        checkOpen();
-        requireDestination(topic);
-        try {
-            return started(session().createDurableConsumer(topic, name));
-        } catch (JMSException e) {
-            throw RuntimeExceptions.translate(e);
-        }
+        return consumer(topic, s -> s.createDurableConsumer(topic, name));
     }
 
     @Override
     public JMSConsumer createDurableConsumer(Topic topic, String name, String messageSelector, boolean noLocal) {
-        checkOpen();
-        requireDestination(topic);
-        try {
-            return started(session().createDurableConsumer(topic, name, messageSelector, noLocal));
-        } catch (JMSException e) {
-            throw RuntimeExceptions.translate(e);
-        }
+        return consumer(topic, s -> s.createDurableConsumer(topic, name, messageSelector, noLocal));
     }
 
     @Override
     public JMSConsumer createSharedDurableConsumer(Topic topic, String name) {
-        checkOpen();
-        requireDestination(topic);
-        try {
-            return started(session().createSharedDurableConsumer(topic, name));
-        } catch (JMSException e) {
-            throw RuntimeExceptions.translate(e);
-        }
+        return consumer(topic, s -> s.createSharedDurableConsumer(topic, name));
     }
 
     @Override
     public JMSConsumer createSharedDurableConsumer(Topic topic, String name, String messageSelector) {
-        checkOpen();
-        requireDestination(topic);
-        try {
-            return started(session().createSharedDurableConsumer(topic, name, messageSelector));
-        } catch (JMSException e) {
-            throw RuntimeExceptions.translate(e);
-        }
+        return consumer(topic, s -> s.createSharedDurableConsumer(topic, name, messageSelector));
     }
 
     @Override
     public JMSConsumer createSharedConsumer(Topic topic, String sharedSubscriptionName) {
-        checkOpen();
-        requireDestination(topic);
-        try {
-            return started(session().createSharedConsumer(topic, sharedSubscriptionName));
-        } catch (JMSException e) {
-            throw RuntimeExceptions.translate(e);
-        }
+        return consumer(topic, s -> s.createSharedConsumer(topic, sharedSubscriptionName));
     }
 
     @Override
     public JMSConsumer createSharedConsumer(Topic topic, String sharedSubscriptionName, String messageSelector) {
-        checkOpen();
-        requireDestination(topic);
-        try {
-            return started(session().createSharedConsumer(topic, sharedSubscriptionName, messageSelector));
-        } catch (JMSException e) {
-            throw RuntimeExceptions.translate(e);
-        }
+        return consumer(topic, s -> s.createSharedConsumer(topic, sharedSubscriptionName, messageSelector));
     }
 
     @Override
@@ -568,13 +479,48 @@ public class MikyuJMSContext implements JMSContext {
 
     @Override
     public QueueBrowser createBrowser(Queue queue, String messageSelector) {
+        return browser(queue, s -> s.createBrowser(queue, messageSelector));
+    }
+
+    /** A call on the classic session or connection; its checked JMSException becomes the runtime one. */
+    @FunctionalInterface
+    private interface ClassicCall<O, T> {
+        T on(O classic) throws JMSException;
+    }
+
+    private <T> T onSession(ClassicCall<Session, T> call) {
         checkOpen();
-        requireDestination(queue);
         try {
-            return session().createBrowser(queue, messageSelector);
+            return call.on(session());
         } catch (JMSException e) {
             throw RuntimeExceptions.translate(e);
         }
+    }
+
+    private <T> T onConnection(ClassicCall<Connection, T> call) {
+        checkOpen();
+        try {
+            return call.on(shared.connection);
+        } catch (JMSException e) {
+            throw RuntimeExceptions.translate(e);
+        }
+    }
+
+    /** A consumer the classic session makes, wrapped as a JMSConsumer (see {@link #started}). */
+    private JMSConsumer consumer(Destination destination, ClassicCall<Session, MessageConsumer> create) {
+        checkOpen();
+        requireDestination(destination);
+        try {
+            return started(create.on(session()));
+        } catch (JMSException e) {
+            throw RuntimeExceptions.translate(e);
+        }
+    }
+
+    private QueueBrowser browser(Queue queue, ClassicCall<Session, QueueBrowser> create) {
+        checkOpen();
+        requireDestination(queue);
+        return onSession(create);
     }
 
     /** Wraps a new consumer and, with autoStart, starts the connection; the consumer is closed if that fails. */
@@ -647,87 +593,6 @@ public class MikyuJMSContext implements JMSContext {
     void delivered(Message message) {
         if (message != null && sessionMode == CLIENT_ACKNOWLEDGE) {
             lastDelivered = message;
-        }
-    }
-
-    /** The listener the classic consumer calls: records the delivery and marks the thread while it runs. */
-    MessageListener deliveringTo(MessageListener listener) {
-        return message -> {
-            delivered(message);
-            MikyuJMSContext previous = LISTENER_OF.get();
-            LISTENER_OF.set(this);
-            try {
-                listener.onMessage(message);
-            } finally {
-                restore(LISTENER_OF, previous);
-            }
-        };
-    }
-
-    /**
-     * The listener the classic producer calls: marks the thread while it runs, and hands the simplified API's
-     * runtime exceptions to {@code onException}.
-     */
-    CompletionListener completingTo(CompletionListener listener) {
-        return new CompletionListener() {
-            @Override
-            public void onCompletion(Message message) {
-                MikyuJMSContext previous = COMPLETION_OF.get();
-                COMPLETION_OF.set(MikyuJMSContext.this);
-                try {
-                    listener.onCompletion(message);
-                } finally {
-                    restore(COMPLETION_OF, previous);
-                }
-            }
-
-            @Override
-            public void onException(Message message, Exception exception) {
-                Exception translated = exception instanceof JMSException e ? RuntimeExceptions.translate(e) : exception;
-                MikyuJMSContext previous = COMPLETION_OF.get();
-                COMPLETION_OF.set(MikyuJMSContext.this);
-                try {
-                    listener.onException(message, translated);
-                } finally {
-                    restore(COMPLETION_OF, previous);
-                }
-            }
-        };
-    }
-
-    private static void restore(ThreadLocal<MikyuJMSContext> marker, MikyuJMSContext previous) {
-        if (previous == null) {
-            marker.remove();
-        } else {
-            marker.set(previous);
-        }
-    }
-
-    /** The connection and the number of open contexts using it; the last to close closes the connection. */
-    static final class SharedConnection {
-
-        final Connection connection;
-        private int contexts = 1;
-
-        SharedConnection(Connection connection) {
-            this.connection = connection;
-        }
-
-        synchronized void retain() {
-            if (contexts == 0) {
-                throw new IllegalStateRuntimeException("the connection is closed");
-            }
-            contexts++;
-        }
-
-        void release() throws JMSException {
-            boolean last;
-            synchronized (this) {
-                last = --contexts == 0;
-            }
-            if (last) {
-                connection.close();
-            }
         }
     }
 }

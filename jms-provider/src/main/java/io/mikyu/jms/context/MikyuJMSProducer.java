@@ -122,7 +122,7 @@ final class MikyuJMSProducer implements JMSProducer {
                 producer.send(destination, message, deliveryMode, priority, timeToLive);
             } else {
                 producer.send(destination, message, deliveryMode, priority, timeToLive,
-                        context.completingTo(completionListener));
+                        ContextCallbacks.completingTo(context, completionListener));
             }
         } catch (JMSException e) {
             throw RuntimeExceptions.translate(e);
