@@ -19,7 +19,6 @@ import io.mikyu.engine.internal.format.BatchDescriptor;
 import io.mikyu.engine.internal.format.BatchEncoder;
 import io.mikyu.engine.internal.format.TaskRecordDescriptor;
 import io.mikyu.engine.internal.log.SegmentedLog;
-import io.mikyu.engine.internal.txn.TransactionManager;
 import io.mikyu.engine.internal.txn.TxOp;
 import io.mikyu.engine.internal.write.AppendRequest;
 import io.mikyu.engine.internal.write.GroupCommitWriter;
@@ -28,15 +27,8 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
@@ -64,7 +56,6 @@ final class LeaseLedger {
             new java.util.concurrent.atomic.AtomicLong();
     final TaskQueueState state;
     final ReentrantLock lock = new ReentrantLock();
-    final Condition changed = lock.newCondition();
     private final GroupCommitWriter writer;
     private final EngineConfig engine;
     /** Wall time stamps records; steady time times leases and backoffs. */
@@ -80,26 +71,11 @@ final class LeaseLedger {
     private final LongSupplier stateStamp;
     private volatile long acked;
     private volatile long deadLettered;
-    /** Dequeuers waiting on {@link #changed} with a filter (guarded by the lock); see {@link #signalReady}. */
-    private int filteredWaiters;
-    /** One-shot wake-ups of consumers that wait without a thread (AsyncDequeue), guarded by the lock. */
-    private final Set<Runnable> readyListeners = new LinkedHashSet<>();
 
-    // Producer pacing (EngineConfig#paceProducersAbove): counters guarded by the lock, flags read without it.
-    private final Condition roomFreed = lock.newCondition();
-    private final int paceAbove;
-    private volatile boolean crowded;
-    private volatile long lastTakeNanos = System.nanoTime() - CONSUMERS_IDLE_NANOS;
-    private long takenTotal;
-    /** The take count the last paced producer waits for. */
-    private long paceTarget;
-    /** When this thread last took from this queue: a consumer that also produces is never paced by itself. */
-    private final ThreadLocal<long[]> lastTakeHere = ThreadLocal.withInitial(() -> new long[1]);
-    private long pacedWaits;
-    /** Producers paced without a thread ({@link #awaitRoomAsync}): a take makes them look again. */
-    private final List<PacedProducer> pacedProducers = new ArrayList<>();
-    /** Consumers that took nothing for this long are not busy: slow workers do not hold producers back. */
-    private static final long CONSUMERS_IDLE_NANOS = 20_000_000L;
+    /** The consumers waiting for a change, woken as items become ready. */
+    final WaitingConsumers waiting;
+    /** Producer pacing: how enqueues wait for consumers of a crowded queue. */
+    final ProducerPacing pacing;
 
     LeaseLedger(String name, TaskQueueConfig config, SegmentedLog stateLog, GroupCommitWriter writer,
                 EngineConfig engine, TaskQueueHandle deadLetters, LongFunction<Record> item, LongSupplier stateStamp,
@@ -116,7 +92,8 @@ final class LeaseLedger {
         this.item = item;
         this.stateStamp = stateStamp;
         this.state = new TaskQueueState(name, config, clock, engine.cacheBytesPerQueue(), window);
-        this.paceAbove = engine.paceProducersAbove();
+        this.waiting = new WaitingConsumers(name, lock, state);
+        this.pacing = new ProducerPacing(lock, state, engine.paceProducersAbove());
     }
 
     TaskQueueHandle deadLetters() {
@@ -143,27 +120,13 @@ final class LeaseLedger {
 
     /**
      * Under the lock: leases up to {@code max} ready items. Empty if none is ready. Items left ready go to the next
-     * waiting consumer ({@link #passOn}).
+     * waiting consumer ({@link WaitingConsumers#passOn}).
      */
     Taken take(int max, TaskFilter filter, long now, long leaseUntil) {
         List<TaskEntry> taken = state.lease(max, filter, now, leaseUntil);
         if (!taken.isEmpty()) {
-            passOn();
-            lastTakeNanos = System.nanoTime();
-            lastTakeHere.get()[0] = lastTakeNanos;
-            takenTotal += taken.size();
-            if (crowded) {
-                crowded = state.readyCount() > paceAbove;
-                if (lock.hasWaiters(roomFreed)) {
-                    roomFreed.signalAll();
-                }
-                if (!pacedProducers.isEmpty()) {
-                    for (PacedProducer p : pacedProducers) {
-                        p.lookAgain();
-                    }
-                    pacedProducers.clear();
-                }
-            }
+            waiting.passOn();
+            pacing.took(taken.size());
         }
         List<Entry> records = new ArrayList<>(taken.size());
         List<LeasedTask> handedOut = new ArrayList<>(taken.size());
@@ -175,242 +138,6 @@ final class LeaseLedger {
                     e.expiresAt, leaseUntil, e.headers, e.payload, e.leaseRanOut));
         }
         return new Taken(taken, records, handedOut);
-    }
-
-    /**
-     * Paces a producer about to add {@code incoming} tasks: while the queue is crowded (more ready tasks than
-     * {@link io.mikyu.engine.EngineConfig#paceProducersAbove()}) and its consumers are taking tasks, wait until
-     * they have taken as many as this producer (after those waiting before it) adds, or the backlog fell under the
-     * limit, or they stopped taking, or {@link io.mikyu.engine.EngineConfig#PACING_MAX_WAIT} passed. A queue nobody consumes from is never paced:
-     * it buffers at full speed. Producers and consumers then share the machine in proportion to the work, and
-     * the backlog the consumers work through stays in memory.
-     */
-    void awaitRoom(int incoming) {
-        if (!wouldPace()) {
-            return;
-        }
-        // A worker that takes tasks and enqueues follow-ups (or retries) would wait for its own takes.
-        long mine = lastTakeHere.get()[0];
-        if (mine != 0 && System.nanoTime() - mine <= CONSUMERS_IDLE_NANOS) {
-            return;
-        }
-        lock.lock();
-        try {
-            long deadline = System.nanoTime() + EngineConfig.PACING_MAX_WAIT.toNanos();
-            // Producers take turns: each waits for its own share of the consumers' takes, so four producers
-            // waiting at once add what the consumers took, not four times that.
-            long target = Math.max(takenTotal, paceTarget) + incoming;
-            paceTarget = target;
-            pacedWaits++;
-            while (crowded && takenTotal < target && System.nanoTime() - lastTakeNanos <= CONSUMERS_IDLE_NANOS) {
-                long remaining = deadline - System.nanoTime();
-                if (remaining <= 0) {
-                    break;
-                }
-                // Wake at least once per idle period: consumers that stopped taking send no signal.
-                roomFreed.awaitNanos(Math.min(remaining, CONSUMERS_IDLE_NANOS));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt(); // the enqueue goes on; the caller sees the flag
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /**
-     * {@link #awaitRoom} without holding a thread: {@code proceed} runs at once on this thread if the producer need
-     * not wait, else on {@code timer} once it may go on (under the same rules and the same longest wait). Returns
-     * whether it waits.
-     */
-    boolean awaitRoomAsync(int incoming, ScheduledExecutorService timer, Runnable proceed) {
-        long target;
-        lock.lock();
-        try {
-            if (!wouldPace()) {
-                target = -1;
-            } else {
-                target = Math.max(takenTotal, paceTarget) + incoming;
-                paceTarget = target;
-                pacedWaits++;
-            }
-        } finally {
-            lock.unlock();
-        }
-        if (target < 0) {
-            proceed.run();
-            return false;
-        }
-        PacedProducer paced = new PacedProducer(target, System.nanoTime() + EngineConfig.PACING_MAX_WAIT.toNanos(),
-                timer, proceed);
-        try {
-            timer.execute(paced::tick);
-        } catch (RejectedExecutionException e) {
-            paced.go(); // the timer is shutting down: do not hold the producer
-        }
-        return true;
-    }
-
-    /**
-     * A producer waiting for its share of the consumers' takes: looks again after each take and, on its timer, at
-     * least once per idle period (consumers that stopped taking send no signal) until its longest wait is over.
-     */
-    private final class PacedProducer {
-        private final long target;
-        private final long deadline;
-        private final ScheduledExecutorService timer;
-        private final Runnable proceed;
-        private final AtomicBoolean done = new AtomicBoolean();
-
-        PacedProducer(long target, long deadline, ScheduledExecutorService timer, Runnable proceed) {
-            this.target = target;
-            this.deadline = deadline;
-            this.timer = timer;
-            this.proceed = proceed;
-        }
-
-        /** Under the lock, from a take: look again on the timer's thread. */
-        void lookAgain() {
-            try {
-                timer.execute(this::check);
-            } catch (RejectedExecutionException e) {
-                // the timer is shut down: its own tick has gone with it, and so has whoever waits for this
-            }
-        }
-
-        /** The timer's round: look, and come back within an idle period while still waiting. */
-        void tick() {
-            if (check()) {
-                return;
-            }
-            long delay = Math.max(0, Math.min(deadline - System.nanoTime(), CONSUMERS_IDLE_NANOS));
-            try {
-                timer.schedule(this::tick, delay, TimeUnit.NANOSECONDS);
-            } catch (RejectedExecutionException e) {
-                go(); // the timer is shutting down: do not hold the producer
-            }
-        }
-
-        /** Proceeds if the producer may go on; true if it did (now or before). */
-        private boolean check() {
-            if (done.get()) {
-                return true;
-            }
-            lock.lock();
-            try {
-                long now = System.nanoTime();
-                boolean wait = crowded && takenTotal < target && now - lastTakeNanos <= CONSUMERS_IDLE_NANOS
-                        && now < deadline;
-                if (wait) {
-                    if (!pacedProducers.contains(this)) {
-                        pacedProducers.add(this);
-                    }
-                    return false;
-                }
-                pacedProducers.remove(this);
-            } finally {
-                lock.unlock();
-            }
-            go();
-            return true;
-        }
-
-        private void go() {
-            if (done.compareAndSet(false, true)) {
-                proceed.run();
-            }
-        }
-    }
-
-    /** How many enqueues were paced (waited for consumers) so far. */
-    long pacedWaits() {
-        lock.lock();
-        try {
-            return pacedWaits;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /**
-     * Under the lock, after {@code count} tasks joined: wakes that many waiting consumers rather than all of them,
-     * so four consumers idling on a queue do not all race for each single task (on two cores every needless
-     * wake-up costs tens of microseconds). A consumer that takes and leaves ready tasks behind wakes the next one
-     * ({@link #passOn}). Everyone wakes when a waiter has a filter (a signal could go to one the new tasks do not
-     * match) or when a task is not ready yet (every waiter's timed wait must be planned again).
-     */
-    void signalReady(int count, boolean allReady) {
-        if (!allReady || filteredWaiters > 0) {
-            wakeAll();
-            return;
-        }
-        for (int i = 0; i < count && lock.hasWaiters(changed); i++) {
-            changed.signal();
-        }
-        fireListeners();
-    }
-
-    /** Under the lock, after a consumer took: if tasks are still ready, the next waiting consumer gets them. */
-    private void passOn() {
-        if (state.hasReady()) {
-            if (lock.hasWaiters(changed)) {
-                changed.signal();
-            }
-            fireListeners();
-        }
-    }
-
-    /**
-     * Under the lock: waits up to {@code nanos} for a change; {@code filtered}: the caller takes with a filter, so
-     * a new task may not be for it (see {@link #signalReady}).
-     */
-    void awaitChange(long nanos, boolean filtered) throws InterruptedException {
-        if (filtered) {
-            filteredWaiters++;
-        }
-        try {
-            changed.awaitNanos(nanos);
-        } finally {
-            if (filtered) {
-                filteredWaiters--;
-            }
-        }
-    }
-
-    /** Under the lock: every waiting consumer looks again, with a thread or without. */
-    void wakeAll() {
-        changed.signalAll();
-        fireListeners();
-    }
-
-    /** Under the lock: {@code whenReady} runs once at the next change (see AsyncDequeue). */
-    void listen(Runnable whenReady) {
-        readyListeners.add(whenReady);
-    }
-
-    void unlisten(Runnable whenReady) {
-        withLock(() -> readyListeners.remove(whenReady));
-    }
-
-    private void fireListeners() {
-        if (readyListeners.isEmpty()) {
-            return;
-        }
-        Runnable[] due = readyListeners.toArray(new Runnable[0]);
-        readyListeners.clear();
-        for (Runnable r : due) {
-            try {
-                r.run();
-            } catch (RuntimeException e) {
-                LOG.warn("a ready listener of '{}' failed", name, e);
-            }
-        }
-    }
-
-    /** Under the lock, after tasks became ready: whether producers are to be paced from now on. */
-    void noteReady() {
-        if (paceAbove > 0 && !crowded && state.readyCount() > paceAbove) {
-            crowded = true;
-        }
     }
 
     /**
@@ -482,7 +209,7 @@ final class LeaseLedger {
     private void unlease(Taken taken) {
         withLock(() -> {
             state.unlease(taken.entries(), clock.steadyMillis());
-            wakeAll();
+            waiting.wakeAll();
         });
     }
 
@@ -546,7 +273,7 @@ final class LeaseLedger {
         withLock(() -> {
             if (state.holder(token) == held[0]) {
                 state.giveBack(held[0], visibleAt, reason, clock.steadyMillis());
-                wakeAll();
+                waiting.wakeAll();
             }
         });
     }
@@ -585,7 +312,7 @@ final class LeaseLedger {
                     state.giveBackUndelivered(e, "returned undelivered", now);
                 }
             }
-            wakeAll();
+            waiting.wakeAll();
         });
     }
 
@@ -624,7 +351,7 @@ final class LeaseLedger {
                     result[i] = -1;   // ended while the records were written
                 }
             }
-            wakeAll();
+            waiting.wakeAll();
         });
         return result;
     }
@@ -659,7 +386,7 @@ final class LeaseLedger {
         }
         withLock(() -> {
             state.extend(state.holder(token), until);
-            wakeAll(); // a shorter lease may free the task sooner than waiters planned for
+            waiting.wakeAll(); // a shorter lease may free the task sooner than waiters planned for
         });
         return until;
     }
@@ -682,7 +409,7 @@ final class LeaseLedger {
             long now = clock.steadyMillis();
             if (state.millisUntilNextChange(now) == 0) {
                 promote(now);
-                wakeAll();
+                waiting.wakeAll();
             }
         } finally {
             lock.unlock();
@@ -849,7 +576,7 @@ final class LeaseLedger {
                     state.giveBack(e, now + delay, s.reason(), now);
                 }
             }
-            wakeAll();
+            waiting.wakeAll();
         });
         deadLetter(leaving);
     }
@@ -905,12 +632,6 @@ final class LeaseLedger {
     long deadLetteredCount() {
         return deadLettered;
     }
-
-    /** Whether an enqueue now would wait for consumers (see {@link #awaitRoom}), as a thread that took none sees it. */
-    boolean wouldPace() {
-        return crowded && System.nanoTime() - lastTakeNanos <= CONSUMERS_IDLE_NANOS;
-    }
-
     /** As {@link #write}, without waiting: {@code callback} hears the outcome on the writer thread. */
     void writeAsync(List<Entry> entries, byte type, Durability durability, AppendRequest.Callback callback) {
         writer.appendAsync(new AppendRequest(stateLog, encode(entries, type), durability == Durability.SYNC, null,

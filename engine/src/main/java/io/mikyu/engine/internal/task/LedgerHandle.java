@@ -60,7 +60,7 @@ abstract class LedgerHandle implements TxParticipant {
 
     /** Wakes waiting consumers (on close or delete: they then see the queue closed). */
     public void wakeAll() {
-        ledger.withLock(ledger::wakeAll);
+        ledger.withLock(ledger.waiting::wakeAll);
     }
 
     @Override
