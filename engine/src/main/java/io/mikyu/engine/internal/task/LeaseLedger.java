@@ -6,14 +6,11 @@ import io.mikyu.engine.Entry;
 import io.mikyu.engine.Headers;
 import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.LeasedTask;
-import io.mikyu.engine.MikyuException;
 import io.mikyu.engine.Record;
 import io.mikyu.engine.StaleLeaseException;
 import io.mikyu.engine.StoreClosedException;
-import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskCounts;
 import io.mikyu.engine.TaskFilter;
-import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.engine.internal.format.BatchDescriptor;
 import io.mikyu.engine.internal.format.BatchEncoder;
@@ -45,8 +42,6 @@ import io.mikyu.engine.spi.TimeSource;
 final class LeaseLedger {
 
     private static final Logger LOG = LoggerFactory.getLogger(LeaseLedger.class);
-    /** How long a failed move to the dead-letter queue waits before it is tried again. */
-    private static final long DEAD_LETTER_RETRY_MILLIS = 1000;
 
     final String name;
     final TaskQueueConfig config;
@@ -60,20 +55,14 @@ final class LeaseLedger {
     private final EngineConfig engine;
     /** Wall time stamps records; steady time times leases and backoffs. */
     private final TimeSource clock;
-    private final TaskQueueHandle deadLetters;
-    /** This ledger as a transaction participant (a {@link io.mikyu.engine.internal.txn.TxTarget} name). */
-    private final String txTarget;
-    /** Commits a transaction of the store: how dead letters move atomically. */
-    private final Consumer<List<TxOp>> transactions;
-    /** The work item (task or log record) of an id, for its payload and headers. */
-    private final LongFunction<Record> item;
     /** The timestamp stamped on state records (shared groups store their window end there). */
     private final LongSupplier stateStamp;
     private volatile long acked;
-    private volatile long deadLettered;
 
     /** The consumers waiting for a change, woken as items become ready. */
     final WaitingConsumers waiting;
+    /** Moves what runs out of attempts to the dead-letter queue. */
+    final DeadLetterMover deadLetters;
     /** Producer pacing: how enqueues wait for consumers of a crowded queue. */
     final ProducerPacing pacing;
 
@@ -81,23 +70,17 @@ final class LeaseLedger {
                 EngineConfig engine, TaskQueueHandle deadLetters, LongFunction<Record> item, LongSupplier stateStamp,
                 boolean window, String txTarget, Consumer<List<TxOp>> transactions) {
         this.name = name;
-        this.txTarget = txTarget;
-        this.transactions = transactions;
         this.config = config;
         this.stateLog = stateLog;
         this.writer = writer;
         this.engine = engine;
         this.clock = engine.timeSource();
-        this.deadLetters = deadLetters;
-        this.item = item;
         this.stateStamp = stateStamp;
         this.state = new TaskQueueState(name, config, clock, engine.cacheBytesPerQueue(), window);
+        this.deadLetters = new DeadLetterMover(name, lock, state, clock, deadLetters, item, txTarget,
+                transactions);
         this.waiting = new WaitingConsumers(name, lock, state);
         this.pacing = new ProducerPacing(lock, state, engine.paceProducersAbove());
-    }
-
-    TaskQueueHandle deadLetters() {
-        return deadLetters;
     }
 
     /** Leases are taken by the caller under {@link #lock}; this snapshots them and their lease records. */
@@ -262,7 +245,7 @@ final class LeaseLedger {
             }
         });
         if (leaving[0]) {
-            deadLetter(List.of(held[0]));
+            deadLetters.move(List.of(held[0]));
             return;
         }
         long visibleAt = now + (delay == null ? config.backoff(attempts[0]) : delay).toMillis();
@@ -393,7 +376,7 @@ final class LeaseLedger {
 
     /** Under the lock: applies the clock, moving what must leave to the dead-letter queue. */
     void promote(long now) {
-        deadLetter(state.promote(now));
+        deadLetters.move(state.promote(now));
     }
 
     /**
@@ -423,66 +406,6 @@ final class LeaseLedger {
             c[0] = state.counts();
         });
         return c[0];
-    }
-
-    /**
-     * Moves items marked leaving to the dead-letter queue, each as one transaction: the copy's enqueue there and
-     * the DEAD record here commit together (the fsynced COMMIT record is the atomic point; recovery completes
-     * whichever of the two writes a crash cut off), so a dead letter is neither duplicated nor lost, whatever the
-     * queues' durability. Releases the lock (if held) around the writes.
-     */
-    void deadLetter(List<TaskEntry> leaving) {
-        if (leaving.isEmpty()) {
-            return;
-        }
-        int holds = lock.getHoldCount();
-        for (int i = 0; i < holds; i++) {
-            lock.unlock();
-        }
-        try {
-            for (TaskEntry e : leaving) {
-                moveToDeadLetters(e);
-            }
-        } finally {
-            for (int i = 0; i < holds; i++) {
-                lock.lock();
-            }
-        }
-    }
-
-    private void moveToDeadLetters(TaskEntry e) {
-        try {
-            if (deadLetters == null) {
-                throw new MikyuException("'" + name + "' has no dead-letter queue");
-            }
-            byte[] body = e.isTransient() ? e.payload : item.apply(e.id).payload();
-            Headers.Builder hb = Headers.builder();
-            for (Headers.Header h : e.headers.asList()) {
-                hb.add(h.name(), h.value());
-            }
-            hb.add(TaskQueue.DLQ_ORIGINAL_QUEUE, name).add(TaskQueue.DLQ_ORIGINAL_ID, Long.toString(e.id))
-                    .add(TaskQueue.DLQ_ATTEMPTS, Integer.toString(e.attempts))
-                    .add(TaskQueue.DLQ_REASON, e.lastReason == null ? "" : e.lastReason);
-            byte[] payload = body == null ? new byte[0] : body;
-            Task dead = new Task(payload, hb.build(), e.priority, 0, 0);
-            if (e.isTransient()) {
-                deadLetters.enqueueTransient(List.of(dead)); // stays as durable as it was: memory only
-                withLock(() -> state.finish(e.id));
-                deadLettered++;
-                return;
-            }
-            // The DEAD settlement's memory update (settled) finishes the item, here or in recovery.
-            transactions.accept(List.of(new TxOp.Enqueue(deadLetters.name(), dead),
-                    new TxOp.DeadLetter(txTarget, e.id, e.lease, e.attempts, e.lastReason)));
-        } catch (io.mikyu.engine.CommittedNotAppliedException committed) {
-            // Decided: the store applies it later (housekeeping or the next open); moving it again would duplicate.
-            LOG.warn("moving {} of '{}' to its dead-letter queue is committed but not yet applied", e.id, name,
-                    committed);
-        } catch (RuntimeException failure) {
-            LOG.warn("moving {} of '{}' to its dead-letter queue failed; retrying later", e.id, name, failure);
-            long now = clock.steadyMillis();
-            withLock(() -> state.stay(e, now + DEAD_LETTER_RETRY_MILLIS, now));
-        }
     }
 
     // ---------------------------------------------------------------------------------------- transactions
@@ -557,7 +480,7 @@ final class LeaseLedger {
                 if (s.dead()) {
                     if (e != null) {
                         state.finish(e.id);
-                        deadLettered++;
+                        deadLetters.countMoved();
                     }
                     continue;
                 }
@@ -578,7 +501,7 @@ final class LeaseLedger {
             }
             waiting.wakeAll();
         });
-        deadLetter(leaving);
+        deadLetters.move(leaving);
     }
 
     /** Keeps the settled tasks leased until the prepared transaction is decided. */
@@ -629,9 +552,6 @@ final class LeaseLedger {
         return acked;
     }
 
-    long deadLetteredCount() {
-        return deadLettered;
-    }
     /** As {@link #write}, without waiting: {@code callback} hears the outcome on the writer thread. */
     void writeAsync(List<Entry> entries, byte type, Durability durability, AppendRequest.Callback callback) {
         writer.appendAsync(new AppendRequest(stateLog, encode(entries, type), durability == Durability.SYNC, null,

@@ -293,7 +293,7 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
 
     @Override
     public TaskQueue deadLetters() {
-        return ledger.deadLetters();
+        return ledger.deadLetters.queue();
     }
 
     /**

@@ -86,7 +86,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
 
     @Override
     public TaskQueue deadLetters() {
-        return ledger.deadLetters();
+        return ledger.deadLetters.queue();
     }
 
     @Override
@@ -356,7 +356,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     }
 
     public long deadLetteredCount() {
-        return ledger.deadLetteredCount();
+        return ledger.deadLetters.movedCount();
     }
 
     /** Housekeeping: promotes due tasks, drops idle filters, and deletes log segments holding no live task. */
