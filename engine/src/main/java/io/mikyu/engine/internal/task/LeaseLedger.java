@@ -52,23 +52,25 @@ final class LeaseLedger {
     final TaskQueueState state;
     final ReentrantLock lock = new ReentrantLock();
     private final GroupCommitWriter writer;
-    private final EngineConfig engine;
+    final EngineConfig engine;
     /** Wall time stamps records; steady time times leases and backoffs. */
-    private final TimeSource clock;
+    final TimeSource clock;
     /** The timestamp stamped on state records (shared groups store their window end there). */
     private final LongSupplier stateStamp;
-    private volatile long acked;
+    volatile long acked;
 
     /** The consumers waiting for a change, woken as items become ready. */
     final WaitingConsumers waiting;
     /** Moves what runs out of attempts to the dead-letter queue. */
     final DeadLetterMover deadLetters;
+    /** The settlements transactions decide. */
+    final LedgerTransactions transactions;
     /** Producer pacing: how enqueues wait for consumers of a crowded queue. */
     final ProducerPacing pacing;
 
     LeaseLedger(String name, TaskQueueConfig config, SegmentedLog stateLog, GroupCommitWriter writer,
                 EngineConfig engine, TaskQueueHandle deadLetters, LongFunction<Record> item, LongSupplier stateStamp,
-                boolean window, String txTarget, Consumer<List<TxOp>> transactions) {
+                boolean window, String txTarget, Consumer<List<TxOp>> commitTransaction) {
         this.name = name;
         this.config = config;
         this.stateLog = stateLog;
@@ -78,7 +80,8 @@ final class LeaseLedger {
         this.stateStamp = stateStamp;
         this.state = new TaskQueueState(name, config, clock, engine.cacheBytesPerQueue(), window);
         this.deadLetters = new DeadLetterMover(name, lock, state, clock, deadLetters, item, txTarget,
-                transactions);
+                commitTransaction);
+        this.transactions = new LedgerTransactions(this);
         this.waiting = new WaitingConsumers(name, lock, state);
         this.pacing = new ProducerPacing(lock, state, engine.paceProducersAbove());
     }
@@ -408,146 +411,6 @@ final class LeaseLedger {
         return c[0];
     }
 
-    // ---------------------------------------------------------------------------------------- transactions
-
-    /**
-     * An ack or nack decided by a transaction ({@code delayMillis} -1: the backoff), or the DEAD record of a move to
-     * the dead-letter queue ({@code dead}, with the attempts it had).
-     */
-    record Settlement(LeaseToken token, boolean nack, long delayMillis, String reason, boolean dead, int attempts) {
-
-        Settlement(LeaseToken token, boolean nack, long delayMillis, String reason) {
-            this(token, nack, delayMillis, reason, false, 0);
-        }
-
-        static Settlement deadLetter(TxOp.DeadLetter d) {
-            return new Settlement(new LeaseToken(d.id(), d.lease()), false, 0, d.reason(), true, d.attempts());
-        }
-    }
-
-    /** Fails unless every settlement's lease still holds. */
-    void validate(List<Settlement> settlements) {
-        withLock(() -> {
-            for (Settlement s : settlements) {
-                if (!s.dead()) { // a dead letter's task left its lease when the ledger decided to move it
-                    state.holder(s.token());
-                }
-            }
-        });
-    }
-
-    /** The state records of {@code settlements}, as one request stamped with {@code txId}. */
-    AppendRequest settleRequest(List<Settlement> settlements, long txId) {
-        long now = clock.steadyMillis();
-        List<Entry> records = new ArrayList<>(settlements.size());
-        withLock(() -> {
-            for (Settlement s : settlements) {
-                TaskEntry e = state.find(s.token().taskId());
-                records.add(settleRecord(s, e == null ? 0 : e.attempts, now));
-            }
-        });
-        byte[] batch = BatchEncoder.encode(records, now, engine.maxRecordBytes(), engine.maxBatchBytes(),
-                BatchDescriptor.TYPE_TASK_STATE, txId);
-        // Not fsynced here: the COMMIT record holds the decisions, and its APPLIED record waits until these records
-        // are fsynced (a DEAD record lost with APPLIED kept would move the task a second time).
-        return new AppendRequest(stateLog, batch, false);
-    }
-
-    /** The ACK or NACK record of one settlement; under the lock. */
-    private Entry settleRecord(Settlement s, int attempts, long now) {
-        if (s.dead()) {
-            return stateRecord(TaskRecordDescriptor.DEAD, s.token().taskId(), s.token().lease(), now, s.attempts(),
-                    s.reason());
-        }
-        if (!s.nack()) {
-            return stateRecord(TaskRecordDescriptor.ACK, s.token().taskId(), s.token().lease(), 0, attempts, null);
-        }
-        long delay = s.delayMillis() < 0 ? config.backoff(attempts).toMillis() : s.delayMillis();
-        return stateRecord(TaskRecordDescriptor.NACK, s.token().taskId(), s.token().lease(), now + delay, attempts,
-                s.reason());
-    }
-
-    /**
-     * After a transaction's settle records were written: its decisions stand whatever happened to the leases
-     * since (the records already say so, and replay would apply them the same way).
-     */
-    void settled(List<Settlement> settlements) {
-        List<TaskEntry> leaving = new ArrayList<>();
-        withLock(() -> {
-            long now = clock.steadyMillis();
-            for (Settlement s : settlements) {
-                TaskEntry e = state.find(s.token().taskId());
-                if (s.dead()) {
-                    if (e != null) {
-                        state.finish(e.id);
-                        deadLetters.countMoved();
-                    }
-                    continue;
-                }
-                if (e == null || e.state == TaskEntry.State.LEAVING) {
-                    continue;
-                }
-                e.heldByTransaction = false;
-                if (!s.nack()) {
-                    state.finish(e.id);
-                    acked++;
-                } else if (e.attempts >= config.maxAttempts()) {
-                    state.leave(e, s.reason() == null ? "rolled back " + e.attempts + " times" : s.reason());
-                    leaving.add(e);
-                } else {
-                    long delay = s.delayMillis() < 0 ? config.backoff(e.attempts).toMillis() : s.delayMillis();
-                    state.giveBack(e, now + delay, s.reason(), now);
-                }
-            }
-            waiting.wakeAll();
-        });
-        deadLetters.move(leaving);
-    }
-
-    /** Keeps the settled tasks leased until the prepared transaction is decided. */
-    void hold(List<Settlement> settlements) {
-        withLock(() -> {
-            for (Settlement s : settlements) {
-                TaskEntry e = state.find(s.token().taskId());
-                if (e != null && e.lease == s.token().lease() && e.state == TaskEntry.State.LEASED) {
-                    state.extend(e, Long.MAX_VALUE);
-                    e.heldByTransaction = true;
-                }
-            }
-        });
-    }
-
-    /**
-     * A rolled-back prepared transaction's tasks come back at once, as a nack without delay would bring them (the
-     * attempt was counted when they were leased). Written as NACK records after the ROLLBACK record, so a restart
-     * finds them ready too, rather than leased until their old lease ends; if that write fails they are still
-     * given back in memory, and a restart gives them back when their leases end.
-     */
-    void release(List<Settlement> settlements) {
-        List<Settlement> nacks = new ArrayList<>();
-        List<Entry> records = new ArrayList<>();
-        withLock(() -> {
-            long now = clock.steadyMillis();
-            for (Settlement s : settlements) {
-                TaskEntry e = state.find(s.token().taskId());
-                if (e != null && e.lease == s.token().lease() && e.state == TaskEntry.State.LEASED) {
-                    Settlement nack = new Settlement(s.token(), true, 0, "its transaction was rolled back");
-                    nacks.add(nack);
-                    if (!e.isTransient()) {
-                        records.add(settleRecord(nack, e.attempts, now));
-                    }
-                }
-            }
-        });
-        try {
-            writeState(records);
-        } catch (RuntimeException failure) {
-            LOG.warn("recording the release of {} tasks of '{}' after a rollback failed; they are given back now, and"
-                    + " after a restart when their leases end", records.size(), name, failure);
-        }
-        settled(nacks);
-    }
-
     long ackedCount() {
         return acked;
     }
@@ -580,7 +443,7 @@ final class LeaseLedger {
         write(records, BatchDescriptor.TYPE_TASK_STATE, durability == null ? config.durability() : durability);
     }
 
-    private Entry stateRecord(byte op, long id, long lease, long time, int attempts, String reason) {
+    Entry stateRecord(byte op, long id, long lease, long time, int attempts, String reason) {
         return new Entry(null, Headers.EMPTY, TaskRecordDescriptor.state(op, id, lease, time, attempts, reason),
                 stateStamp.getAsLong());
     }

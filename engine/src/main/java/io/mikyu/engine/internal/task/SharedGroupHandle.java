@@ -324,14 +324,15 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
     @Override
     public void validate(List<TxOp> ops) {
         ledger.checkOpen();
-        ledger.validate(settlements(ops));
+        ledger.transactions.validate(settlements(ops));
     }
 
     @Override
     public List<TxWrite> prepareWrites(List<TxOp> ops, long txId) {
-        List<LeaseLedger.Settlement> s = settlements(ops);
+        List<Settlement> s = settlements(ops);
         return s.isEmpty() ? List.of()
-                : List.of(new TxWrite(ledger.settleRequest(s, txId), () -> ledger.settled(s)));
+                : List.of(new TxWrite(ledger.transactions.settleRequest(s, txId),
+                        () -> ledger.transactions.settled(s)));
     }
 
     private Record readRecord(long offset) {
@@ -349,7 +350,7 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
     }
 
     @Override
-    List<LeaseLedger.Settlement> settlements(List<TxOp> ops) {
+    List<Settlement> settlements(List<TxOp> ops) {
         return settlementsOf(ops);
     }
 }

@@ -392,7 +392,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
         if (!entries.isEmpty()) {
             BatchEncoder.encode(entries, 0, engine.maxRecordBytes(), engine.maxBatchBytes()); // size limits
         }
-        ledger.validate(settlements(ops));
+        ledger.transactions.validate(settlements(ops));
     }
 
     @Override
@@ -413,9 +413,10 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
             AppendRequest request = new AppendRequest(log, batch, false);
             out.add(new TxWrite(request, () -> enqueued(tasks, BatchDescriptor.baseOffset(batch), now)));
         }
-        List<LeaseLedger.Settlement> settlements = settlements(ops);
+        List<Settlement> settlements = settlements(ops);
         if (!settlements.isEmpty()) {
-            out.add(new TxWrite(ledger.settleRequest(settlements, txId), () -> ledger.settled(settlements)));
+            out.add(new TxWrite(ledger.transactions.settleRequest(settlements, txId),
+                    () -> ledger.transactions.settled(settlements)));
         }
         return out;
     }
@@ -469,7 +470,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     }
 
     @Override
-    List<LeaseLedger.Settlement> settlements(List<TxOp> ops) {
+    List<Settlement> settlements(List<TxOp> ops) {
         return settlementsOf(ops);
     }
 }
