@@ -1,6 +1,5 @@
 package io.mikyu.engine.internal.log;
 
-import io.mikyu.engine.CorruptionException;
 import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.Record;
@@ -9,7 +8,6 @@ import io.mikyu.engine.StoreClosedException;
 import io.mikyu.engine.internal.cache.RecentBatchCache;
 import io.mikyu.engine.internal.files.Directories;
 import io.mikyu.engine.internal.format.BatchDescriptor;
-import io.mikyu.engine.internal.format.BatchReader;
 import io.mikyu.engine.internal.format.RecordSink;
 import io.mikyu.engine.internal.format.SegmentDescriptor;
 import io.mikyu.engine.internal.write.AppendRequest;
@@ -21,7 +19,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -38,9 +35,6 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class SegmentedLog implements WriteTarget {
 
-    /** Bytes read from the active segment per positional read. */
-    private static final int READ_WINDOW = 256 * 1024;
-
     private final String name;
     private final String kind;
     private final Path dir;
@@ -49,6 +43,7 @@ public final class SegmentedLog implements WriteTarget {
     private final ByteBuffer scratch;
     final ConcurrentSkipListMap<Long, LogSegment> segments;
     private final RecentBatchCache cache;
+    private final SegmentReader reader;
     final ReentrantLock maintenance = new ReentrantLock();
 
     private volatile LogSegment active;
@@ -95,6 +90,7 @@ public final class SegmentedLog implements WriteTarget {
         this.scratch = scratch;
         this.segments = segments;
         this.cache = new RecentBatchCache(4096, engine.cacheBytesPerQueue());
+        this.reader = new SegmentReader(this, segments, engine);
         this.active = segments.lastEntry().getValue();
         this.startOffset = segments.firstKey();
         this.endOffset = active.nextOffset();
@@ -446,7 +442,7 @@ public final class SegmentedLog implements WriteTarget {
         }
         long after = afterCache;
         if (!sink.isFull() && afterCache < end) {
-            after = readSegments(afterCache, end, sink);
+            after = reader.readSegments(afterCache, end, sink);
         }
         readRecords.add(sink.taken());
         return after;
@@ -459,7 +455,7 @@ public final class SegmentedLog implements WriteTarget {
         List<Record> out = new ArrayList<>();
         long next = Math.max(from, startOffset);
         if (next < end) {
-            readSegments(next, end, RecordSink.toList(out, maxRecords, maxBytes));
+            reader.readSegments(next, end, RecordSink.toList(out, maxRecords, maxBytes));
         }
         return out;
     }
@@ -467,87 +463,6 @@ public final class SegmentedLog implements WriteTarget {
     /** After compaction rewrote sealed segments: the cache may still hold their old records. */
     void invalidateCacheBelow(long offset) {
         cache.invalidateBelow(offset);
-    }
-
-    private long readSegments(long from, long end, RecordSink sink) {
-        long next = from;
-        while (next < end && !sink.isFull()) {
-            Map.Entry<Long, LogSegment> e = segments.floorEntry(next);
-            if (e == null) {
-                e = segments.firstEntry();
-                if (e == null) {
-                    return next;
-                }
-                next = e.getKey();
-            }
-            LogSegment seg = e.getValue();
-            if (next >= seg.nextOffset()) {
-                Map.Entry<Long, LogSegment> higher = segments.higherEntry(e.getKey());
-                if (higher == null) {
-                    return next;
-                }
-                next = Math.max(next, higher.getKey());
-                continue;
-            }
-            try {
-                next = readSegment(seg, next, end, sink);
-            } catch (IllegalStateException | java.io.UncheckedIOException closed) {
-                if (!open) {
-                    throw new StoreClosedException(describe() + " is closed");
-                }
-                if (segments.get(seg.baseOffset) == seg) {
-                    throw closed;
-                }
-                // removed by retention or replaced by compaction while we read: look again
-            }
-        }
-        return next;
-    }
-
-    private long readSegment(LogSegment seg, long from, long end, RecordSink sink) {
-        long limit = seg.size();
-        long pos = seg.index.floorPosition(from);
-        if (pos < 0) {
-            pos = SegmentDescriptor.HEADER_LENGTH;
-        }
-        long next = from;
-        int maxBatch = engine.maxBatchBytes() + BatchDescriptor.HEADER_LENGTH;
-        while (pos < limit && next < end && !sink.isFull()) {
-            ByteBuffer w = seg.window(pos, READ_WINDOW, limit);
-            int p = 0;
-            while (p < w.limit() && next < end && !sink.isFull()) {
-                if (w.limit() - p < BatchDescriptor.HEADER_LENGTH) {
-                    break;
-                }
-                int total = BatchDescriptor.totalSize(BatchDescriptor.length(w, p));
-                if (total > 0 && p + (long) total > w.limit() && p + (long) total <= limit - pos) {
-                    if (p == 0) {
-                        w = seg.window(pos, total, limit); // one batch larger than the window
-                        continue;
-                    }
-                    break;
-                }
-                int status = BatchReader.check(w, p, w.limit(), maxBatch, engine.verifyChecksumsOnRead());
-                if (status != BatchReader.VALID) {
-                    throw new CorruptionException(seg.file, pos + p, status == BatchReader.INCOMPLETE
-                            ? "batch runs past the end of the segment" : "batch fails its checksum");
-                }
-                long last = BatchDescriptor.baseOffset(w, p) + BatchDescriptor.lastOffsetDelta(w, p);
-                if (last >= next) {
-                    long after = sink.take(w, p, next, seg.file, pos);
-                    if (after <= last) {
-                        return after;
-                    }
-                    next = after;
-                }
-                p += total;
-            }
-            if (p == 0) {
-                break;
-            }
-            pos += p;
-        }
-        return pos >= limit ? Math.max(next, seg.nextOffset()) : next;
     }
 
     /** Receives each batch of a {@link #replay}: its type and its records. */
@@ -560,69 +475,16 @@ public final class SegmentedLog implements WriteTarget {
      * checksums. Task queues rebuild their state this way on open.
      */
     public void replay(long from, BatchConsumer consumer) {
-        long end = endOffset;
-        for (LogSegment seg : segments.values()) {
-            if (seg.nextOffset() <= from) {
-                continue;
-            }
-            long limit = seg.size();
-            long pos = Math.max(SegmentDescriptor.HEADER_LENGTH, seg.index.floorPosition(from));
-            int maxBatch = engine.maxBatchBytes() + BatchDescriptor.HEADER_LENGTH;
-            while (pos < limit) {
-                ByteBuffer w = seg.window(pos, READ_WINDOW, limit);
-                int p = 0;
-                while (w.limit() - p >= BatchDescriptor.HEADER_LENGTH) {
-                    int total = BatchDescriptor.totalSize(BatchDescriptor.length(w, p));
-                    if (total > 0 && p + (long) total > w.limit() && p + (long) total <= limit - pos) {
-                        if (p == 0) {
-                            w = seg.window(pos, total, limit);
-                            continue;
-                        }
-                        break;
-                    }
-                    if (BatchReader.check(w, p, w.limit(), maxBatch, true) != BatchReader.VALID) {
-                        throw new CorruptionException(seg.file, pos + p, "batch fails its checksum");
-                    }
-                    if (BatchDescriptor.baseOffset(w, p) + BatchDescriptor.lastOffsetDelta(w, p) >= from
-                            && BatchDescriptor.baseOffset(w, p) < end) {
-                        List<Record> records = new ArrayList<>(BatchDescriptor.recordCount(w, p));
-                        BatchReader.decode(w, p, from, records, Integer.MAX_VALUE,
-                                new BatchReader.ReadBudget(Long.MAX_VALUE), seg.file, pos);
-                        consumer.accept(BatchDescriptor.type(w, p), records);
-                    }
-                    p += total;
-                }
-                if (p == 0) {
-                    break;
-                }
-                pos += p;
-            }
-        }
+        reader.replay(from, endOffset, consumer);
     }
 
     /**
-     * {@code true} if a batch of {@code type} written by transaction {@code producerId} lies at or after {@code from}: recovery
-     * asks this before applying a committed transaction's writes to this log, so none is applied twice. Reads
-     * batch headers only.
+     * {@code true} if a batch of {@code type} written by transaction {@code producerId} lies at or after
+     * {@code from}: recovery asks this before applying a committed transaction's writes to this log, so none is
+     * applied twice. Reads batch headers only.
      */
     public boolean containsProducer(long from, long producerId, byte type) {
-        Map.Entry<Long, LogSegment> first = segments.floorEntry(from);
-        for (LogSegment seg : first == null ? segments.values() : segments.tailMap(first.getKey()).values()) {
-            long limit = seg.size();
-            long pos = Math.max(SegmentDescriptor.HEADER_LENGTH, seg.index.floorPosition(from));
-            while (pos + BatchDescriptor.HEADER_LENGTH <= limit) {
-                ByteBuffer h = seg.window(pos, BatchDescriptor.HEADER_LENGTH, limit);
-                if (BatchDescriptor.producerId(h, 0) == producerId && BatchDescriptor.type(h, 0) == type) {
-                    return true;
-                }
-                int total = BatchDescriptor.totalSize(BatchDescriptor.length(h, 0));
-                if (total < BatchDescriptor.HEADER_LENGTH) {
-                    break;
-                }
-                pos += total;
-            }
-        }
-        return false;
+        return reader.containsProducer(from, producerId, type);
     }
 
     /** Waits up to {@code nanos} for the end offset to pass {@code offset}; returns the end offset then. */
@@ -657,45 +519,7 @@ public final class SegmentedLog implements WriteTarget {
     /** The first offset whose record timestamp is at or after {@code timestamp}, or the end offset. */
     public long offsetForTimestamp(long timestamp) {
         checkOpen();
-        long end = endOffset;
-        for (LogSegment seg : segments.values()) {
-            if (seg.maxTimestamp() < timestamp) {
-                continue;
-            }
-            int start = seg.index.timestampScanStart(timestamp);
-            long pos = start < 0 ? SegmentDescriptor.HEADER_LENGTH : start;
-            long limit = seg.size();
-            while (pos < limit) {
-                ByteBuffer w = seg.window(pos, READ_WINDOW, limit);
-                int p = 0;
-                while (w.limit() - p >= BatchDescriptor.HEADER_LENGTH) {
-                    int total = BatchDescriptor.totalSize(BatchDescriptor.length(w, p));
-                    if (p + total > w.limit()) {
-                        if (p == 0) {
-                            w = seg.window(pos, total, limit);
-                            continue;
-                        }
-                        break;
-                    }
-                    if (BatchDescriptor.maxTimestamp(w, p) >= timestamp) {
-                        List<Record> records = new ArrayList<>();
-                        BatchReader.decode(w, p, 0, records, Integer.MAX_VALUE,
-                                new BatchReader.ReadBudget(Long.MAX_VALUE), seg.file, pos);
-                        for (Record r : records) {
-                            if (r.timestamp() >= timestamp) {
-                                return Math.min(r.offset(), end);
-                            }
-                        }
-                    }
-                    p += total;
-                }
-                if (p == 0) {
-                    break;
-                }
-                pos += p;
-            }
-        }
-        return end;
+        return reader.offsetForTimestamp(timestamp, endOffset);
     }
 
     // ----------------------------------------------------------------------------------- maintenance & stats
