@@ -7,9 +7,7 @@ import io.mikyu.engine.StorageFailedException;
 import io.mikyu.engine.StoreClosedException;
 import io.mikyu.engine.internal.cache.RecentBatchCache;
 import io.mikyu.engine.internal.files.Directories;
-import io.mikyu.engine.internal.format.BatchDescriptor;
 import io.mikyu.engine.internal.format.RecordSink;
-import io.mikyu.engine.internal.format.SegmentDescriptor;
 import io.mikyu.engine.internal.write.AppendRequest;
 import io.mikyu.engine.internal.write.WriteTarget;
 
@@ -40,13 +38,14 @@ public final class SegmentedLog implements WriteTarget {
     private final Path dir;
     private final LogQueueConfig config;
     private final EngineConfig engine;
-    private final ByteBuffer scratch;
     final ConcurrentSkipListMap<Long, LogSegment> segments;
     private final RecentBatchCache cache;
     private final SegmentReader reader;
+    private final SegmentWriter writer;
     final ReentrantLock maintenance = new ReentrantLock();
 
-    private volatile LogSegment active;
+    /** Written by the writer thread only (on a roll). */
+    volatile LogSegment active;
     private volatile long endOffset;
     private volatile long startOffset;
     /** Every record below this offset is known to be fsynced (a lower bound: see {@link #durableEnd()}). */
@@ -58,20 +57,6 @@ public final class SegmentedLog implements WriteTarget {
     private final ReentrantLock waitLock = new ReentrantLock();
     private final Condition appended = waitLock.newCondition();
     private final AtomicInteger waiters = new AtomicInteger();
-
-    // writer-thread state
-    private long writerNext;
-    private long writerSize;
-    private long attemptedEnd;
-    /** Where the current cycle began: what {@link #abort()} goes back to if the cycle never left its segment. */
-    private LogSegment cycleSegment;
-    private long cycleNext;
-    private long cycleSize;
-    private boolean syncSeen;
-    private final List<byte[]> unpublished = new ArrayList<>();
-    /** Producer-staged direct buffers waiting to be written together. */
-    private final List<ByteBuffer> staged = new ArrayList<>();
-    private long pendingRecords;
 
     // counters
     private volatile long appendedRecords;
@@ -87,16 +72,13 @@ public final class SegmentedLog implements WriteTarget {
         this.dir = dir;
         this.config = config;
         this.engine = engine;
-        this.scratch = scratch;
         this.segments = segments;
         this.cache = new RecentBatchCache(4096, engine.cacheBytesPerQueue());
         this.reader = new SegmentReader(this, segments, engine);
         this.active = segments.lastEntry().getValue();
         this.startOffset = segments.firstKey();
         this.endOffset = active.nextOffset();
-        this.writerNext = endOffset;
-        this.writerSize = active.size();
-        this.attemptedEnd = writerSize;
+        this.writer = new SegmentWriter(this, dir, config, engine, scratch, segments, cache);
     }
 
     /**
@@ -135,147 +117,11 @@ public final class SegmentedLog implements WriteTarget {
     @Override
     public long write(List<AppendRequest> requests) throws IOException {
         try {
-            return writeRequests(requests);
+            return writer.write(requests);
         } catch (FsyncFailedException e) { // sealing a full segment on the way
             fsyncFailed(e);
             throw e;
         }
-    }
-
-    private long writeRequests(List<AppendRequest> requests) throws IOException {
-        LogSegment seg = active;
-        if (seg.isSealed()) {
-            seg = startNextSegment(); // an earlier roll sealed it and could not make the next one
-        }
-        cycleSegment = seg;
-        cycleNext = writerNext;
-        cycleSize = writerSize;
-        long pos = writerSize;
-        long pendingAt = pos;
-        long written = 0;
-        scratch.clear();
-        staged.clear();
-        for (int i = 0; i < requests.size(); i++) {
-            AppendRequest r = requests.get(i);
-            byte[] batch = r.batch();
-            int len = batch.length;
-            syncSeen |= r.isSync();
-            if (pos + len > config.segmentBytes() && pos > SegmentDescriptor.HEADER_LENGTH) {
-                flushPending(seg, pendingAt);
-                seg.publish(pos, writerNext); // seal() needs the final size; endOffset still hides it
-                try {
-                    seg = roll();
-                } catch (IOException e) {
-                    if (i > 0 && seg.isSealed() && !(e instanceof FsyncFailedException)) {
-                        // Sealed, so fsynced: the requests before this one are stored and stay readable.
-                        throw new io.mikyu.engine.internal.write.PartialWriteException(i, e);
-                    }
-                    throw e;
-                }
-                pos = SegmentDescriptor.HEADER_LENGTH;
-                pendingAt = pos;
-            }
-            long base = writerNext;
-            BatchDescriptor.putBaseOffset(batch, base);
-            writerNext = base + BatchDescriptor.lastOffsetDelta(batch) + 1;
-            long maxTs = BatchDescriptor.maxTimestamp(batch);
-            if (seg.bytesSinceIndexEntry >= engine.indexIntervalBytes()) {
-                seg.index.add(base, (int) pos, maxTs);
-                seg.bytesSinceIndexEntry = 0;
-            } else {
-                seg.index.observeTimestamp(maxTs);
-            }
-            seg.bytesSinceIndexEntry += len;
-            ByteBuffer direct = r.staged();
-            if (direct != null) {
-                // Staged by the producer: goes to the kernel as is, gathered with its neighbours.
-                if (scratch.position() > 0) {
-                    pendingAt = flushPending(seg, pendingAt);
-                }
-                direct.putLong(BatchDescriptor.BASE_OFFSET_OFFSET, base);
-                staged.add(direct);
-            } else {
-                // Copy through the small scratch buffer and write whenever it fills: the kernel then copies from
-                // memory still in this core's cache (see Store.WRITER_SCRATCH_BYTES for the numbers).
-                if (!staged.isEmpty()) {
-                    pendingAt = flushPending(seg, pendingAt);
-                }
-                int copied = 0;
-                while (copied < len) {
-                    if (!scratch.hasRemaining()) {
-                        pendingAt = flushPending(seg, pendingAt);
-                    }
-                    int n = Math.min(len - copied, scratch.remaining());
-                    scratch.put(batch, copied, n);
-                    copied += n;
-                }
-            }
-            pos += len;
-            written += len;
-            unpublished.add(batch);
-            pendingRecords += BatchDescriptor.recordCount(batch);
-        }
-        flushPending(seg, pendingAt);
-        writerSize = pos;
-        return written;
-    }
-
-    /** Writes what is pending (staged buffers or the scratch buffer) at {@code at}; returns the position after. */
-    private long flushPending(LogSegment seg, long at) throws IOException {
-        if (!staged.isEmpty()) {
-            long bytes = 0;
-            for (ByteBuffer b : staged) {
-                bytes += b.remaining();
-            }
-            long end = at + bytes;
-            preallocateFor(seg, end);
-            attemptedEnd = Math.max(attemptedEnd, end);
-            seg.write(staged.toArray(new ByteBuffer[0]), at, bytes);
-            staged.clear();
-            return end;
-        }
-        return flushScratch(seg, at);
-    }
-
-    /** Writes the scratch buffer at {@code at}; returns the position after it. */
-    private long flushScratch(LogSegment seg, long at) throws IOException {
-        scratch.flip();
-        long end = at + scratch.remaining();
-        if (scratch.hasRemaining()) {
-            preallocateFor(seg, end);
-            attemptedEnd = Math.max(attemptedEnd, end);
-            seg.write(scratch, at);
-        }
-        scratch.clear();
-        return end;
-    }
-
-    /**
-     * Zero-fills ahead of the write position once this queue has seen a sync append, so each fsync overwrites
-     * already-allocated blocks and does not also have to commit a new file length (on the development disk
-     * about 170 µs against 420 µs per fdatasync). Queues only written asynchronously skip it: they do not fsync
-     * on the hot path, and the zeros would be written twice.
-     */
-    private void preallocateFor(LogSegment seg, long end) throws IOException {
-        if (syncSeen && engine.preallocateBytes() > 0) {
-            long cap = Math.max(end, config.segmentBytes());
-            seg.preallocate(end, Math.min(engine.preallocateBytes(), cap - seg.allocated));
-        }
-    }
-
-    private LogSegment roll() throws IOException {
-        active.seal();
-        return startNextSegment();
-    }
-
-    /** Makes the segment after the sealed active one the active one. */
-    private LogSegment startNextSegment() throws IOException {
-        LogSegment next = LogSegment.create(dir, writerNext);
-        attemptedEnd = SegmentDescriptor.HEADER_LENGTH;
-        writerSize = SegmentDescriptor.HEADER_LENGTH;
-        segments.put(next.baseOffset, next);
-        active = next;
-        return next;
     }
 
     @Override
@@ -299,7 +145,7 @@ public final class SegmentedLog implements WriteTarget {
     /** Writer thread, after its own force: everything it wrote, published or not, is durable. */
     @Override
     public void forcedInCycle() {
-        durableEnd.accumulateAndGet(writerNext, Math::max);
+        durableEnd.accumulateAndGet(writer.next(), Math::max);
     }
 
     /**
@@ -352,18 +198,14 @@ public final class SegmentedLog implements WriteTarget {
 
     @Override
     public void publish() {
-        LogSegment seg = active;
-        seg.publish(writerSize, writerNext);
-        long bytes = 0;
-        for (byte[] batch : unpublished) {
-            cache.add(batch);
-            bytes += batch.length;
-        }
-        unpublished.clear();
-        appendedRecords += pendingRecords;
+        writer.publish();
+    }
+
+    /** The writer published a cycle: counters, then the end offset readers load first. */
+    void published(long end, long records, long bytes) {
+        appendedRecords += records;
         appendedBytes += bytes;
-        pendingRecords = 0;
-        endOffset = writerNext;
+        endOffset = end;
         if (waiters.get() > 0) {
             signalWaiters();
         }
@@ -371,33 +213,12 @@ public final class SegmentedLog implements WriteTarget {
 
     @Override
     public void abort() {
-        LogSegment seg = active;
-        if (seg == cycleSegment && !seg.isSealed()) {
-            // A roll that failed before sealing had counted this cycle's first batches in the segment's size.
-            seg.publish(cycleSize, cycleNext);
-        }
-        writerNext = seg.nextOffset();
-        writerSize = seg.size();
-        seg.index.truncateTo(writerSize);
-        unpublished.clear();
-        pendingRecords = 0;
-        cache.clear();
+        writer.abort();
+    }
+
+    /** The writer forgot a failed cycle: what readers may already have seen stays visible. */
+    void aborted(long writerNext) {
         endOffset = Math.max(endOffset, writerNext);
-        // Zero what a partial write may have left, so recovery cannot resurrect a batch its producer saw fail.
-        try {
-            long end = Math.min(attemptedEnd, seg.allocated);
-            ByteBuffer zeros = ByteBuffer.allocate((int) Math.min(1 << 20, Math.max(0, end - writerSize)));
-            for (long p = writerSize; p < end; ) {
-                zeros.clear().limit((int) Math.min(zeros.capacity(), end - p));
-                p += seg.channel().write(zeros, p);
-            }
-            if (end > writerSize) {
-                seg.dirty = true; // a seal that failed may have fsynced what the zeros hide: the next fsync covers them
-            }
-        } catch (IOException | RuntimeException ignored) {
-            // best effort: the next successful write overwrites the same bytes anyway
-        }
-        attemptedEnd = writerSize;
     }
 
     @Override
