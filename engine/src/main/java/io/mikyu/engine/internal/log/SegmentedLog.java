@@ -30,6 +30,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Visibility: a reader first loads {@link #endOffset()} (volatile) and never returns records at or beyond it.
  * The writer publishes a cycle by stamping segment sizes, filling the cache, and finally storing the end offset,
  * so everything below the end offset a reader saw is readable, from the cache or the files.
+ *
+ * <p>The write side is {@link SegmentWriter}'s (writer thread only), the reads of the files {@link SegmentReader}'s;
+ * this class holds what both share and what other threads load: the segments, the cache, the offsets.
  */
 public final class SegmentedLog implements WriteTarget {
 

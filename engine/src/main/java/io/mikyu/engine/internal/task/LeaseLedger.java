@@ -38,6 +38,9 @@ import io.mikyu.engine.spi.TimeSource;
  *
  * <p>Each change is decided under the lock on {@link TaskQueueState}, written as a state record through the
  * group-commit writer outside the lock (so concurrent consumers share fsyncs), and only then acknowledged.
+ *
+ * <p>Under the same lock: {@link WaitingConsumers} wakes consumers, {@link ProducerPacing} holds producers back,
+ * {@link DeadLetterMover} moves what leaves, {@link LedgerTransactions} applies what transactions decide.
  */
 final class LeaseLedger {
 
