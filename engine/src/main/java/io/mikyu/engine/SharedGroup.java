@@ -13,7 +13,7 @@ import java.util.List;
  * <p>Lease tokens work as for task queues: a token whose lease ended and whose record went to another member is
  * refused ({@link StaleLeaseException}).
  */
-public interface SharedGroup {
+public interface SharedGroup extends Leases {
 
     /**
      * Optional record headers (decimal text) a shared group honours for each record, as task queues do for their
@@ -33,46 +33,6 @@ public interface SharedGroup {
     /** Up to {@code max} records under a lease of {@code lease}, waiting up to {@code wait} for the first. */
     List<Delivery> fetch(int max, Duration lease, Duration wait) throws InterruptedException;
 
-    void ack(LeaseToken token);
-
-    void ack(List<LeaseToken> tokens);
-
-    /**
-     * As {@link #ack(List)}, returning once the acks are as durable as {@code durability} says (the queue's state
-     * durability otherwise): one write, all or nothing. An implementation that cannot choose acks as its
-     * configuration says.
-     */
-    default void ack(List<LeaseToken> tokens, Durability durability) {
-        ack(tokens);
-    }
-
-    /** Delivers the record again after {@code delay} (the backoff if {@code null}), or dead-letters it. */
-    void nack(LeaseToken token, Duration delay, String reason);
-
-    /**
-     * Gives back leased items the consumer never handed to its application (a closing prefetch buffer): ready at
-     * once, and the lease does not count as a delivery attempt. Stale tokens are refused before any is returned.
-     */
-    void returnUndelivered(List<LeaseToken> tokens);
-
-    long extend(LeaseToken token, Duration lease);
-
-    /**
-     * Lengthens several leases to {@code lease} from now, in one write where the store runs; returns each new
-     * expiry, or -1 for a lease that no longer holds (the others are extended all the same).
-     */
-    default long[] extend(List<LeaseToken> tokens, Duration lease) {
-        long[] until = new long[tokens.size()];
-        for (int i = 0; i < until.length; i++) {
-            try {
-                until[i] = extend(tokens.get(i), lease);
-            } catch (StaleLeaseException e) {
-                until[i] = -1;
-            }
-        }
-        return until;
-    }
-
     /** Every record below this offset is finished (acked or dead-lettered). */
     long committedOffset();
 
@@ -84,14 +44,6 @@ public interface SharedGroup {
 
     /** Where records go after {@code maxAttempts} deliveries: a task queue named {@code <queue>:<group>/dlq}. */
     TaskQueue deadLetters();
-
-    /**
-     * Whether the lease of {@code token} still holds: the record was not acked, nacked, given back or handed out
-     * again. A read only. Only where the store runs; elsewhere {@link UnsupportedOperationException}.
-     */
-    default boolean holds(LeaseToken token) {
-        throw new UnsupportedOperationException("whether a lease holds is known only where the store runs");
-    }
 
     /**
      * A record handed out to a member; {@code previousLeaseRanOut}: its previous counted lease ran out with no ack or

@@ -12,7 +12,7 @@ import java.util.List;
  * <p>Ids are assigned in enqueue order and never reused. Every state change (enqueue, lease, ack, nack) is a
  * record in the queue's log, recovered on open. All methods are thread-safe.
  */
-public interface TaskQueue {
+public interface TaskQueue extends Leases {
 
     /** The suffix of a dead-letter queue's name: the dead letters of {@code jobs} are in {@code jobs/dlq}. */
     String DEAD_LETTER_SUFFIX = "/dlq";
@@ -62,60 +62,6 @@ public interface TaskQueue {
     default LeasedTask dequeue(Duration wait) throws InterruptedException {
         List<LeasedTask> tasks = dequeue(1, config().defaultLease(), wait, null);
         return tasks.isEmpty() ? null : tasks.get(0);
-    }
-
-    /** Finishes the task. {@link StaleLeaseException} if the lease no longer holds. */
-    void ack(LeaseToken token);
-
-    /** Finishes several tasks in one write; stale tokens are refused before anything is acked. */
-    void ack(List<LeaseToken> tokens);
-
-    /**
-     * As {@link #ack(List)}, returning once the acks are as durable as {@code durability} says (the queue's state
-     * durability otherwise): one write, all or nothing. An implementation that cannot choose acks as its
-     * configuration says.
-     */
-    default void ack(List<LeaseToken> tokens, Durability durability) {
-        ack(tokens);
-    }
-
-    /**
-     * Gives the task back: visible again after {@code delay} (the queue's backoff if {@code null}), or to the
-     * dead-letter queue with {@code reason} once it has had {@code maxAttempts} deliveries.
-     */
-    void nack(LeaseToken token, Duration delay, String reason);
-
-    /**
-     * Gives back leased items the consumer never handed to its application (a closing prefetch buffer): ready at
-     * once, and the lease does not count as a delivery attempt. Stale tokens are refused before any is returned.
-     */
-    void returnUndelivered(List<LeaseToken> tokens);
-
-    /** Lengthens the lease to {@code lease} from now; returns the new expiry (epoch millis). */
-    long extend(LeaseToken token, Duration lease);
-
-    /**
-     * Lengthens several leases to {@code lease} from now, in one write where the store runs; returns each new
-     * expiry, or -1 for a lease that no longer holds (the others are extended all the same).
-     */
-    default long[] extend(List<LeaseToken> tokens, Duration lease) {
-        long[] until = new long[tokens.size()];
-        for (int i = 0; i < until.length; i++) {
-            try {
-                until[i] = extend(tokens.get(i), lease);
-            } catch (StaleLeaseException e) {
-                until[i] = -1;
-            }
-        }
-        return until;
-    }
-
-    /**
-     * Whether the lease of {@code token} still holds: the task was not acked, nacked, given back or handed out
-     * again. A read only (nothing is written). Only where the store runs; elsewhere {@link UnsupportedOperationException}.
-     */
-    default boolean holds(LeaseToken token) {
-        throw new UnsupportedOperationException("whether a lease holds is known only where the store runs");
     }
 
     /** Ready tasks in delivery order, without leasing them, matching {@code filter} if not null. */

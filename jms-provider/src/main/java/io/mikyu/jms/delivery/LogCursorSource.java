@@ -1,10 +1,9 @@
 package io.mikyu.jms.delivery;
 
-import io.mikyu.engine.Headers;
 import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.Record;
-import io.mikyu.engine.SharedGroup;
+import io.mikyu.engine.RecordScheduling;
 import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.TaskView;
 import io.mikyu.engine.Transaction;
@@ -13,7 +12,6 @@ import io.mikyu.jms.metrics.JmsMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -89,7 +87,7 @@ public final class LogCursorSource implements MessageSource {
                     if (expired(r, now) || (filter != null && !filter.matches(view(r)))) {
                         continue;
                     }
-                    long deliverAt = number(r.headers(), SharedGroup.DELIVER_AT_HEADER, 0);
+                    long deliverAt = RecordScheduling.deliverAt(r);
                     if (deliverAt > now) {
                         delayed.add(new long[] {deliverAt, r.offset()});
                     } else {
@@ -112,54 +110,12 @@ public final class LogCursorSource implements MessageSource {
     }
 
     private static boolean expired(Record r, long now) {
-        long expiresAt = number(r.headers(), SharedGroup.EXPIRES_AT_HEADER, 0);
+        long expiresAt = RecordScheduling.expiresAt(r);
         return expiresAt > 0 && expiresAt <= now;
     }
 
-    static long number(Headers headers, String name, long dflt) {
-        byte[] v = headers.get(name);
-        if (v == null) {
-            return dflt;
-        }
-        try {
-            return Long.parseLong(new String(v, StandardCharsets.US_ASCII));
-        } catch (NumberFormatException e) {
-            return dflt;
-        }
-    }
-
     private static TaskView view(Record r) {
-        return new TaskView() {
-            @Override
-            public long id() {
-                return r.offset();
-            }
-
-            @Override
-            public int priority() {
-                return (int) number(r.headers(), SharedGroup.PRIORITY_HEADER, 4);
-            }
-
-            @Override
-            public Headers headers() {
-                return r.headers();
-            }
-
-            @Override
-            public int attempts() {
-                return 0;
-            }
-
-            @Override
-            public long enqueuedAt() {
-                return r.timestamp();
-            }
-
-            @Override
-            public long expiresAt() {
-                return number(r.headers(), SharedGroup.EXPIRES_AT_HEADER, 0);
-            }
-        };
+        return RecordScheduling.view(r, RecordScheduling.priority(r), RecordScheduling.expiresAt(r));
     }
 
     @Override

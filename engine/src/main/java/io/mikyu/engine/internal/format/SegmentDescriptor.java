@@ -1,5 +1,8 @@
 package io.mikyu.engine.internal.format;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
 /**
  * Layout of a segment file ({@code <20-digit base offset>.seg}), little-endian.
  *
@@ -21,6 +24,16 @@ public final class SegmentDescriptor {
     public static final String INDEX_SUFFIX = ".idx";
 
     private SegmentDescriptor() {
+    }
+
+    /** The header of a new segment file starting at {@code baseOffset}, ready to write at position 0. */
+    public static ByteBuffer header(long baseOffset, long createdMillis) {
+        ByteBuffer header = ByteBuffer.allocate(HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+        FileHeader.SEGMENT.write(header);
+        header.putLong(BASE_OFFSET_OFFSET, baseOffset);
+        header.putLong(CREATED_OFFSET, createdMillis);
+        header.position(0);
+        return header;
     }
 
     /** The file name of the segment starting at {@code baseOffset}: zero-padded so names sort by offset. */

@@ -5,7 +5,6 @@ import io.mikyu.engine.Record;
 import io.mikyu.engine.internal.files.Directories;
 import io.mikyu.engine.internal.files.FileChannels;
 import io.mikyu.engine.internal.format.BatchDescriptor;
-import io.mikyu.engine.internal.format.FileHeader;
 import io.mikyu.engine.internal.format.SegmentDescriptor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,7 +12,6 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -196,12 +194,7 @@ public final class Compactor {
         boolean done = false;
         try (FileChannel ch = FileChannels.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
                 StandardOpenOption.READ)) {
-            ByteBuffer header = ByteBuffer.allocate(SegmentDescriptor.HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
-            FileHeader.SEGMENT.write(header);
-            header.putLong(SegmentDescriptor.BASE_OFFSET_OFFSET, seg.baseOffset);
-            header.putLong(SegmentDescriptor.CREATED_OFFSET, System.currentTimeMillis());
-            header.position(0);
-            LogSegment.writeFully(ch, header, 0);
+            LogSegment.writeFully(ch, SegmentDescriptor.header(seg.baseOffset, System.currentTimeMillis()), 0);
             BatchWriter out = new BatchWriter(ch, index, log.engineConfig().indexIntervalBytes());
             forEachRecordOf(log, seg, r -> {
                 if (keep.test(r)) {

@@ -2,7 +2,6 @@ package io.mikyu.engine.internal.log;
 
 import io.mikyu.engine.internal.files.Directories;
 import io.mikyu.engine.internal.files.FileChannels;
-import io.mikyu.engine.internal.format.FileHeader;
 import io.mikyu.engine.internal.format.SegmentDescriptor;
 
 import java.io.IOException;
@@ -72,12 +71,7 @@ final class LogSegment {
         FileChannel ch = FileChannels.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
         try {
-            ByteBuffer header = ByteBuffer.allocate(SegmentDescriptor.HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
-            FileHeader.SEGMENT.write(header);
-            header.putLong(SegmentDescriptor.BASE_OFFSET_OFFSET, baseOffset);
-            header.putLong(SegmentDescriptor.CREATED_OFFSET, System.currentTimeMillis());
-            header.position(0);
-            writeFully(ch, header, 0);
+            writeFully(ch, SegmentDescriptor.header(baseOffset, System.currentTimeMillis()), 0);
             // The new file's directory entry must be durable before a sync append in it is acknowledged.
             Directories.fsync(dir);
             LogSegment segment = new LogSegment(file, baseOffset, ch, new SegmentIndex(baseOffset),

@@ -1,6 +1,5 @@
 package io.mikyu.engine.internal.log;
 
-import io.mikyu.engine.CorruptionException;
 import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.Record;
@@ -8,10 +7,7 @@ import io.mikyu.engine.StorageFailedException;
 import io.mikyu.engine.StoreClosedException;
 import io.mikyu.engine.internal.cache.RecentBatchCache;
 import io.mikyu.engine.internal.files.Directories;
-import io.mikyu.engine.internal.format.BatchDescriptor;
-import io.mikyu.engine.internal.format.BatchReader;
 import io.mikyu.engine.internal.format.RecordSink;
-import io.mikyu.engine.internal.format.SegmentDescriptor;
 import io.mikyu.engine.internal.write.AppendRequest;
 import io.mikyu.engine.internal.write.WriteTarget;
 
@@ -21,7 +17,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -35,23 +30,25 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Visibility: a reader first loads {@link #endOffset()} (volatile) and never returns records at or beyond it.
  * The writer publishes a cycle by stamping segment sizes, filling the cache, and finally storing the end offset,
  * so everything below the end offset a reader saw is readable, from the cache or the files.
+ *
+ * <p>The write side is {@link SegmentWriter}'s (writer thread only), the reads of the files {@link SegmentReader}'s;
+ * this class holds what both share and what other threads load: the segments, the cache, the offsets.
  */
 public final class SegmentedLog implements WriteTarget {
-
-    /** Bytes read from the active segment per positional read. */
-    private static final int READ_WINDOW = 256 * 1024;
 
     private final String name;
     private final String kind;
     private final Path dir;
     private final LogQueueConfig config;
     private final EngineConfig engine;
-    private final ByteBuffer scratch;
     final ConcurrentSkipListMap<Long, LogSegment> segments;
     private final RecentBatchCache cache;
+    private final SegmentReader reader;
+    private final SegmentWriter writer;
     final ReentrantLock maintenance = new ReentrantLock();
 
-    private volatile LogSegment active;
+    /** Written by the writer thread only (on a roll). */
+    volatile LogSegment active;
     private volatile long endOffset;
     private volatile long startOffset;
     /** Every record below this offset is known to be fsynced (a lower bound: see {@link #durableEnd()}). */
@@ -63,20 +60,6 @@ public final class SegmentedLog implements WriteTarget {
     private final ReentrantLock waitLock = new ReentrantLock();
     private final Condition appended = waitLock.newCondition();
     private final AtomicInteger waiters = new AtomicInteger();
-
-    // writer-thread state
-    private long writerNext;
-    private long writerSize;
-    private long attemptedEnd;
-    /** Where the current cycle began: what {@link #abort()} goes back to if the cycle never left its segment. */
-    private LogSegment cycleSegment;
-    private long cycleNext;
-    private long cycleSize;
-    private boolean syncSeen;
-    private final List<byte[]> unpublished = new ArrayList<>();
-    /** Producer-staged direct buffers waiting to be written together. */
-    private final List<ByteBuffer> staged = new ArrayList<>();
-    private long pendingRecords;
 
     // counters
     private volatile long appendedRecords;
@@ -92,15 +75,13 @@ public final class SegmentedLog implements WriteTarget {
         this.dir = dir;
         this.config = config;
         this.engine = engine;
-        this.scratch = scratch;
         this.segments = segments;
         this.cache = new RecentBatchCache(4096, engine.cacheBytesPerQueue());
+        this.reader = new SegmentReader(this, segments, engine);
         this.active = segments.lastEntry().getValue();
         this.startOffset = segments.firstKey();
         this.endOffset = active.nextOffset();
-        this.writerNext = endOffset;
-        this.writerSize = active.size();
-        this.attemptedEnd = writerSize;
+        this.writer = new SegmentWriter(this, dir, config, engine, scratch, segments, cache);
     }
 
     /**
@@ -139,147 +120,11 @@ public final class SegmentedLog implements WriteTarget {
     @Override
     public long write(List<AppendRequest> requests) throws IOException {
         try {
-            return writeRequests(requests);
+            return writer.write(requests);
         } catch (FsyncFailedException e) { // sealing a full segment on the way
             fsyncFailed(e);
             throw e;
         }
-    }
-
-    private long writeRequests(List<AppendRequest> requests) throws IOException {
-        LogSegment seg = active;
-        if (seg.isSealed()) {
-            seg = startNextSegment(); // an earlier roll sealed it and could not make the next one
-        }
-        cycleSegment = seg;
-        cycleNext = writerNext;
-        cycleSize = writerSize;
-        long pos = writerSize;
-        long pendingAt = pos;
-        long written = 0;
-        scratch.clear();
-        staged.clear();
-        for (int i = 0; i < requests.size(); i++) {
-            AppendRequest r = requests.get(i);
-            byte[] batch = r.batch();
-            int len = batch.length;
-            syncSeen |= r.isSync();
-            if (pos + len > config.segmentBytes() && pos > SegmentDescriptor.HEADER_LENGTH) {
-                flushPending(seg, pendingAt);
-                seg.publish(pos, writerNext); // seal() needs the final size; endOffset still hides it
-                try {
-                    seg = roll();
-                } catch (IOException e) {
-                    if (i > 0 && seg.isSealed() && !(e instanceof FsyncFailedException)) {
-                        // Sealed, so fsynced: the requests before this one are stored and stay readable.
-                        throw new io.mikyu.engine.internal.write.PartialWriteException(i, e);
-                    }
-                    throw e;
-                }
-                pos = SegmentDescriptor.HEADER_LENGTH;
-                pendingAt = pos;
-            }
-            long base = writerNext;
-            BatchDescriptor.putBaseOffset(batch, base);
-            writerNext = base + BatchDescriptor.lastOffsetDelta(batch) + 1;
-            long maxTs = BatchDescriptor.maxTimestamp(batch);
-            if (seg.bytesSinceIndexEntry >= engine.indexIntervalBytes()) {
-                seg.index.add(base, (int) pos, maxTs);
-                seg.bytesSinceIndexEntry = 0;
-            } else {
-                seg.index.observeTimestamp(maxTs);
-            }
-            seg.bytesSinceIndexEntry += len;
-            ByteBuffer direct = r.staged();
-            if (direct != null) {
-                // Staged by the producer: goes to the kernel as is, gathered with its neighbours.
-                if (scratch.position() > 0) {
-                    pendingAt = flushPending(seg, pendingAt);
-                }
-                direct.putLong(BatchDescriptor.BASE_OFFSET_OFFSET, base);
-                staged.add(direct);
-            } else {
-                // Copy through the small scratch buffer and write whenever it fills: the kernel then copies from
-                // memory still in this core's cache (see Store.WRITER_SCRATCH_BYTES for the numbers).
-                if (!staged.isEmpty()) {
-                    pendingAt = flushPending(seg, pendingAt);
-                }
-                int copied = 0;
-                while (copied < len) {
-                    if (!scratch.hasRemaining()) {
-                        pendingAt = flushPending(seg, pendingAt);
-                    }
-                    int n = Math.min(len - copied, scratch.remaining());
-                    scratch.put(batch, copied, n);
-                    copied += n;
-                }
-            }
-            pos += len;
-            written += len;
-            unpublished.add(batch);
-            pendingRecords += BatchDescriptor.recordCount(batch);
-        }
-        flushPending(seg, pendingAt);
-        writerSize = pos;
-        return written;
-    }
-
-    /** Writes what is pending (staged buffers or the scratch buffer) at {@code at}; returns the position after. */
-    private long flushPending(LogSegment seg, long at) throws IOException {
-        if (!staged.isEmpty()) {
-            long bytes = 0;
-            for (ByteBuffer b : staged) {
-                bytes += b.remaining();
-            }
-            long end = at + bytes;
-            preallocateFor(seg, end);
-            attemptedEnd = Math.max(attemptedEnd, end);
-            seg.write(staged.toArray(new ByteBuffer[0]), at, bytes);
-            staged.clear();
-            return end;
-        }
-        return flushScratch(seg, at);
-    }
-
-    /** Writes the scratch buffer at {@code at}; returns the position after it. */
-    private long flushScratch(LogSegment seg, long at) throws IOException {
-        scratch.flip();
-        long end = at + scratch.remaining();
-        if (scratch.hasRemaining()) {
-            preallocateFor(seg, end);
-            attemptedEnd = Math.max(attemptedEnd, end);
-            seg.write(scratch, at);
-        }
-        scratch.clear();
-        return end;
-    }
-
-    /**
-     * Zero-fills ahead of the write position once this queue has seen a sync append, so each fsync overwrites
-     * already-allocated blocks and does not also have to commit a new file length (on the development disk
-     * about 170 µs against 420 µs per fdatasync). Queues only written asynchronously skip it: they do not fsync
-     * on the hot path, and the zeros would be written twice.
-     */
-    private void preallocateFor(LogSegment seg, long end) throws IOException {
-        if (syncSeen && engine.preallocateBytes() > 0) {
-            long cap = Math.max(end, config.segmentBytes());
-            seg.preallocate(end, Math.min(engine.preallocateBytes(), cap - seg.allocated));
-        }
-    }
-
-    private LogSegment roll() throws IOException {
-        active.seal();
-        return startNextSegment();
-    }
-
-    /** Makes the segment after the sealed active one the active one. */
-    private LogSegment startNextSegment() throws IOException {
-        LogSegment next = LogSegment.create(dir, writerNext);
-        attemptedEnd = SegmentDescriptor.HEADER_LENGTH;
-        writerSize = SegmentDescriptor.HEADER_LENGTH;
-        segments.put(next.baseOffset, next);
-        active = next;
-        return next;
     }
 
     @Override
@@ -303,7 +148,7 @@ public final class SegmentedLog implements WriteTarget {
     /** Writer thread, after its own force: everything it wrote, published or not, is durable. */
     @Override
     public void forcedInCycle() {
-        durableEnd.accumulateAndGet(writerNext, Math::max);
+        durableEnd.accumulateAndGet(writer.next(), Math::max);
     }
 
     /**
@@ -356,18 +201,14 @@ public final class SegmentedLog implements WriteTarget {
 
     @Override
     public void publish() {
-        LogSegment seg = active;
-        seg.publish(writerSize, writerNext);
-        long bytes = 0;
-        for (byte[] batch : unpublished) {
-            cache.add(batch);
-            bytes += batch.length;
-        }
-        unpublished.clear();
-        appendedRecords += pendingRecords;
+        writer.publish();
+    }
+
+    /** The writer published a cycle: counters, then the end offset readers load first. */
+    void published(long end, long records, long bytes) {
+        appendedRecords += records;
         appendedBytes += bytes;
-        pendingRecords = 0;
-        endOffset = writerNext;
+        endOffset = end;
         if (waiters.get() > 0) {
             signalWaiters();
         }
@@ -375,33 +216,12 @@ public final class SegmentedLog implements WriteTarget {
 
     @Override
     public void abort() {
-        LogSegment seg = active;
-        if (seg == cycleSegment && !seg.isSealed()) {
-            // A roll that failed before sealing had counted this cycle's first batches in the segment's size.
-            seg.publish(cycleSize, cycleNext);
-        }
-        writerNext = seg.nextOffset();
-        writerSize = seg.size();
-        seg.index.truncateTo(writerSize);
-        unpublished.clear();
-        pendingRecords = 0;
-        cache.clear();
+        writer.abort();
+    }
+
+    /** The writer forgot a failed cycle: what readers may already have seen stays visible. */
+    void aborted(long writerNext) {
         endOffset = Math.max(endOffset, writerNext);
-        // Zero what a partial write may have left, so recovery cannot resurrect a batch its producer saw fail.
-        try {
-            long end = Math.min(attemptedEnd, seg.allocated);
-            ByteBuffer zeros = ByteBuffer.allocate((int) Math.min(1 << 20, Math.max(0, end - writerSize)));
-            for (long p = writerSize; p < end; ) {
-                zeros.clear().limit((int) Math.min(zeros.capacity(), end - p));
-                p += seg.channel().write(zeros, p);
-            }
-            if (end > writerSize) {
-                seg.dirty = true; // a seal that failed may have fsynced what the zeros hide: the next fsync covers them
-            }
-        } catch (IOException | RuntimeException ignored) {
-            // best effort: the next successful write overwrites the same bytes anyway
-        }
-        attemptedEnd = writerSize;
     }
 
     @Override
@@ -446,7 +266,7 @@ public final class SegmentedLog implements WriteTarget {
         }
         long after = afterCache;
         if (!sink.isFull() && afterCache < end) {
-            after = readSegments(afterCache, end, sink);
+            after = reader.readSegments(afterCache, end, sink);
         }
         readRecords.add(sink.taken());
         return after;
@@ -459,7 +279,7 @@ public final class SegmentedLog implements WriteTarget {
         List<Record> out = new ArrayList<>();
         long next = Math.max(from, startOffset);
         if (next < end) {
-            readSegments(next, end, RecordSink.toList(out, maxRecords, maxBytes));
+            reader.readSegments(next, end, RecordSink.toList(out, maxRecords, maxBytes));
         }
         return out;
     }
@@ -467,87 +287,6 @@ public final class SegmentedLog implements WriteTarget {
     /** After compaction rewrote sealed segments: the cache may still hold their old records. */
     void invalidateCacheBelow(long offset) {
         cache.invalidateBelow(offset);
-    }
-
-    private long readSegments(long from, long end, RecordSink sink) {
-        long next = from;
-        while (next < end && !sink.isFull()) {
-            Map.Entry<Long, LogSegment> e = segments.floorEntry(next);
-            if (e == null) {
-                e = segments.firstEntry();
-                if (e == null) {
-                    return next;
-                }
-                next = e.getKey();
-            }
-            LogSegment seg = e.getValue();
-            if (next >= seg.nextOffset()) {
-                Map.Entry<Long, LogSegment> higher = segments.higherEntry(e.getKey());
-                if (higher == null) {
-                    return next;
-                }
-                next = Math.max(next, higher.getKey());
-                continue;
-            }
-            try {
-                next = readSegment(seg, next, end, sink);
-            } catch (IllegalStateException | java.io.UncheckedIOException closed) {
-                if (!open) {
-                    throw new StoreClosedException(describe() + " is closed");
-                }
-                if (segments.get(seg.baseOffset) == seg) {
-                    throw closed;
-                }
-                // removed by retention or replaced by compaction while we read: look again
-            }
-        }
-        return next;
-    }
-
-    private long readSegment(LogSegment seg, long from, long end, RecordSink sink) {
-        long limit = seg.size();
-        long pos = seg.index.floorPosition(from);
-        if (pos < 0) {
-            pos = SegmentDescriptor.HEADER_LENGTH;
-        }
-        long next = from;
-        int maxBatch = engine.maxBatchBytes() + BatchDescriptor.HEADER_LENGTH;
-        while (pos < limit && next < end && !sink.isFull()) {
-            ByteBuffer w = seg.window(pos, READ_WINDOW, limit);
-            int p = 0;
-            while (p < w.limit() && next < end && !sink.isFull()) {
-                if (w.limit() - p < BatchDescriptor.HEADER_LENGTH) {
-                    break;
-                }
-                int total = BatchDescriptor.totalSize(BatchDescriptor.length(w, p));
-                if (total > 0 && p + (long) total > w.limit() && p + (long) total <= limit - pos) {
-                    if (p == 0) {
-                        w = seg.window(pos, total, limit); // one batch larger than the window
-                        continue;
-                    }
-                    break;
-                }
-                int status = BatchReader.check(w, p, w.limit(), maxBatch, engine.verifyChecksumsOnRead());
-                if (status != BatchReader.VALID) {
-                    throw new CorruptionException(seg.file, pos + p, status == BatchReader.INCOMPLETE
-                            ? "batch runs past the end of the segment" : "batch fails its checksum");
-                }
-                long last = BatchDescriptor.baseOffset(w, p) + BatchDescriptor.lastOffsetDelta(w, p);
-                if (last >= next) {
-                    long after = sink.take(w, p, next, seg.file, pos);
-                    if (after <= last) {
-                        return after;
-                    }
-                    next = after;
-                }
-                p += total;
-            }
-            if (p == 0) {
-                break;
-            }
-            pos += p;
-        }
-        return pos >= limit ? Math.max(next, seg.nextOffset()) : next;
     }
 
     /** Receives each batch of a {@link #replay}: its type and its records. */
@@ -560,69 +299,16 @@ public final class SegmentedLog implements WriteTarget {
      * checksums. Task queues rebuild their state this way on open.
      */
     public void replay(long from, BatchConsumer consumer) {
-        long end = endOffset;
-        for (LogSegment seg : segments.values()) {
-            if (seg.nextOffset() <= from) {
-                continue;
-            }
-            long limit = seg.size();
-            long pos = Math.max(SegmentDescriptor.HEADER_LENGTH, seg.index.floorPosition(from));
-            int maxBatch = engine.maxBatchBytes() + BatchDescriptor.HEADER_LENGTH;
-            while (pos < limit) {
-                ByteBuffer w = seg.window(pos, READ_WINDOW, limit);
-                int p = 0;
-                while (w.limit() - p >= BatchDescriptor.HEADER_LENGTH) {
-                    int total = BatchDescriptor.totalSize(BatchDescriptor.length(w, p));
-                    if (total > 0 && p + (long) total > w.limit() && p + (long) total <= limit - pos) {
-                        if (p == 0) {
-                            w = seg.window(pos, total, limit);
-                            continue;
-                        }
-                        break;
-                    }
-                    if (BatchReader.check(w, p, w.limit(), maxBatch, true) != BatchReader.VALID) {
-                        throw new CorruptionException(seg.file, pos + p, "batch fails its checksum");
-                    }
-                    if (BatchDescriptor.baseOffset(w, p) + BatchDescriptor.lastOffsetDelta(w, p) >= from
-                            && BatchDescriptor.baseOffset(w, p) < end) {
-                        List<Record> records = new ArrayList<>(BatchDescriptor.recordCount(w, p));
-                        BatchReader.decode(w, p, from, records, Integer.MAX_VALUE,
-                                new BatchReader.ReadBudget(Long.MAX_VALUE), seg.file, pos);
-                        consumer.accept(BatchDescriptor.type(w, p), records);
-                    }
-                    p += total;
-                }
-                if (p == 0) {
-                    break;
-                }
-                pos += p;
-            }
-        }
+        reader.replay(from, endOffset, consumer);
     }
 
     /**
-     * {@code true} if a batch of {@code type} written by transaction {@code producerId} lies at or after {@code from}: recovery
-     * asks this before applying a committed transaction's writes to this log, so none is applied twice. Reads
-     * batch headers only.
+     * {@code true} if a batch of {@code type} written by transaction {@code producerId} lies at or after
+     * {@code from}: recovery asks this before applying a committed transaction's writes to this log, so none is
+     * applied twice. Reads batch headers only.
      */
     public boolean containsProducer(long from, long producerId, byte type) {
-        Map.Entry<Long, LogSegment> first = segments.floorEntry(from);
-        for (LogSegment seg : first == null ? segments.values() : segments.tailMap(first.getKey()).values()) {
-            long limit = seg.size();
-            long pos = Math.max(SegmentDescriptor.HEADER_LENGTH, seg.index.floorPosition(from));
-            while (pos + BatchDescriptor.HEADER_LENGTH <= limit) {
-                ByteBuffer h = seg.window(pos, BatchDescriptor.HEADER_LENGTH, limit);
-                if (BatchDescriptor.producerId(h, 0) == producerId && BatchDescriptor.type(h, 0) == type) {
-                    return true;
-                }
-                int total = BatchDescriptor.totalSize(BatchDescriptor.length(h, 0));
-                if (total < BatchDescriptor.HEADER_LENGTH) {
-                    break;
-                }
-                pos += total;
-            }
-        }
-        return false;
+        return reader.containsProducer(from, producerId, type);
     }
 
     /** Waits up to {@code nanos} for the end offset to pass {@code offset}; returns the end offset then. */
@@ -657,45 +343,7 @@ public final class SegmentedLog implements WriteTarget {
     /** The first offset whose record timestamp is at or after {@code timestamp}, or the end offset. */
     public long offsetForTimestamp(long timestamp) {
         checkOpen();
-        long end = endOffset;
-        for (LogSegment seg : segments.values()) {
-            if (seg.maxTimestamp() < timestamp) {
-                continue;
-            }
-            int start = seg.index.timestampScanStart(timestamp);
-            long pos = start < 0 ? SegmentDescriptor.HEADER_LENGTH : start;
-            long limit = seg.size();
-            while (pos < limit) {
-                ByteBuffer w = seg.window(pos, READ_WINDOW, limit);
-                int p = 0;
-                while (w.limit() - p >= BatchDescriptor.HEADER_LENGTH) {
-                    int total = BatchDescriptor.totalSize(BatchDescriptor.length(w, p));
-                    if (p + total > w.limit()) {
-                        if (p == 0) {
-                            w = seg.window(pos, total, limit);
-                            continue;
-                        }
-                        break;
-                    }
-                    if (BatchDescriptor.maxTimestamp(w, p) >= timestamp) {
-                        List<Record> records = new ArrayList<>();
-                        BatchReader.decode(w, p, 0, records, Integer.MAX_VALUE,
-                                new BatchReader.ReadBudget(Long.MAX_VALUE), seg.file, pos);
-                        for (Record r : records) {
-                            if (r.timestamp() >= timestamp) {
-                                return Math.min(r.offset(), end);
-                            }
-                        }
-                    }
-                    p += total;
-                }
-                if (p == 0) {
-                    break;
-                }
-                pos += p;
-            }
-        }
-        return end;
+        return reader.offsetForTimestamp(timestamp, endOffset);
     }
 
     // ----------------------------------------------------------------------------------- maintenance & stats

@@ -2,12 +2,9 @@ package io.mikyu.engine.internal.store;
 
 import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.LogQueueConfig;
-import io.mikyu.engine.QueueExistsException;
-import io.mikyu.engine.QueueNotFoundException;
 import io.mikyu.engine.RecoveryReport;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
-import io.mikyu.engine.internal.files.Directories;
 import io.mikyu.engine.internal.log.SegmentedLog;
 import io.mikyu.engine.internal.metrics.QueueMeters;
 import io.mikyu.engine.internal.offsets.OffsetStore;
@@ -19,108 +16,49 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 /**
  * The store's log queues ({@code <data>/log/<name>/}) with their offsets and shared groups, by name. The shared
  * groups' dead-letter queues are task queues, kept in {@link TaskQueues}. Create and delete are serialized by the
  * store.
  */
-final class LogQueues {
+final class LogQueues extends QueueRegistry<LogQueueHandle, LogQueueConfig> {
 
     private static final Logger LOG = LoggerFactory.getLogger(LogQueues.class);
 
-    private final Path root;
     private final EngineConfig config;
     private final GroupCommitWriter writer;
     private final ByteBuffer writerScratch;
-    private final Consumer<RecoveryReport.Event> recovery;
     private final TaskQueues tasks;
     private final Consumer<List<TxOp>> transactions;
-    private final ConcurrentHashMap<String, LogQueueHandle> queues = new ConcurrentHashMap<>();
-    /** Queues found with an unreadable queue.conf: not opened, their names kept from reuse. */
-    private final java.util.Set<String> quarantined = ConcurrentHashMap.newKeySet();
 
     LogQueues(Path root, EngineConfig config, GroupCommitWriter writer, ByteBuffer writerScratch,
               Consumer<RecoveryReport.Event> recovery, TaskQueues tasks, Consumer<List<TxOp>> transactions) {
-        this.root = root;
+        super(root, recovery, "log queue");
         this.transactions = transactions;
         this.config = config;
         this.writer = writer;
         this.writerScratch = writerScratch;
-        this.recovery = recovery;
         this.tasks = tasks;
     }
 
-    /** Opens every log queue found under the root; removes leftovers of interrupted creates and deletes. */
-    void load() throws IOException {
-        try (Stream<Path> dirs = Files.list(root)) {
-            for (Path d : (Iterable<Path>) dirs::iterator) {
-                String name = d.getFileName().toString();
-                if (name.startsWith(".")) {
-                    Directories.deleteRecursively(d);
-                } else if (Files.isDirectory(d) && Files.exists(d.resolve(QueueConfigFile.FILE_NAME))) {
-                    LogQueueConfig c;
-                    try {
-                        c = QueueConfigFile.read(d);
-                    } catch (IOException | RuntimeException e) {
-                        recovery.accept(QueueConfigFile.unreadable(d, "log queue", e));
-                        quarantined.add(name);
-                        continue;
-                    }
-                    queues.put(name, open(name, d, c));
-                }
-            }
-        }
+    @Override
+    LogQueueConfig readConfig(Path dir) throws IOException {
+        return QueueConfigFile.read(dir);
     }
 
-    LogQueueHandle create(String name, LogQueueConfig queueConfig) {
-        QueueNames.check("queue", name);
-        if (queues.containsKey(name)) {
-            throw new QueueExistsException("log queue '" + name + "' already exists");
-        }
-        if (quarantined.contains(name)) {
-            throw new QueueExistsException(QueueConfigFile.quarantinedMessage("log queue", name));
-        }
-        try {
-            Path dir = Directories.createAtomically(root, name, tmp -> QueueConfigFile.write(tmp, queueConfig));
-            LogQueueHandle handle;
-            try {
-                handle = open(name, dir, queueConfig);
-            } catch (IOException | RuntimeException e) {
-                Directories.discard(dir, e); // so that the creation failed whole and can be tried again
-                throw e;
-            }
-            queues.put(name, handle);
-            return handle;
-        } catch (IOException e) {
-            throw new UncheckedIOException("creating log queue '" + name + "' in " + root, e);
-        }
+    @Override
+    void prepare(Path tmp, LogQueueConfig queueConfig) throws IOException {
+        QueueConfigFile.write(tmp, queueConfig);
     }
 
-    LogQueueHandle find(String name) {
-        return queues.get(name);
-    }
-
-    LogQueueHandle get(String name) {
-        LogQueueHandle handle = queues.get(name);
-        if (handle == null) {
-            throw new QueueNotFoundException("log queue '" + name + "' does not exist");
-        }
-        return handle;
-    }
-
-    private LogQueueHandle open(String name, Path dir, LogQueueConfig queueConfig) throws IOException {
+    @Override
+    LogQueueHandle open(String name, Path dir, LogQueueConfig queueConfig) throws IOException {
         SegmentedLog log = SegmentedLog.open(name, "log queue", dir, queueConfig, config, writerScratch,
                 recovery::accept);
         OffsetStore offsets = OffsetStore.open(dir, config, recovery);
@@ -170,12 +108,7 @@ final class LogQueues {
             close(handle, false);
             return null;
         });
-        Path dir = handle.storage().dir();
-        try {
-            Directories.deleteAtomically(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("deleting log queue '" + name + "' at " + dir, e);
-        }
+        deleteFolder(name, handle.storage().dir());
         return true;
     }
 
@@ -214,23 +147,5 @@ final class LogQueues {
         for (LogQueueHandle h : queues.values()) {
             close(h, clean);
         }
-    }
-
-    List<String> names() {
-        List<String> names = new ArrayList<>(queues.keySet());
-        Collections.sort(names);
-        return names;
-    }
-
-    Collection<LogQueueHandle> all() {
-        return queues.values();
-    }
-
-    int size() {
-        return queues.size();
-    }
-
-    void clear() {
-        queues.clear();
     }
 }

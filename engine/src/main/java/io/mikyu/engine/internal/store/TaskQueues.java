@@ -2,12 +2,9 @@ package io.mikyu.engine.internal.store;
 
 import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.LogQueueConfig;
-import io.mikyu.engine.QueueExistsException;
-import io.mikyu.engine.QueueNotFoundException;
 import io.mikyu.engine.RecoveryReport;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
-import io.mikyu.engine.internal.files.Directories;
 import io.mikyu.engine.internal.log.SegmentedLog;
 import io.mikyu.engine.internal.metrics.QueueMeters;
 import io.mikyu.engine.internal.task.TaskQueueHandle;
@@ -17,115 +14,62 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 /**
  * The store's task queues ({@code <data>/task/<name>/}), each with its dead-letter queue in {@code dlq/}, and the
  * dead-letter queues of shared groups, all by name. Create and delete are serialized by the store.
  */
-final class TaskQueues {
+final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
 
     private static final Logger LOG = LoggerFactory.getLogger(TaskQueues.class);
     /** The subfolder of a task queue's folder that holds its dead-letter queue. */
     static final String DLQ_DIRECTORY = "dlq";
 
-    private final Path root;
     private final EngineConfig config;
     private final GroupCommitWriter writer;
     private final ByteBuffer writerScratch;
-    private final Consumer<RecoveryReport.Event> recovery;
     /** Commits a store transaction: how dead letters move atomically. */
     private final Consumer<List<TxOp>> transactions;
-    private final ConcurrentHashMap<String, TaskQueueHandle> queues = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, QueueMeters> meters = new ConcurrentHashMap<>();
-    /** Queues found with an unreadable queue.conf: not opened, their names kept from reuse. */
-    private final java.util.Set<String> quarantined = ConcurrentHashMap.newKeySet();
 
     TaskQueues(Path root, EngineConfig config, GroupCommitWriter writer, ByteBuffer writerScratch,
                Consumer<RecoveryReport.Event> recovery, Consumer<List<TxOp>> transactions) {
-        this.root = root;
+        super(root, recovery, "task queue");
         this.transactions = transactions;
         this.config = config;
         this.writer = writer;
         this.writerScratch = writerScratch;
-        this.recovery = recovery;
     }
 
-    /** Opens every task queue found under the root; removes leftovers of interrupted creates and deletes. */
-    void load() throws IOException {
-        try (Stream<Path> dirs = Files.list(root)) {
-            for (Path d : (Iterable<Path>) dirs::iterator) {
-                String name = d.getFileName().toString();
-                if (name.startsWith(".")) {
-                    Directories.deleteRecursively(d);
-                } else if (Files.isDirectory(d) && Files.exists(d.resolve(QueueConfigFile.FILE_NAME))) {
-                    TaskQueueConfig c;
-                    try {
-                        c = QueueConfigFile.readTask(d);
-                    } catch (IOException | RuntimeException e) {
-                        recovery.accept(QueueConfigFile.unreadable(d, "task queue", e));
-                        quarantined.add(name);
-                        continue;
-                    }
-                    open(name, d, c);
-                }
-            }
-        }
+    @Override
+    TaskQueueConfig readConfig(Path dir) throws IOException {
+        return QueueConfigFile.readTask(dir);
     }
 
-    TaskQueueHandle create(String name, TaskQueueConfig queueConfig) {
-        QueueNames.check("queue", name);
-        if (queues.containsKey(name)) {
-            throw new QueueExistsException("task queue '" + name + "' already exists");
-        }
-        if (quarantined.contains(name)) {
-            throw new QueueExistsException(QueueConfigFile.quarantinedMessage("task queue", name));
-        }
-        try {
-            Path dir = Directories.createAtomically(root, name, tmp -> {
-                Files.createDirectories(tmp.resolve(DLQ_DIRECTORY));
-                QueueConfigFile.write(tmp, queueConfig);
-            });
-            try {
-                return open(name, dir, queueConfig);
-            } catch (IOException | RuntimeException e) {
-                // so that the creation failed whole and can be tried again
-                TaskQueueHandle dlq = queues.get(name + TaskQueue.DEAD_LETTER_SUFFIX);
-                if (dlq != null) {
-                    closeAndForget(List.of(dlq));
-                }
-                Directories.discard(dir, e);
-                throw e;
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("creating task queue '" + name + "' in " + root, e);
-        }
+    @Override
+    void prepare(Path tmp, TaskQueueConfig queueConfig) throws IOException {
+        Files.createDirectories(tmp.resolve(DLQ_DIRECTORY));
+        QueueConfigFile.write(tmp, queueConfig);
     }
 
-    TaskQueueHandle find(String name) {
-        return queues.get(name);
-    }
-
-    TaskQueueHandle get(String name) {
-        TaskQueueHandle handle = queues.get(name);
-        if (handle == null) {
-            throw new QueueNotFoundException("task queue '" + name + "' does not exist");
+    @Override
+    void forgetFailedCreate(String name) {
+        TaskQueueHandle dlq = queues.get(name + TaskQueue.DEAD_LETTER_SUFFIX);
+        if (dlq != null) {
+            closeAndForget(List.of(dlq));
         }
-        return handle;
     }
 
     /** Opens a task queue and its dead-letter queue, registering both. */
-    private TaskQueueHandle open(String name, Path dir, TaskQueueConfig queueConfig) throws IOException {
+    @Override
+    TaskQueueHandle open(String name, Path dir, TaskQueueConfig queueConfig) throws IOException {
         Path dlqDir = dir.resolve(DLQ_DIRECTORY);
         Files.createDirectories(dlqDir);
         TaskQueueHandle dlq = openOne(name + TaskQueue.DEAD_LETTER_SUFFIX, dlqDir,
@@ -172,12 +116,7 @@ final class TaskQueues {
         }
         TaskQueueHandle dlq = queues.get(name + TaskQueue.DEAD_LETTER_SUFFIX);
         closeAndForget(dlq == null ? List.of(handle) : List.of(handle, dlq));
-        Path dir = handle.storage().dir();
-        try {
-            Directories.deleteAtomically(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("deleting task queue '" + name + "' at " + dir, e);
-        }
+        deleteFolder(name, handle.storage().dir());
         return true;
     }
 
@@ -206,20 +145,6 @@ final class TaskQueues {
         }
     }
 
-    List<String> names() {
-        List<String> names = new ArrayList<>(queues.keySet());
-        Collections.sort(names);
-        return names;
-    }
-
-    Collection<TaskQueueHandle> all() {
-        return queues.values();
-    }
-
-    int size() {
-        return queues.size();
-    }
-
     /** Writer thread, on store close: closes every queue (cleanly, so reopening needs no scan). */
     void closeAll(boolean clean) {
         for (TaskQueueHandle t : queues.values()) {
@@ -233,8 +158,9 @@ final class TaskQueues {
         meters.values().forEach(QueueMeters::close);
     }
 
+    @Override
     void clear() {
-        queues.clear();
+        super.clear();
         meters.clear();
     }
 }

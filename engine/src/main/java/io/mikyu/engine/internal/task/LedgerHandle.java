@@ -60,31 +60,31 @@ abstract class LedgerHandle implements TxParticipant {
 
     /** Wakes waiting consumers (on close or delete: they then see the queue closed). */
     public void wakeAll() {
-        ledger.withLock(ledger::wakeAll);
+        ledger.withLock(ledger.waiting::wakeAll);
     }
 
     @Override
     public void hold(List<TxOp> ops) {
-        ledger.hold(settlements(ops));
+        ledger.transactions.hold(settlements(ops));
     }
 
     @Override
     public void release(List<TxOp> ops) {
-        ledger.release(settlements(ops));
+        ledger.transactions.release(settlements(ops));
     }
 
     /** The settlements among a transaction's operations for this handle. */
-    abstract List<LeaseLedger.Settlement> settlements(List<TxOp> ops);
+    abstract List<Settlement> settlements(List<TxOp> ops);
 
-    static List<LeaseLedger.Settlement> settlementsOf(List<TxOp> ops) {
-        List<LeaseLedger.Settlement> out = new ArrayList<>();
+    static List<Settlement> settlementsOf(List<TxOp> ops) {
+        List<Settlement> out = new ArrayList<>();
         for (TxOp op : ops) {
             if (op instanceof TxOp.Settle s) {
-                out.add(new LeaseLedger.Settlement(s.token(), s.nack(), s.delayMillis(), s.reason()));
+                out.add(new Settlement(s.token(), s.nack(), s.delayMillis(), s.reason()));
             } else if (op instanceof TxOp.SettleShared s) {
-                out.add(new LeaseLedger.Settlement(s.token(), s.nack(), s.delayMillis(), s.reason()));
+                out.add(new Settlement(s.token(), s.nack(), s.delayMillis(), s.reason()));
             } else if (op instanceof TxOp.DeadLetter d) {
-                out.add(LeaseLedger.Settlement.deadLetter(d));
+                out.add(Settlement.deadLetter(d));
             }
         }
         return out;

@@ -5,13 +5,13 @@ import io.mikyu.engine.spi.TimeSource;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.MikyuException;
 import io.mikyu.engine.Record;
+import io.mikyu.engine.RecordScheduling;
 import io.mikyu.engine.SharedGroup;
 import io.mikyu.engine.SharedGroupConfig;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskCounts;
 import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.TaskQueue;
-import io.mikyu.engine.TaskView;
 import io.mikyu.engine.internal.format.BatchDescriptor;
 import io.mikyu.engine.internal.format.TaskRecordDescriptor;
 import io.mikyu.engine.internal.log.Retention;
@@ -163,46 +163,12 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
         });
     }
 
-    /** A record as a filter sees it before it becomes an entry. */
-    private static TaskView viewOf(Record r, TaskRecordDescriptor.Meta meta) {
-        return new TaskView() {
-            @Override
-            public long id() {
-                return r.offset();
-            }
-
-            @Override
-            public int priority() {
-                return meta.priority();
-            }
-
-            @Override
-            public io.mikyu.engine.Headers headers() {
-                return r.headers();
-            }
-
-            @Override
-            public int attempts() {
-                return 0;
-            }
-
-            @Override
-            public long enqueuedAt() {
-                return r.timestamp();
-            }
-
-            @Override
-            public long expiresAt() {
-                return meta.expiresAt();
-            }
-        };
-    }
-
     /** Under the lock: one record enters the window, unless the admission filter turns it away. */
     private void admitOne(Record r, long now) {
         TaskRecordDescriptor.Meta meta = metaOf(r);
         TaskFilter filter = admissionFilter;
-        if (filter == null || FilterIndex.test(filter, viewOf(r, meta))) {
+        if (filter == null
+                || FilterIndex.test(filter, RecordScheduling.view(r, meta.priority(), meta.expiresAt()))) {
             ledger.state.enqueued(r.offset(), meta, r.timestamp(), r.headers(), now);
         }
     }
@@ -234,27 +200,13 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
         if (r.headers().isEmpty()) {
             return RECORD_META;
         }
-        int priority = (int) number(r, PRIORITY_HEADER, Task.DEFAULT_PRIORITY);
-        long deliverAt = number(r, DELIVER_AT_HEADER, 0);
-        long expiresAt = number(r, EXPIRES_AT_HEADER, 0);
+        int priority = RecordScheduling.priority(r);
+        long deliverAt = RecordScheduling.deliverAt(r);
+        long expiresAt = RecordScheduling.expiresAt(r);
         if (priority == Task.DEFAULT_PRIORITY && deliverAt == 0 && expiresAt == 0) {
             return RECORD_META;
         }
-        return new TaskRecordDescriptor.Meta(Math.max(0, Math.min(9, priority)), Math.max(0, deliverAt),
-                Math.max(0, expiresAt));
-    }
-
-    /** A decimal header value; the default if absent or malformed (a bad header must not stop the group). */
-    private static long number(Record r, String header, long otherwise) {
-        String text = r.headers().getString(header);
-        if (text == null) {
-            return otherwise;
-        }
-        try {
-            return Long.parseLong(text.trim());
-        } catch (NumberFormatException e) {
-            return otherwise;
-        }
+        return new TaskRecordDescriptor.Meta(priority, deliverAt, expiresAt);
     }
 
     /** While replaying: admits every record up to {@code offset}, whatever the window. */
@@ -293,7 +245,7 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
 
     @Override
     public TaskQueue deadLetters() {
-        return ledger.deadLetters();
+        return ledger.deadLetters.queue();
     }
 
     /**
@@ -324,14 +276,15 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
     @Override
     public void validate(List<TxOp> ops) {
         ledger.checkOpen();
-        ledger.validate(settlements(ops));
+        ledger.transactions.validate(settlements(ops));
     }
 
     @Override
     public List<TxWrite> prepareWrites(List<TxOp> ops, long txId) {
-        List<LeaseLedger.Settlement> s = settlements(ops);
+        List<Settlement> s = settlements(ops);
         return s.isEmpty() ? List.of()
-                : List.of(new TxWrite(ledger.settleRequest(s, txId), () -> ledger.settled(s)));
+                : List.of(new TxWrite(ledger.transactions.settleRequest(s, txId),
+                        () -> ledger.transactions.settled(s)));
     }
 
     private Record readRecord(long offset) {
@@ -349,7 +302,7 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
     }
 
     @Override
-    List<LeaseLedger.Settlement> settlements(List<TxOp> ops) {
+    List<Settlement> settlements(List<TxOp> ops) {
         return settlementsOf(ops);
     }
 }

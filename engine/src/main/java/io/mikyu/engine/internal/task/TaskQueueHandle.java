@@ -86,7 +86,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
 
     @Override
     public TaskQueue deadLetters() {
-        return ledger.deadLetters();
+        return ledger.deadLetters.queue();
     }
 
     @Override
@@ -98,7 +98,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     public long enqueueBatch(List<Task> tasks, Durability durability) {
         long now = clock.wallMillis();
         List<Entry> entries = taskEntries(tasks, now);
-        ledger.awaitRoom(tasks.size());
+        ledger.pacing.awaitRoom(tasks.size());
         long first = ledger.write(entries, BatchDescriptor.TYPE_TASK, durability);
         joined(tasks, first, now);
         return first;
@@ -110,13 +110,13 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
         if (tasks.isEmpty()) {
             return false;
         }
-        if (ledger.wouldPace()) {
+        if (ledger.pacing.wouldPace()) {
             if (!(continuation instanceof ScheduledExecutorService timer)) {
                 return false;
             }
             // Paced without a thread: the write starts from the timer once the consumers made room.
             done.paced(true);
-            ledger.awaitRoomAsync(tasks.size(), timer, () -> {
+            ledger.pacing.awaitRoomAsync(tasks.size(), timer, () -> {
                 done.paced(false);
                 try {
                     enqueueAsync(tasks, durability, continuation, done);
@@ -178,8 +178,8 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                     ledger.state.keepPayload(e, t.payload());
                 }
             }
-            ledger.noteReady();
-            ledger.signalReady(tasks.size(), allReady(tasks, now));
+            ledger.pacing.noteReady();
+            ledger.waiting.signalReady(tasks.size(), allReady(tasks, now));
         });
     }
 
@@ -188,7 +188,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
         long enqueuedAt = clock.wallMillis();
         long now = clock.steadyMillis();
         long[] first = {-1};
-        ledger.awaitRoom(tasks.size());
+        ledger.pacing.awaitRoom(tasks.size());
         ledger.withLock(() -> {
             ledger.checkOpen();
             for (Task t : tasks) {
@@ -198,8 +198,8 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                     first[0] = e.id;
                 }
             }
-            ledger.noteReady();
-            ledger.signalReady(tasks.size(), allReady(tasks, now));
+            ledger.pacing.noteReady();
+            ledger.waiting.signalReady(tasks.size(), allReady(tasks, now));
         });
         return first[0];
     }
@@ -225,7 +225,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                     return List.of();
                 }
                 long untilChange = TimeUnit.MILLISECONDS.toNanos(ledger.state.millisUntilNextChange(now));
-                ledger.awaitChange(Math.min(remaining, Math.max(untilChange, 1_000_000L)), filter != null);
+                ledger.waiting.awaitChange(Math.min(remaining, Math.max(untilChange, 1_000_000L)), filter != null);
             }
         } finally {
             ledger.lock.unlock();
@@ -249,7 +249,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
             }
             taken = ledger.take(max, filter, now, now + lease.toMillis());
             if (taken.entries().isEmpty()) {
-                ledger.listen(whenReady);
+                ledger.waiting.listen(whenReady);
                 return Start.WAITING;
             }
         } finally {
@@ -270,7 +270,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
 
     @Override
     public void cancelWhenReady(Runnable whenReady) {
-        ledger.unlisten(whenReady);
+        ledger.waiting.unlisten(whenReady);
     }
 
     /**
@@ -356,7 +356,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     }
 
     public long deadLetteredCount() {
-        return ledger.deadLetteredCount();
+        return ledger.deadLetters.movedCount();
     }
 
     /** Housekeeping: promotes due tasks, drops idle filters, and deletes log segments holding no live task. */
@@ -368,7 +368,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
             ledger.state.dropIdleFilters(now);
             lowest[0] = ledger.state.lowestLiveId();
             if (ledger.state.hasReady()) {
-                ledger.wakeAll();
+                ledger.waiting.wakeAll();
             }
         });
         try {
@@ -392,7 +392,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
         if (!entries.isEmpty()) {
             BatchEncoder.encode(entries, 0, engine.maxRecordBytes(), engine.maxBatchBytes()); // size limits
         }
-        ledger.validate(settlements(ops));
+        ledger.transactions.validate(settlements(ops));
     }
 
     @Override
@@ -413,9 +413,10 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
             AppendRequest request = new AppendRequest(log, batch, false);
             out.add(new TxWrite(request, () -> enqueued(tasks, BatchDescriptor.baseOffset(batch), now)));
         }
-        List<LeaseLedger.Settlement> settlements = settlements(ops);
+        List<Settlement> settlements = settlements(ops);
         if (!settlements.isEmpty()) {
-            out.add(new TxWrite(ledger.settleRequest(settlements, txId), () -> ledger.settled(settlements)));
+            out.add(new TxWrite(ledger.transactions.settleRequest(settlements, txId),
+                    () -> ledger.transactions.settled(settlements)));
         }
         return out;
     }
@@ -430,7 +431,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                 ledger.state.enqueued(id++, new TaskRecordDescriptor.Meta(t.priority(), t.deliverAt(),
                         t.expiresAt()), enqueuedAt, t.headers(), now);
             }
-            ledger.signalReady(tasks.size(), allReady(tasks, now));
+            ledger.waiting.signalReady(tasks.size(), allReady(tasks, now));
         });
     }
 
@@ -469,7 +470,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     }
 
     @Override
-    List<LeaseLedger.Settlement> settlements(List<TxOp> ops) {
+    List<Settlement> settlements(List<TxOp> ops) {
         return settlementsOf(ops);
     }
 }

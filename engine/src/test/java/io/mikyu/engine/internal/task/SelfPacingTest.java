@@ -45,7 +45,7 @@ class SelfPacingTest {
                 q.ack(t.token());
                 q.enqueue(Task.of("follow-up of " + t.id()));
             }
-            assertThat(ledger.pacedWaits()).as("enqueues that waited for consumers").isZero();
+            assertThat(ledger.pacing.pacedWaits()).as("enqueues that waited for consumers").isZero();
         }
     }
 
@@ -76,11 +76,11 @@ class SelfPacingTest {
             for (int i = 0; i < 50; i++) {
                 more.add(Task.of("more"));
             }
-            for (int i = 0; i < 1_000 && ledger.pacedWaits() == 0; i++) {
+            for (int i = 0; i < 1_000 && ledger.pacing.pacedWaits() == 0; i++) {
                 q.enqueueBatch(more); // faster than the consumer's bites of 10: the queue stays crowded
             }
             consuming.set(false);
-            assertThat(ledger.pacedWaits()).as("enqueues that waited for consumers").isPositive();
+            assertThat(ledger.pacing.pacedWaits()).as("enqueues that waited for consumers").isPositive();
         } finally {
             pool.shutdownNow();
             pool.awaitTermination(10, TimeUnit.SECONDS);
