@@ -1,15 +1,15 @@
 package io.mikyu.broker.server;
 
+import io.mikyu.engine.AccessDeniedException;
 import io.mikyu.engine.ClaimMode;
 import io.mikyu.engine.Durability;
+import io.mikyu.engine.EncodedBatch;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.FilterExpression;
 import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.LogQueueConfig;
-import io.mikyu.engine.spi.AsyncWrites;
-import io.mikyu.engine.spi.EncodedBatch;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.OffsetReset;
 import io.mikyu.engine.PreparedTransaction;
@@ -21,9 +21,9 @@ import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.engine.Transaction;
-import io.mikyu.engine.AccessDeniedException;
 import io.mikyu.engine.security.Permission;
 import io.mikyu.engine.security.Principal;
+import io.mikyu.engine.spi.AsyncWrites;
 import io.mikyu.protocol.Fields;
 import io.mikyu.protocol.Op;
 import io.mikyu.protocol.StreamDescriptor;

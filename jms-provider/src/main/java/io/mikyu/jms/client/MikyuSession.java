@@ -1,11 +1,11 @@
 package io.mikyu.jms.client;
 
-import io.mikyu.engine.spi.TimeSource;
-import io.mikyu.engine.security.Permission;
 import io.mikyu.engine.Durability;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.StaleLeaseException;
 import io.mikyu.engine.TaskQueue;
+import io.mikyu.engine.TimeSource;
+import io.mikyu.engine.security.Permission;
 import io.mikyu.jms.Destinations;
 import io.mikyu.jms.MikyuDestination;
 import io.mikyu.jms.MikyuQueue;
