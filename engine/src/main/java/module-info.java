@@ -1,0 +1,24 @@
+/**
+ * The mikyu engine: the embedded store of log and task queues.
+ *
+ * <p>Its API is {@code io.mikyu.engine} (with {@code .config}, {@code .security} and {@code .spi}); everything under
+ * {@code io.mikyu.engine.internal} is the implementation and is not exported.
+ */
+module io.mikyu.engine {
+    requires transitive micrometer.core;
+    requires transitive java.transaction.xa;
+    requires java.management;
+    requires org.slf4j;
+    requires org.jctools.core;
+
+    exports io.mikyu.engine;
+    exports io.mikyu.engine.config;
+    exports io.mikyu.engine.security;
+    exports io.mikyu.engine.spi;
+
+    uses io.mikyu.engine.Dialer;
+    uses io.mikyu.engine.StoreOpener;
+
+    provides io.mikyu.engine.StoreOpener with io.mikyu.engine.internal.store.LocalStoreOpener;
+    provides io.mikyu.engine.spi.FilterCompiler with io.mikyu.engine.internal.filter.HeaderEqualsCompiler;
+}
