@@ -20,5 +20,5 @@ module io.mikyu.engine {
     uses io.mikyu.engine.StoreOpener;
 
     provides io.mikyu.engine.StoreOpener with io.mikyu.engine.internal.store.LocalStoreOpener;
-    provides io.mikyu.engine.spi.FilterCompiler with io.mikyu.engine.internal.filter.HeaderEqualsCompiler;
+    provides io.mikyu.engine.spi.FilterCompiler with io.mikyu.engine.internal.task.HeaderEqualsCompiler;
 }
