@@ -25,7 +25,7 @@ import io.mikyu.engine.internal.format.RecordSink;
 import io.mikyu.engine.internal.log.Compactor;
 import io.mikyu.engine.internal.log.Retention;
 import io.mikyu.engine.internal.log.SegmentedLog;
-import io.mikyu.engine.internal.offsets.OffsetStore;
+import io.mikyu.engine.internal.task.OffsetStore;
 import io.mikyu.engine.internal.task.SharedGroupHandle;
 import io.mikyu.engine.internal.txn.TxOp;
 import io.mikyu.engine.internal.txn.TxParticipant;

@@ -16,7 +16,6 @@ import io.mikyu.engine.internal.format.BatchDescriptor;
 import io.mikyu.engine.internal.format.TaskRecordDescriptor;
 import io.mikyu.engine.internal.log.Retention;
 import io.mikyu.engine.internal.log.SegmentedLog;
-import io.mikyu.engine.internal.offsets.OffsetStore;
 import io.mikyu.engine.internal.txn.TxOp;
 import io.mikyu.engine.internal.txn.TxTarget;
 import io.mikyu.engine.internal.write.GroupCommitWriter;
