@@ -10,6 +10,8 @@ module io.mikyu.engine {
     requires java.management;
     requires org.slf4j;
     requires org.jctools.core;
+    // JCTools' queues use sun.misc.Unsafe, and its own module requires jdk.unsupported only statically.
+    requires jdk.unsupported;
 
     exports io.mikyu.engine;
     exports io.mikyu.engine.config;

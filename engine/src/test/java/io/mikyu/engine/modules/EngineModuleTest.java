@@ -1,6 +1,8 @@
 package io.mikyu.engine.modules;
 
+import io.micrometer.common.KeyValue;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.Observation;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.StoreOpener;
 import io.mikyu.engine.spi.FilterCompiler;
@@ -21,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.spi.ToolProvider;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -86,6 +89,32 @@ class EngineModuleTest {
                 .contains("does not export it").contains("1 error");
     }
 
+    @Test
+    void aStoreOpensOnTheModulePath(@TempDir Path dir) throws IOException, InterruptedException {
+        assertThat(compileUser(dir, """
+                package app;
+
+                public class App {
+                    public static void main(String[] args) {
+                        try (io.mikyu.engine.Mikyu store = io.mikyu.engine.Mikyu.open(java.nio.file.Path.of(args[0]))) {
+                            store.createLog("events").append(io.mikyu.engine.Entry.of("one"));
+                            System.out.println("stored " + store.log("events").endOffset());
+                        }
+                    }
+                }
+                """)).isEmpty();
+
+        // A JVM of its own: only there is the engine a named module, found by its descriptor's services and requires.
+        Path output = dir.resolve("app.out");
+        Process app = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--module-path", dir.resolve("out") + File.pathSeparator + modulePath(),
+                "-m", "app/app.App", dir.resolve("store").toString())
+                .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        assertThat(app.waitFor(5, TimeUnit.MINUTES)).as("the app ends").isTrue();
+        assertThat(app.exitValue()).as(Files.readString(output)).isZero();
+        assertThat(Files.readString(output)).contains("stored 1");
+    }
+
     /**
      * Compiles module {@code app} (which requires the engine) with {@code source} as its class, with the JDK's
      * {@code javac}; returns what it reported, empty if it compiled.
@@ -106,9 +135,10 @@ class EngineModuleTest {
         return out.toString();
     }
 
-    /** The engine's classes and the libraries its module requires, as a module path. */
+    /** The engine's classes and the libraries its module requires (with micrometer's own), as a module path. */
     private static String modulePath() {
-        return Stream.of(Mikyu.class, MeterRegistry.class, Logger.class, MpscArrayQueue.class)
+        return Stream.of(Mikyu.class, MeterRegistry.class, KeyValue.class, Observation.class, Logger.class,
+                        MpscArrayQueue.class)
                 .map(c -> location(c).toString())
                 .collect(Collectors.joining(File.pathSeparator));
     }
