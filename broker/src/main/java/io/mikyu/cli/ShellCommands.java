@@ -55,7 +55,7 @@ final class ShellCommands {
         @Override
         public void run() {
             shell().connect(uri);
-            say("connected to " + io.mikyu.engine.config.Secrets.redact(uri));
+            say("connected to " + io.mikyu.engine.Secrets.redact(uri));
         }
     }
 

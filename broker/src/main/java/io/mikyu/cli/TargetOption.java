@@ -1,7 +1,7 @@
 package io.mikyu.cli;
 
-import io.mikyu.engine.config.Secrets;
 import io.mikyu.engine.Mikyu;
+import io.mikyu.engine.Secrets;
 import picocli.CommandLine.Option;
 
 /**

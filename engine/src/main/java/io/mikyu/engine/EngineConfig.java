@@ -2,7 +2,6 @@ package io.mikyu.engine;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
-import io.mikyu.engine.spi.TimeSource;
 
 import java.time.Duration;
 import java.util.Objects;

@@ -1,7 +1,5 @@
 package io.mikyu.engine;
 
-import io.mikyu.engine.config.UrlQuery;
-
 import java.util.Map;
 import java.util.TreeMap;
 

@@ -35,7 +35,7 @@ public interface LogQueue {
      * checksum, its record and batch limits): a malformed batch is refused with an {@link IllegalArgumentException}
      * and nothing is appended. The batch is consumed (its bytes receive the assigned offset).
      */
-    long appendEncoded(io.mikyu.engine.spi.EncodedBatch batch, Durability durability);
+    long appendEncoded(io.mikyu.engine.EncodedBatch batch, Durability durability);
 
     /** The record at {@code offset}, or {@code null} if it was compacted away; {@link OffsetOutOfRangeException} outside the log. */
     Record read(long offset);
@@ -76,7 +76,7 @@ public interface LogQueue {
      * {@code wait}.
      */
     long pollEncoded(long fromOffset, long maxBytes, int maxBatchBytes, Duration wait,
-                     io.mikyu.engine.spi.EncodedBatchHandler handler) throws InterruptedException;
+                     io.mikyu.engine.EncodedBatchHandler handler) throws InterruptedException;
 
     /** The first offset still stored (retention moves it forward). */
     long startOffset();

@@ -1,8 +1,5 @@
 package io.mikyu.engine;
 
-import io.mikyu.engine.internal.store.Store;
-import io.mikyu.engine.spi.Dialer;
-
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
@@ -31,7 +28,7 @@ public interface Mikyu extends AutoCloseable {
      * @throws CorruptionException  if recovery finds damage it may not repair under the configured policy
      */
     static Mikyu open(Path dataDir, EngineConfig config) {
-        return Store.open(dataDir, config);
+        return LocalStores.opener().open(dataDir, config);
     }
 
     /**
@@ -50,7 +47,7 @@ public interface Mikyu extends AutoCloseable {
                 return dialer.dial(parsed, options);
             }
         }
-        throw new MikyuException("no dialer for '" + io.mikyu.engine.config.Secrets.redact(uri) + "' on the class path: add the artifact"
+        throw new MikyuException("no dialer for '" + Secrets.redact(uri) + "' on the class path: add the artifact"
                 + " io.mikyu:mikyu-client (it dials tcp:// and unix:// brokers)");
     }
 

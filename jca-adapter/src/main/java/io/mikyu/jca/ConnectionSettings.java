@@ -1,6 +1,6 @@
 package io.mikyu.jca;
 
-import io.mikyu.engine.config.UrlQuery;
+import io.mikyu.engine.UrlQuery;
 import io.mikyu.jms.config.ProviderOptions;
 
 import java.util.LinkedHashMap;
@@ -79,7 +79,7 @@ public record ConnectionSettings(String url, String user, String password) {
 
     /** The URL with passwords hidden, for messages and logs. */
     public String describe() {
-        return io.mikyu.engine.config.Secrets.redact(url) + (user == null ? "" : " as " + user);
+        return io.mikyu.engine.Secrets.redact(url) + (user == null ? "" : " as " + user);
     }
 
     @Override

@@ -132,6 +132,6 @@ public class MikyuConnectionFactory implements ConnectionFactory, QueueConnectio
 
     @Override
     public String toString() {
-        return getClass().getSimpleName() + "[" + io.mikyu.engine.config.Secrets.redact(url) + "]";
+        return getClass().getSimpleName() + "[" + io.mikyu.engine.Secrets.redact(url) + "]";
     }
 }

@@ -1,7 +1,7 @@
 package io.mikyu.junit5;
 
 import io.mikyu.engine.Durability;
-import io.mikyu.engine.config.UrlQuery;
+import io.mikyu.engine.UrlQuery;
 import io.mikyu.jms.config.ProviderOptions;
 
 import java.nio.file.Path;

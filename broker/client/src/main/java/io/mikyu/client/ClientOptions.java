@@ -1,8 +1,8 @@
 package io.mikyu.client;
 
+import io.mikyu.engine.UrlQuery;
 import io.mikyu.engine.config.ByteSizes;
 import io.mikyu.engine.config.Durations;
-import io.mikyu.engine.config.UrlQuery;
 import io.mikyu.protocol.Protocol;
 import io.mikyu.protocol.StreamDescriptor;
 import io.mikyu.transport.Tls;

@@ -1,7 +1,7 @@
 package io.mikyu.client;
 
+import io.mikyu.engine.Dialer;
 import io.mikyu.engine.Mikyu;
-import io.mikyu.engine.spi.Dialer;
 import io.mikyu.transport.Endpoint;
 
 import java.net.URI;

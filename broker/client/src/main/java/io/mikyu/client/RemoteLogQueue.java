@@ -2,6 +2,8 @@ package io.mikyu.client;
 
 import io.mikyu.engine.ConsumerGroup;
 import io.mikyu.engine.Durability;
+import io.mikyu.engine.EncodedBatch;
+import io.mikyu.engine.EncodedBatchHandler;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.FilterExpression;
 import io.mikyu.engine.LogQueue;
@@ -9,14 +11,13 @@ import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.OffsetReset;
 import io.mikyu.engine.QueueStats;
 import io.mikyu.engine.Record;
-import io.mikyu.engine.spi.EncodedBatch;
-import io.mikyu.engine.spi.EncodedBatchHandler;
-import io.mikyu.protocol.MalformedFrameException;
 import io.mikyu.engine.RecordHandler;
 import io.mikyu.engine.SharedGroup;
 import io.mikyu.engine.SharedGroupConfig;
 import io.mikyu.engine.TaskFilter;
+import io.mikyu.engine.spi.BatchCodec;
 import io.mikyu.protocol.Fields;
+import io.mikyu.protocol.MalformedFrameException;
 import io.mikyu.protocol.Op;
 import io.mikyu.protocol.Values;
 import io.netty.buffer.ByteBuf;
@@ -79,12 +80,12 @@ final class RemoteLogQueue extends RemoteHandle implements LogQueue {
         Objects.requireNonNull(durability, "durability");
         if (channel.encodedBatches() && !entries.isEmpty()) {
             // Encoded straight into the request frame: the layout of appendEncoded, without a copy in between.
-            int size = EncodedBatch.encodedSize(entries);
+            int size = BatchCodec.encodedSize(entries);
             return call(Op.APPEND_ENCODED, b -> {
                 Values.writeDurability(b, durability);
                 b.writeInt(size);
                 b.ensureWritable(size);
-                EncodedBatch.encodeInto(entries, b.nioBuffer(b.writerIndex(), size));
+                BatchCodec.encodeInto(entries, b.nioBuffer(b.writerIndex(), size));
                 b.writerIndex(b.writerIndex() + size);
             }, Fields::readLong);
         }
@@ -211,7 +212,7 @@ final class RemoteLogQueue extends RemoteHandle implements LogQueue {
                 ByteBuffer batch = b.nioBuffer(b.readerIndex(), length);
                 b.skipBytes(length);
                 if (shown[0] < max) {
-                    next[0] = EncodedBatch.forEachRecord(batch, next[0], max - shown[0], counting, answerSource);
+                    next[0] = BatchCodec.forEachRecord(batch, next[0], max - shown[0], counting, answerSource);
                 }
             } else if (kind == ITEM_RECORD) {
                 Record r = Values.readRecord(b);

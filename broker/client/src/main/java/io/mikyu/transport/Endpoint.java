@@ -1,6 +1,6 @@
 package io.mikyu.transport;
 
-import io.mikyu.engine.config.Secrets;
+import io.mikyu.engine.Secrets;
 import io.netty.channel.unix.DomainSocketAddress;
 
 import java.net.InetSocketAddress;

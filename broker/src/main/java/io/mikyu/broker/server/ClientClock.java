@@ -1,8 +1,8 @@
 package io.mikyu.broker.server;
 
+import io.mikyu.engine.ClientClockWindow;
 import io.mikyu.engine.Entry;
-import io.mikyu.engine.spi.ClientClockWindow;
-import io.mikyu.engine.spi.TimeSource;
+import io.mikyu.engine.TimeSource;
 import io.mikyu.protocol.TransactionOp;
 
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.mikyu.broker.server;
 
+import io.mikyu.engine.EncodedBatchHandler;
 import io.mikyu.engine.RecordView;
-import io.mikyu.engine.spi.EncodedBatchHandler;
 import io.mikyu.protocol.Values;
 
 import java.nio.ByteBuffer;

@@ -7,7 +7,7 @@ import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.OffsetReset;
 import io.mikyu.engine.Record;
 import io.mikyu.engine.spi.AsyncWrites;
-import io.mikyu.engine.spi.EncodedBatch;
+import io.mikyu.engine.EncodedBatch;
 import io.mikyu.protocol.Fields;
 import io.mikyu.protocol.Op;
 import io.mikyu.protocol.Values;

@@ -1,12 +1,12 @@
 package io.mikyu.broker.server;
 
+import io.mikyu.engine.ClientClockWindow;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.Record;
 import io.mikyu.engine.Transaction;
-import io.mikyu.engine.spi.ClientClockWindow;
 import io.mikyu.engine.support.SteppableTimeSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

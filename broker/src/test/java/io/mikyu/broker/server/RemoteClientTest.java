@@ -70,9 +70,9 @@ class RemoteClientTest {
             assertThat(b.key()).isEqualTo("k".getBytes(java.nio.charset.StandardCharsets.UTF_8));
             assertThat(b.headers().getString("type")).isEqualTo("order");
 
-            byte[] bad = io.mikyu.engine.spi.EncodedBatch.encode(List.of(Entry.of("c"))).bytes();
+            byte[] bad = io.mikyu.engine.spi.BatchCodec.encode(List.of(Entry.of("c"))).bytes();
             bad[bad.length - 1] ^= 1;
-            assertThatThrownBy(() -> events.appendEncoded(io.mikyu.engine.spi.EncodedBatch.wrap(bad),
+            assertThatThrownBy(() -> events.appendEncoded(io.mikyu.engine.EncodedBatch.wrap(bad),
                     io.mikyu.engine.Durability.ASYNC)).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("CRC32C");
             assertThat(events.endOffset()).isEqualTo(2);

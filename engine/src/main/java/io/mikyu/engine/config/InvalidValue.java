@@ -1,5 +1,7 @@
 package io.mikyu.engine.config;
 
+import io.mikyu.engine.Secrets;
+
 /**
  * The wording of a refused value, shared by {@link Durations} and {@link ByteSizes} so that every surface reports a
  * mistake alike: {@code invalid duration flushInterval=soon (expected ...)} when the key is known,

@@ -2,6 +2,7 @@ package io.mikyu.engine.config;
 
 import io.mikyu.engine.Durability;
 import io.mikyu.engine.EngineConfig;
+import io.mikyu.engine.Secrets;
 
 import java.io.IOException;
 import java.io.Reader;

@@ -1,6 +1,7 @@
 package io.mikyu.engine.spi;
 
 import io.mikyu.engine.Durability;
+import io.mikyu.engine.EncodedBatch;
 import io.mikyu.engine.Task;
 
 import java.util.List;

@@ -1,6 +1,7 @@
 package io.mikyu.engine.log;
 
 import io.mikyu.engine.Durability;
+import io.mikyu.engine.EncodedBatch;
 import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.LeasedTask;
@@ -11,7 +12,7 @@ import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.internal.format.BatchDescriptor;
 import io.mikyu.engine.spi.AsyncWrites;
-import io.mikyu.engine.spi.EncodedBatch;
+import io.mikyu.engine.spi.BatchCodec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -65,7 +66,7 @@ class AsyncWritesTest {
             LogQueue q = store.createLog("events");
             AsyncWrites async = (AsyncWrites) q;
             for (int i = 0; i < 200; i++) {
-                EncodedBatch batch = EncodedBatch.encode(List.of(Entry.of("a-" + i), Entry.of("b-" + i)));
+                EncodedBatch batch = BatchCodec.encode(List.of(Entry.of("a-" + i), Entry.of("b-" + i)));
                 assertThat(async.tryAppendEncodedAsync(batch, i % 10 == 0 ? Durability.SYNC : Durability.ASYNC,
                         continuation, completing(future(done)))).isTrue();
             }
@@ -93,7 +94,7 @@ class AsyncWritesTest {
             LogQueue q = store.createLog("events");
             q.append(Entry.of("before"));
             for (int i = 0; i < 50; i++) {
-                byte[] bytes = EncodedBatch.encode(List.of(Entry.of("a-" + i), Entry.of("b-" + i))).bytes();
+                byte[] bytes = BatchCodec.encode(List.of(Entry.of("a-" + i), Entry.of("b-" + i))).bytes();
                 // Within a larger buffer, as a received frame holds it: the copy is the part from position to limit.
                 ByteBuffer frame = ByteBuffer.allocateDirect(bytes.length + 16);
                 frame.position(7);
@@ -121,7 +122,7 @@ class AsyncWritesTest {
 
     @Test
     void aDirectCopyMustBeDirectAndHoldExactlyTheBatch() {
-        byte[] bytes = EncodedBatch.encode(List.of(Entry.of("x"))).bytes();
+        byte[] bytes = BatchCodec.encode(List.of(Entry.of("x"))).bytes();
         assertThatThrownBy(() -> EncodedBatch.wrap(bytes, ByteBuffer.wrap(bytes)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a direct buffer");
         assertThatThrownBy(() -> EncodedBatch.wrap(bytes, ByteBuffer.allocateDirect(bytes.length + 1)))
@@ -132,7 +133,7 @@ class AsyncWritesTest {
     void aMalformedEncodedBatchIsRefusedByTheCallItself() {
         try (Mikyu store = Mikyu.open(data)) {
             AsyncWrites async = (AsyncWrites) store.createLog("events");
-            byte[] bytes = EncodedBatch.encode(List.of(Entry.of("x"))).bytes();
+            byte[] bytes = BatchCodec.encode(List.of(Entry.of("x"))).bytes();
             bytes[bytes.length - 1] ^= 1;
             assertThatThrownBy(() -> async.tryAppendEncodedAsync(EncodedBatch.wrap(bytes), Durability.ASYNC,
                     Runnable::run, completing(new CompletableFuture<>())))

@@ -1,13 +1,14 @@
 package io.mikyu.engine.log;
 
+import io.mikyu.engine.ClientClockWindow;
 import io.mikyu.engine.Durability;
+import io.mikyu.engine.EncodedBatch;
 import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.Record;
-import io.mikyu.engine.spi.ClientClockWindow;
-import io.mikyu.engine.spi.EncodedBatch;
+import io.mikyu.engine.spi.BatchCodec;
 import io.mikyu.engine.support.SteppableTimeSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,7 +36,7 @@ class ClientTimestampsTest {
     }
 
     private static EncodedBatch withDirectCopy(List<Entry> entries) {
-        byte[] bytes = EncodedBatch.encode(entries).bytes();
+        byte[] bytes = BatchCodec.encode(entries).bytes();
         ByteBuffer direct = ByteBuffer.allocateDirect(bytes.length);
         direct.put(bytes).flip();
         return EncodedBatch.wrap(bytes, direct);

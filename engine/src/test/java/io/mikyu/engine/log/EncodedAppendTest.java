@@ -1,5 +1,7 @@
 package io.mikyu.engine.log;
 
+import io.mikyu.engine.Durability;
+import io.mikyu.engine.EncodedBatch;
 import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.Headers;
@@ -7,10 +9,9 @@ import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.Record;
 import io.mikyu.engine.RecordTooLargeException;
-import io.mikyu.engine.Durability;
 import io.mikyu.engine.internal.format.BatchDescriptor;
 import io.mikyu.engine.internal.format.RecordDescriptor;
-import io.mikyu.engine.spi.EncodedBatch;
+import io.mikyu.engine.spi.BatchCodec;
 import io.mikyu.engine.support.SteppableTimeSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,7 +48,7 @@ class EncodedAppendTest {
         try (Mikyu store = openNearTheEntriesTime()) {
             LogQueue q = store.createLog("events");
             q.append(Entry.of("before"));
-            long first = q.appendEncoded(EncodedBatch.encode(ENTRIES), Durability.SYNC);
+            long first = q.appendEncoded(BatchCodec.encode(ENTRIES), Durability.SYNC);
             assertThat(first).isEqualTo(1);
             assertThat(q.endOffset()).isEqualTo(4);
         }
@@ -66,30 +67,30 @@ class EncodedAppendTest {
     @Test
     void encodingIntoABufferWritesTheSameBytesAsEncodingIntoAnArray() {
         List<Entry> timed = ENTRIES.stream().map(e -> e.withTimestamp(1_700_000_000_123L)).toList();
-        byte[] expected = EncodedBatch.encode(timed).bytes();
-        assertThat(EncodedBatch.encodedSize(timed)).isEqualTo(expected.length);
+        byte[] expected = BatchCodec.encode(timed).bytes();
+        assertThat(BatchCodec.encodedSize(timed)).isEqualTo(expected.length);
         for (ByteBuffer target : List.of(ByteBuffer.allocate(expected.length + 9), ByteBuffer.allocateDirect(expected.length + 9))) {
             target.position(5);
-            EncodedBatch.encodeInto(timed, target);
+            BatchCodec.encodeInto(timed, target);
             assertThat(target.position()).isEqualTo(5 + expected.length);
             byte[] written = new byte[expected.length];
             target.get(5, written);
             assertThat(written).isEqualTo(expected);
         }
-        assertThatThrownBy(() -> EncodedBatch.encodeInto(timed, ByteBuffer.allocate(expected.length - 1)))
+        assertThatThrownBy(() -> BatchCodec.encodeInto(timed, ByteBuffer.allocate(expected.length - 1)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("takes " + expected.length);
     }
 
     @Test
     void aBatchWithAWrongChecksumIsRefusedAndNothingIsAppended() {
-        byte[] bytes = EncodedBatch.encode(ENTRIES).bytes();
+        byte[] bytes = BatchCodec.encode(ENTRIES).bytes();
         bytes[bytes.length - 1] ^= 1;
         assertRefused(bytes, "CRC32C");
     }
 
     @Test
     void aTruncatedBatchIsRefused() {
-        byte[] bytes = EncodedBatch.encode(ENTRIES).bytes();
+        byte[] bytes = BatchCodec.encode(ENTRIES).bytes();
         assertRefused(java.util.Arrays.copyOf(bytes, bytes.length - 3), "declares");
         assertRefused(new byte[10], "shorter than a batch header");
     }
@@ -121,7 +122,7 @@ class EncodedAppendTest {
         EngineConfig small = EngineConfig.builder().maxRecordBytes(1024).build();
         try (Mikyu store = Mikyu.open(data, small)) {
             LogQueue q = store.createLog("events");
-            EncodedBatch big = EncodedBatch.encode(List.of(Entry.of(new byte[4096])));
+            EncodedBatch big = BatchCodec.encode(List.of(Entry.of(new byte[4096])));
             assertThatThrownBy(() -> q.appendEncoded(big, Durability.ASYNC))
                     .isInstanceOf(RecordTooLargeException.class).hasMessageContaining("maximum record size of 1024");
             assertThat(q.endOffset()).isZero();
@@ -143,7 +144,7 @@ class EncodedAppendTest {
 
     /** An encoded batch changed by {@code change}, its checksum made right again. */
     private static byte[] tampered(Consumer<ByteBuffer> change) {
-        byte[] bytes = EncodedBatch.encode(ENTRIES).bytes();
+        byte[] bytes = BatchCodec.encode(ENTRIES).bytes();
         ByteBuffer buf = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         change.accept(buf);
         CRC32C crc = new CRC32C();

@@ -1,6 +1,8 @@
 package io.mikyu.engine.log;
 
 import io.mikyu.engine.CorruptionException;
+import io.mikyu.engine.EncodedBatch;
+import io.mikyu.engine.EncodedBatchHandler;
 import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.LogQueue;
@@ -8,8 +10,7 @@ import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.Record;
 import io.mikyu.engine.RecordView;
-import io.mikyu.engine.spi.EncodedBatch;
-import io.mikyu.engine.spi.EncodedBatchHandler;
+import io.mikyu.engine.spi.BatchCodec;
 import io.mikyu.engine.support.BackgroundCall;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,7 +52,7 @@ class EncodedPollTest {
             List<Record> out = new ArrayList<>();
             long next = from;
             for (byte[] b : batches) {
-                next = EncodedBatch.forEachRecord(ByteBuffer.wrap(b), next, Integer.MAX_VALUE,
+                next = BatchCodec.forEachRecord(ByteBuffer.wrap(b), next, Integer.MAX_VALUE,
                         r -> out.add(r.toRecord()), "test");
             }
             return out;
@@ -134,9 +135,9 @@ class EncodedPollTest {
 
     @Test
     void readingADamagedBatchBackFailsNamingTheSource() {
-        byte[] bytes = EncodedBatch.encode(entries(0, 3)).bytes();
+        byte[] bytes = BatchCodec.encode(entries(0, 3)).bytes();
         bytes[bytes.length - 2] ^= 0x40;
-        assertThatThrownBy(() -> EncodedBatch.forEachRecord(ByteBuffer.wrap(bytes), 0, 10, r -> { }, "broker-answer"))
+        assertThatThrownBy(() -> BatchCodec.forEachRecord(ByteBuffer.wrap(bytes), 0, 10, r -> { }, "broker-answer"))
                 .isInstanceOf(CorruptionException.class).hasMessageContaining("checksum")
                 .hasMessageContaining("broker-answer");
     }

@@ -1,6 +1,6 @@
 package io.mikyu.engine.support;
 
-import io.mikyu.engine.spi.TimeSource;
+import io.mikyu.engine.TimeSource;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package io.mikyu.jms.classic;
 
-import io.mikyu.engine.spi.TimeSource;
+import io.mikyu.engine.TimeSource;
 
 import java.nio.ByteBuffer;
 import java.util.Map;

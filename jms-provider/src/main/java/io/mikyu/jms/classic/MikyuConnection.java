@@ -1,11 +1,11 @@
 package io.mikyu.jms.classic;
 
-import io.mikyu.engine.config.Secrets;
 import io.mikyu.engine.Durability;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.QueueKind;
+import io.mikyu.engine.Secrets;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.engine.security.Permission;

@@ -6,7 +6,7 @@ import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.QueueKind;
 import io.mikyu.engine.config.MikyuConfig;
-import io.mikyu.engine.config.Secrets;
+import io.mikyu.engine.Secrets;
 import io.mikyu.engine.security.Principal;
 import io.mikyu.engine.security.SecurityRealm;
 import io.mikyu.jms.ConnectionOpener;

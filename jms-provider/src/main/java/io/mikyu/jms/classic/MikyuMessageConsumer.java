@@ -2,13 +2,13 @@ package io.mikyu.jms.classic;
 
 import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.StaleLeaseException;
-import io.mikyu.engine.spi.TimeSource;
+import io.mikyu.engine.TimeSource;
 import io.mikyu.jms.MikyuDestination;
 import io.mikyu.jms.context.ConditionalReceiver;
 import io.mikyu.jms.delivery.Inbound;
 import io.mikyu.jms.delivery.MessageSource;
-import io.mikyu.selector.Selector;
 import io.mikyu.jms.spi.AvailabilityAware;
+import io.mikyu.selector.Selector;
 import jakarta.jms.IllegalStateException;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;

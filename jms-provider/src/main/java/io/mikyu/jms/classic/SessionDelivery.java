@@ -1,6 +1,6 @@
 package io.mikyu.jms.classic;
 
-import io.mikyu.engine.spi.TimeSource;
+import io.mikyu.engine.TimeSource;
 import io.mikyu.jms.delivery.Inbound;
 import io.mikyu.jms.message.MikyuMessage;
 import io.mikyu.jms.metrics.JmsMetrics;

@@ -1,7 +1,7 @@
 package io.mikyu.jms.classic;
 
 import io.mikyu.engine.StaleLeaseException;
-import io.mikyu.engine.spi.TimeSource;
+import io.mikyu.engine.TimeSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,9 +1,9 @@
 package io.mikyu.jms.config;
 
 import io.mikyu.engine.Durability;
+import io.mikyu.engine.Secrets;
+import io.mikyu.engine.UrlQuery;
 import io.mikyu.engine.config.Durations;
-import io.mikyu.engine.config.Secrets;
-import io.mikyu.engine.config.UrlQuery;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +19,7 @@ import java.util.TreeSet;
  * broker's {@code tcp://host:port[?...]} or {@code unix:///path/mikyu.sock[?...]}. The data directory may be
  * relative ({@code vm://data}, {@code vm://./data}) or absolute ({@code vm:///var/lib/mikyu}). Unknown option names
  * are refused, so a typo never silently falls back to a default. The query is read by
- * {@link io.mikyu.engine.config.UrlQuery} and durations by {@link io.mikyu.engine.config.Durations}, as on every
+ * {@link io.mikyu.engine.UrlQuery} and durations by {@link io.mikyu.engine.config.Durations}, as on every
  * surface ({@code docs/configuration.md}, "Values: durations and sizes").
  *
  * <p>Every option below is applied by this client, so it means the same on {@code vm://} and a broker:

@@ -1,9 +1,9 @@
 package io.mikyu.jms.classic;
 
-import io.mikyu.engine.spi.TimeSource;
+import io.mikyu.engine.TimeSource;
+import io.mikyu.engine.XidFormat;
 import io.mikyu.engine.support.SteppableTimeSource;
 import io.mikyu.jms.MikyuXAConnectionFactory;
-import io.mikyu.engine.XidFormat;
 import jakarta.jms.JMSException;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;

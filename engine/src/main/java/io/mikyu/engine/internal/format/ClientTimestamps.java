@@ -1,6 +1,6 @@
 package io.mikyu.engine.internal.format;
 
-import io.mikyu.engine.spi.ClientClockWindow;
+import io.mikyu.engine.ClientClockWindow;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -1,8 +1,8 @@
 package io.mikyu.engine.internal.format;
 
+import io.mikyu.engine.EncodedBatchHandler;
 import io.mikyu.engine.Record;
 import io.mikyu.engine.RecordHandler;
-import io.mikyu.engine.spi.EncodedBatchHandler;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -2,7 +2,6 @@ package io.mikyu.engine.internal.log;
 
 import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.LogQueueConfig;
-import io.mikyu.engine.internal.cache.RecentBatchCache;
 import io.mikyu.engine.internal.format.BatchDescriptor;
 import io.mikyu.engine.internal.format.SegmentDescriptor;
 import io.mikyu.engine.internal.write.AppendRequest;

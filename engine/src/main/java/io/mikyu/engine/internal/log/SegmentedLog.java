@@ -5,7 +5,6 @@ import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.Record;
 import io.mikyu.engine.StorageFailedException;
 import io.mikyu.engine.StoreClosedException;
-import io.mikyu.engine.internal.cache.RecentBatchCache;
 import io.mikyu.engine.internal.files.Directories;
 import io.mikyu.engine.internal.format.RecordSink;
 import io.mikyu.engine.internal.write.AppendRequest;

@@ -6,7 +6,7 @@ import io.mikyu.engine.SharedGroupConfig;
 import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.engine.internal.files.Directories;
 import io.mikyu.engine.internal.log.SegmentedLog;
-import io.mikyu.engine.internal.offsets.OffsetStore;
+import io.mikyu.engine.internal.task.OffsetStore;
 import io.mikyu.engine.internal.task.SharedGroupHandle;
 import io.mikyu.engine.internal.task.TaskQueueHandle;
 import io.mikyu.engine.internal.write.GroupCommitWriter;

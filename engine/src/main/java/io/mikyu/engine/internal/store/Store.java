@@ -16,7 +16,6 @@ import io.mikyu.engine.StoreClosedException;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.Transaction;
 import io.mikyu.engine.TaskQueueConfig;
-import io.mikyu.engine.internal.claims.ClaimRegistry;
 import io.mikyu.engine.internal.files.Directories;
 import io.mikyu.engine.internal.log.SegmentedLog;
 import io.mikyu.engine.internal.write.WriterMetrics;

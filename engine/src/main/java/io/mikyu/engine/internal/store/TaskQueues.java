@@ -6,7 +6,6 @@ import io.mikyu.engine.RecoveryReport;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.engine.internal.log.SegmentedLog;
-import io.mikyu.engine.internal.metrics.QueueMeters;
 import io.mikyu.engine.internal.task.TaskQueueHandle;
 import io.mikyu.engine.internal.txn.TxOp;
 import io.mikyu.engine.internal.write.GroupCommitWriter;

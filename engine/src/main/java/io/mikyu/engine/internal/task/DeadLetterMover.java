@@ -7,7 +7,7 @@ import io.mikyu.engine.Record;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.internal.txn.TxOp;
-import io.mikyu.engine.spi.TimeSource;
+import io.mikyu.engine.TimeSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -30,7 +30,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
-import io.mikyu.engine.spi.TimeSource;
+import io.mikyu.engine.TimeSource;
 
 /**
  * Leases, acks, nacks and dead letters over a set of work items, shared by task queues (the items are the

@@ -6,7 +6,7 @@ import io.mikyu.engine.internal.format.BatchDescriptor;
 import io.mikyu.engine.internal.format.BatchEncoder;
 import io.mikyu.engine.internal.format.TaskRecordDescriptor;
 import io.mikyu.engine.internal.write.AppendRequest;
-import io.mikyu.engine.spi.TimeSource;
+import io.mikyu.engine.TimeSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

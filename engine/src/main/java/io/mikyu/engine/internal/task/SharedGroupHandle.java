@@ -1,7 +1,6 @@
 package io.mikyu.engine.internal.task;
 
 import io.mikyu.engine.EngineConfig;
-import io.mikyu.engine.spi.TimeSource;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.MikyuException;
 import io.mikyu.engine.Record;
@@ -12,11 +11,11 @@ import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskCounts;
 import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.TaskQueue;
+import io.mikyu.engine.TimeSource;
 import io.mikyu.engine.internal.format.BatchDescriptor;
 import io.mikyu.engine.internal.format.TaskRecordDescriptor;
 import io.mikyu.engine.internal.log.Retention;
 import io.mikyu.engine.internal.log.SegmentedLog;
-import io.mikyu.engine.internal.offsets.OffsetStore;
 import io.mikyu.engine.internal.txn.TxOp;
 import io.mikyu.engine.internal.txn.TxTarget;
 import io.mikyu.engine.internal.write.GroupCommitWriter;

@@ -1,8 +1,6 @@
 package io.mikyu.engine.internal.task;
 
 import io.mikyu.engine.Durability;
-import io.mikyu.engine.spi.AsyncDequeue;
-import io.mikyu.engine.spi.AsyncWrites;
 import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.LeasedTask;
@@ -24,11 +22,13 @@ import io.mikyu.engine.internal.txn.TxOp;
 import io.mikyu.engine.internal.txn.TxTarget;
 import io.mikyu.engine.internal.write.AppendRequest;
 import io.mikyu.engine.internal.write.GroupCommitWriter;
+import io.mikyu.engine.spi.AsyncDequeue;
+import io.mikyu.engine.spi.AsyncWrites;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import io.mikyu.engine.spi.TimeSource;
+import io.mikyu.engine.TimeSource;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -6,8 +6,8 @@ import io.mikyu.engine.StaleLeaseException;
 import io.mikyu.engine.TaskCounts;
 import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.TaskQueueConfig;
+import io.mikyu.engine.TimeSource;
 import io.mikyu.engine.internal.format.TaskRecordDescriptor;
-import io.mikyu.engine.spi.TimeSource;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.mikyu.engine.internal.write;
 
 import io.mikyu.engine.MikyuException;
 import io.mikyu.engine.StorageFullException;
-import io.mikyu.engine.spi.TimeSource;
+import io.mikyu.engine.TimeSource;
 
 import java.io.IOException;
 import java.nio.file.FileStore;

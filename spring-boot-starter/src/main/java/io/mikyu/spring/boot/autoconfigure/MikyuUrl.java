@@ -1,7 +1,7 @@
 package io.mikyu.spring.boot.autoconfigure;
 
-import io.mikyu.engine.config.Secrets;
-import io.mikyu.engine.config.UrlQuery;
+import io.mikyu.engine.Secrets;
+import io.mikyu.engine.UrlQuery;
 import io.mikyu.jms.config.ProviderOptions;
 
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.mikyu.engine.internal.filter;
+package io.mikyu.engine.internal.task;
 
 import io.mikyu.engine.HeaderEquals;
 import io.mikyu.engine.TaskFilter;

@@ -1,4 +1,4 @@
-package io.mikyu.engine.spi;
+package io.mikyu.engine;
 
 /** {@link TimeSource#system()}: {@link System#currentTimeMillis()} and {@link System#nanoTime()}. */
 final class SystemTimeSource implements TimeSource {

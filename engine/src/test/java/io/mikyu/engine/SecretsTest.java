@@ -1,4 +1,4 @@
-package io.mikyu.engine.config;
+package io.mikyu.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

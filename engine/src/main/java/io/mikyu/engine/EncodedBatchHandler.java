@@ -1,11 +1,9 @@
-package io.mikyu.engine.spi;
-
-import io.mikyu.engine.RecordView;
+package io.mikyu.engine;
 
 import java.nio.ByteBuffer;
 
 /**
- * Receives what {@link io.mikyu.engine.LogQueue#pollEncoded} reads: whole batches in the engine's layout, shown in
+ * Receives what {@link LogQueue#pollEncoded} reads: whole batches in the engine's layout, shown in
  * place, and, for a batch larger than the caller can take whole, its records one by one.
  */
 public interface EncodedBatchHandler {

@@ -1,6 +1,4 @@
-package io.mikyu.engine.spi;
-
-import io.mikyu.engine.Mikyu;
+package io.mikyu.engine;
 
 import java.net.URI;
 import java.util.Map;
@@ -8,7 +6,8 @@ import java.util.Map;
 /**
  * Connects to a store served elsewhere: what {@link Mikyu#dial(String)} looks for with {@link java.util.ServiceLoader}.
  * The engine knows no network; the {@code io.mikyu:mikyu-client} artifact registers the dialer for
- * {@code tcp://host:port} and {@code unix:///path} in {@code META-INF/services/io.mikyu.engine.spi.Dialer}.
+ * {@code tcp://host:port} and {@code unix:///path} in {@code META-INF/services/io.mikyu.engine.Dialer} (and
+ * {@code provides io.mikyu.engine.Dialer} in its module descriptor).
  */
 public interface Dialer {
 

@@ -1,4 +1,4 @@
-package io.mikyu.engine.internal.metrics;
+package io.mikyu.engine.internal.store;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -17,14 +17,14 @@ import java.util.function.ToDoubleFunction;
  * The Micrometer meters of one queue, read from the queue's own counters (so nothing is recorded twice on the
  * hot path) and removed when the queue is deleted.
  */
-public final class QueueMeters implements AutoCloseable {
+final class QueueMeters implements AutoCloseable {
 
     private final MeterRegistry registry;
     private final Tags tags;
     private final List<Meter> meters = new ArrayList<>();
     private final Timer appendLatency;
 
-    public QueueMeters(MeterRegistry registry, SegmentedLog log, String kind) {
+    QueueMeters(MeterRegistry registry, SegmentedLog log, String kind) {
         this.registry = registry;
         this.tags = Tags.of("queue", log.name(), "kind", kind);
         counter("mikyu.queue.in", log, SegmentedLog::appendedRecords, "records appended");
@@ -42,23 +42,23 @@ public final class QueueMeters implements AutoCloseable {
         meters.add(appendLatency);
     }
 
-    public void appendLatency(long nanos) {
+    void appendLatency(long nanos) {
         appendLatency.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     /** A counter of this queue read from {@code f}, e.g. acked or dead-lettered tasks. */
-    public <T> void counter(String name, T source, ToDoubleFunction<T> f, String description) {
+    <T> void counter(String name, T source, ToDoubleFunction<T> f, String description) {
         meters.add(FunctionCounter.builder(name, source, f).tags(tags).description(description).register(registry));
     }
 
     /** A gauge of this queue read from {@code f}, e.g. ready or in-flight tasks. */
-    public <T> void gauge(String name, T source, ToDoubleFunction<T> f, String description) {
+    <T> void gauge(String name, T source, ToDoubleFunction<T> f, String description) {
         meters.add(Gauge.builder(name, source, f).tags(tags).description(description).strongReference(false)
                 .register(registry));
     }
 
     /** A lag gauge for a consumer group of this queue. */
-    public void groupLag(String group, ToDoubleFunction<String> lag) {
+    void groupLag(String group, ToDoubleFunction<String> lag) {
         meters.add(Gauge.builder("mikyu.group.lag", group, lag).tags(tags.and("group", group))
                 .description("records between the group's committed offset and the end").register(registry));
     }

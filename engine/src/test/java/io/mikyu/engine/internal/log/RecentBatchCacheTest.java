@@ -1,4 +1,4 @@
-package io.mikyu.engine.internal.cache;
+package io.mikyu.engine.internal.log;
 
 import org.junit.jupiter.api.Test;
 

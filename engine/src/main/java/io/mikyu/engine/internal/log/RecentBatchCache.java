@@ -1,4 +1,4 @@
-package io.mikyu.engine.internal.cache;
+package io.mikyu.engine.internal.log;
 
 import io.mikyu.engine.internal.format.BatchDescriptor;
 import io.mikyu.engine.internal.format.RecordSink;
@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * <p>Bounded twice: by slot count (the ring) and by bytes (older batches are dropped once the sum exceeds the
  * budget), so both many tiny batches and a few huge ones stay within memory limits.
  */
-public final class RecentBatchCache {
+final class RecentBatchCache {
 
     private final AtomicReferenceArray<byte[]> slots;
     private final int mask;
@@ -33,7 +33,7 @@ public final class RecentBatchCache {
     private volatile long floor;
     private long bytes;
 
-    public RecentBatchCache(int slotCount, long byteBudget) {
+    RecentBatchCache(int slotCount, long byteBudget) {
         int n = Integer.highestOneBit(Math.max(2, slotCount - 1)) << 1;
         this.slots = new AtomicReferenceArray<>(n);
         this.mask = n - 1;
@@ -41,7 +41,7 @@ public final class RecentBatchCache {
     }
 
     /** Writer: caches a published batch. Batches must be added in offset order. */
-    public void add(byte[] batch) {
+    void add(byte[] batch) {
         if (byteBudget == 0 || batch.length > byteBudget) {
             clear();
             return;
@@ -66,12 +66,12 @@ public final class RecentBatchCache {
     }
 
     /** Any thread: stops serving offsets below {@code offset}, whose records on disk were rewritten. */
-    public void invalidateBelow(long offset) {
+    void invalidateBelow(long offset) {
         floor = Math.max(floor, offset);
     }
 
     /** Writer: drops everything (after an aborted write or a truncation). */
-    public void clear() {
+    void clear() {
         long h = head;
         long t = tail;
         tail = h;
@@ -85,7 +85,7 @@ public final class RecentBatchCache {
      * Decodes records from {@code from} on into {@code out} if the batch holding {@code from} is cached, going on
      * through newer cached batches. Returns the offset to continue from, or {@code from} on a miss.
      */
-    public long read(long from, long end, RecordSink sink, Path file) {
+    long read(long from, long end, RecordSink sink, Path file) {
         if (from < floor) {
             return from;
         }

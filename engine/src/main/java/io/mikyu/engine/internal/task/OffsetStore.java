@@ -1,4 +1,4 @@
-package io.mikyu.engine.internal.offsets;
+package io.mikyu.engine.internal.task;
 
 import io.mikyu.engine.CorruptionException;
 import io.mikyu.engine.EngineConfig;

@@ -1,6 +1,7 @@
 package io.mikyu.engine.spi;
 
 import io.mikyu.engine.CorruptionException;
+import io.mikyu.engine.EncodedBatch;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.RecordHandler;
 import io.mikyu.engine.internal.format.BatchDescriptor;
@@ -11,35 +12,23 @@ import io.mikyu.engine.internal.format.RecordCursor;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
-
 import java.util.List;
-import java.util.Objects;
 
 /**
- * Records already encoded in the engine's own batch layout, for transports: a remote client encodes a batch once,
- * the broker checks it and hands the same bytes to the writer ({@link io.mikyu.engine.LogQueue#appendEncoded}),
- * instead of decoding it into entries and encoding them again. The layout is the segment files' (see
- * {@code BatchDescriptor}); its base offset is assigned when the batch is appended.
- *
- * <p>An encoded batch is handed over, not shared: appending it writes its assigned offset into its bytes, so it is
- * appended once and its bytes are not used afterwards.
+ * The engine's batch layout for transports: encodes entries into an {@link EncodedBatch} (or straight into a
+ * frame) and reads the records of a batch received or polled, with the one batch format code of the segment files.
  */
-public final class EncodedBatch {
+public final class BatchCodec {
 
     /** Encoding limits of the sending side: the appending store checks its own. */
     private static final int NO_LIMIT = Integer.MAX_VALUE - 64;
 
-    private final byte[] bytes;
-    private final ByteBuffer direct;
-
-    private EncodedBatch(byte[] bytes, ByteBuffer direct) {
-        this.bytes = bytes;
-        this.direct = direct;
+    private BatchCodec() {
     }
 
     /** Encodes {@code entries}; those without a timestamp get the current time. */
     public static EncodedBatch encode(List<Entry> entries) {
-        return new EncodedBatch(BatchEncoder.encode(entries, System.currentTimeMillis(), NO_LIMIT, NO_LIMIT), null);
+        return EncodedBatch.wrap(BatchEncoder.encode(entries, System.currentTimeMillis(), NO_LIMIT, NO_LIMIT));
     }
 
     /** The size {@link #encodeInto} writes for {@code entries}. */
@@ -56,52 +45,15 @@ public final class EncodedBatch {
         BatchEncoder.encodeInto(target, entries, System.currentTimeMillis());
     }
 
-    /** Wraps bytes received from elsewhere; they are checked, in full, when appended. */
-    public static EncodedBatch wrap(byte[] bytes) {
-        return new EncodedBatch(Objects.requireNonNull(bytes, "bytes"), null);
-    }
-
-    /**
-     * As {@link #wrap(byte[])}, with a direct buffer holding the same bytes (from its position to its limit), such
-     * as the received frame they were copied from: the writer hands that to the kernel instead of copying
-     * {@code bytes} into direct memory itself. The caller keeps it alive and unchanged until the append completes.
-     */
-    public static EncodedBatch wrap(byte[] bytes, ByteBuffer sameBytesDirect) {
-        Objects.requireNonNull(bytes, "bytes");
-        Objects.requireNonNull(sameBytesDirect, "sameBytesDirect");
-        if (!sameBytesDirect.isDirect() || sameBytesDirect.remaining() != bytes.length) {
-            throw new IllegalArgumentException("not a direct buffer of the batch's " + bytes.length + " bytes: "
-                    + sameBytesDirect);
-        }
-        return new EncodedBatch(bytes, sameBytesDirect.slice().order(ByteOrder.LITTLE_ENDIAN));
-    }
-
-    /**
-     * The direct copy given to {@link #wrap(byte[], ByteBuffer)}, from index 0 and little-endian, or {@code null}.
-     * The append writes the assigned offset into it as into {@link #bytes()}.
-     */
-    public ByteBuffer directCopy() {
-        return direct;
-    }
-
-    /** The encoded bytes (not a copy). */
-    public byte[] bytes() {
-        return bytes;
-    }
-
     /** The record count the header declares (checked when appended). */
-    public int recordCount() {
+    public static int recordCount(EncodedBatch batch) {
+        byte[] bytes = batch.bytes();
         return bytes.length < BatchDescriptor.HEADER_LENGTH ? 0 : BatchDescriptor.recordCount(bytes);
-    }
-
-    /** Size in bytes. */
-    public int size() {
-        return bytes.length;
     }
 
     /**
      * Shows the records of the stored batch framed by {@code batch}'s position and limit (as
-     * {@link EncodedBatchHandler#onBatch} gets it, or as received from a broker) whose offset is at least
+     * {@link io.mikyu.engine.EncodedBatchHandler#onBatch} gets it, or as received from a broker) whose offset is at least
      * {@code minOffset} to {@code handler} in place, at most {@code max}. The batch is checked first (header and
      * CRC32C; every record's bounds as it is read): {@link CorruptionException} naming {@code source} if it fails.
      * Returns the offset to continue from.

@@ -1,4 +1,4 @@
-package io.mikyu.engine.spi;
+package io.mikyu.engine;
 
 /**
  * How far a client's clock may be from the store's and still stamp the records it appends through a broker: one

@@ -1,4 +1,4 @@
-package io.mikyu.engine.internal.claims;
+package io.mikyu.engine.internal.store;
 
 import io.mikyu.engine.Claim;
 import io.mikyu.engine.ClaimMode;
@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /** The claims on one store's names: an exclusive holder, or a count of shared ones. Thread-safe. */
-public final class ClaimRegistry {
+final class ClaimRegistry {
 
     private static final class Held {
         final ClaimMode mode;
@@ -23,7 +23,7 @@ public final class ClaimRegistry {
     private final Map<String, Held> byName = new HashMap<>();
 
     /** Takes a claim on {@code name}; {@link ClaimedException} if {@code mode} conflicts with its holders. */
-    public synchronized Claim claim(String name, ClaimMode mode) {
+    synchronized Claim claim(String name, ClaimMode mode) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(mode, "mode");
         if (name.isEmpty()) {
@@ -77,12 +77,12 @@ public final class ClaimRegistry {
      * Runs {@code action} if nobody holds a claim on {@code name}, with claims on every name waiting until it is
      * done; returns its result, or {@code false} (not run) if the name is claimed.
      */
-    public synchronized boolean ifUnclaimed(String name, java.util.function.BooleanSupplier action) {
+    synchronized boolean ifUnclaimed(String name, java.util.function.BooleanSupplier action) {
         return !byName.containsKey(name) && action.getAsBoolean();
     }
 
     /** How many hold a claim on {@code name}. */
-    public synchronized int holders(String name) {
+    synchronized int holders(String name) {
         Held held = byName.get(name);
         return held == null ? 0 : held.holders;
     }

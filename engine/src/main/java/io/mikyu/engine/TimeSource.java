@@ -1,4 +1,4 @@
-package io.mikyu.engine.spi;
+package io.mikyu.engine;
 
 /**
  * The store's two clocks. The wall clock says what time it is (record timestamps, retention by age) and may step
