@@ -2,6 +2,9 @@ package io.mikyu.jca;
 
 import io.mikyu.jca.inbound.Activations;
 import io.mikyu.jca.inbound.RecoveryResources;
+import io.mikyu.jca.settings.ConnectionSettings;
+import io.mikyu.jca.settings.OpenConnections;
+import io.mikyu.jca.settings.ProviderProperties;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ActivationSpec;
 import jakarta.resource.spi.BootstrapContext;

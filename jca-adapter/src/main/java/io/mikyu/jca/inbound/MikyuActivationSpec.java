@@ -1,8 +1,8 @@
 package io.mikyu.jca.inbound;
 
-import io.mikyu.jca.ConnectionSettings;
 import io.mikyu.jca.MikyuResourceAdapter;
-import io.mikyu.jca.SettingsLayer;
+import io.mikyu.jca.settings.ConnectionSettings;
+import io.mikyu.jca.settings.SettingsLayer;
 import io.mikyu.selector.Selector;
 import io.mikyu.selector.SelectorSyntaxException;
 import jakarta.resource.ResourceException;

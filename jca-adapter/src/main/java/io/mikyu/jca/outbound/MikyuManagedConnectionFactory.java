@@ -1,8 +1,8 @@
 package io.mikyu.jca.outbound;
 
-import io.mikyu.jca.ConnectionSettings;
 import io.mikyu.jca.MikyuResourceAdapter;
-import io.mikyu.jca.ProviderProperties;
+import io.mikyu.jca.settings.ConnectionSettings;
+import io.mikyu.jca.settings.ProviderProperties;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ConnectionManager;
 import jakarta.resource.spi.ConnectionRequestInfo;
