@@ -2,6 +2,10 @@ package io.mikyu.jca;
 
 import io.mikyu.jca.inbound.Activations;
 import io.mikyu.jca.inbound.RecoveryResources;
+import io.mikyu.jca.settings.ConnectionSettings;
+import io.mikyu.jca.settings.OpenConnections;
+import io.mikyu.jca.settings.OwningAdapter;
+import io.mikyu.jca.settings.ProviderProperties;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ActivationSpec;
 import jakarta.resource.spi.BootstrapContext;
@@ -21,7 +25,7 @@ import javax.transaction.xa.XAResource;
  * ({@code endpointActivation}), hands the server's recovery manager XAResources of the stores those reach
  * ({@code getXAResources}), and on {@code stop} deactivates every endpoint and closes every connection it opened.
  */
-public class MikyuResourceAdapter extends ProviderProperties implements ResourceAdapter {
+public class MikyuResourceAdapter extends ProviderProperties implements ResourceAdapter, OwningAdapter {
 
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(MikyuResourceAdapter.class);
@@ -104,6 +108,7 @@ public class MikyuResourceAdapter extends ProviderProperties implements Resource
     }
 
     /** The physical connections of the adapter's pools, closed on {@code stop}. */
+    @Override
     public OpenConnections connections() {
         return connections;
     }

@@ -1,5 +1,6 @@
 package io.mikyu.jca;
 
+import io.mikyu.jca.settings.ConnectionSettings;
 import jakarta.resource.spi.ActivationSpec;
 import jakarta.resource.spi.ManagedConnectionFactory;
 import jakarta.resource.spi.ResourceAdapter;

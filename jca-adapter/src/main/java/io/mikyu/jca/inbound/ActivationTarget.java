@@ -1,8 +1,8 @@
 package io.mikyu.jca.inbound;
 
-import io.mikyu.jca.ConnectionSettings;
-import io.mikyu.jca.SettingsLayer;
 import io.mikyu.jca.outbound.MikyuPooledConnectionFactory;
+import io.mikyu.jca.settings.ConnectionSettings;
+import io.mikyu.jca.settings.SettingsLayer;
 import io.mikyu.jms.MikyuConnectionFactory;
 import io.mikyu.jms.MikyuQueue;
 import io.mikyu.jms.MikyuTopic;

@@ -1,8 +1,8 @@
 package io.mikyu.jca.inbound;
 
-import io.mikyu.jca.ConnectionSettings;
-import io.mikyu.jca.MikyuResourceAdapter;
-import io.mikyu.jca.SettingsLayer;
+import io.mikyu.jca.settings.ConnectionSettings;
+import io.mikyu.jca.settings.OwningAdapter;
+import io.mikyu.jca.settings.SettingsLayer;
 import io.mikyu.selector.Selector;
 import io.mikyu.selector.SelectorSyntaxException;
 import jakarta.resource.ResourceException;
@@ -37,7 +37,7 @@ public class MikyuActivationSpec implements ActivationSpec, ResourceAdapterAssoc
     public static final int DEFAULT_SETUP_ATTEMPTS = -1;
     public static final long DEFAULT_SETUP_INTERVAL = 2_000;
 
-    private transient MikyuResourceAdapter adapter;
+    private transient OwningAdapter adapter;
 
     private String destinationLookup;
     private String connectionFactoryLookup;
@@ -222,13 +222,13 @@ public class MikyuActivationSpec implements ActivationSpec, ResourceAdapterAssoc
 
     @Override
     public void setResourceAdapter(ResourceAdapter ra) throws ResourceException {
-        if (!(ra instanceof MikyuResourceAdapter m)) {
+        if (!(ra instanceof OwningAdapter m)) {
             throw new ResourceException("a mikyu activation spec belongs to the mikyu resource adapter, not " + ra);
         }
         this.adapter = m;
     }
 
-    MikyuResourceAdapter adapter() {
+    OwningAdapter adapter() {
         return adapter;
     }
 

@@ -1,6 +1,6 @@
 package io.mikyu.jca.inbound;
 
-import io.mikyu.jca.ConnectionSettings;
+import io.mikyu.jca.settings.ConnectionSettings;
 import io.mikyu.jms.MikyuXAConnectionFactory;
 import jakarta.jms.JMSException;
 import jakarta.jms.XAConnection;

@@ -1,8 +1,8 @@
 package io.mikyu.jca.outbound;
 
-import io.mikyu.jca.ConnectionSettings;
-import io.mikyu.jca.MikyuResourceAdapter;
-import io.mikyu.jca.ProviderProperties;
+import io.mikyu.jca.settings.ConnectionSettings;
+import io.mikyu.jca.settings.OwningAdapter;
+import io.mikyu.jca.settings.ProviderProperties;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ConnectionManager;
 import jakarta.resource.spi.ConnectionRequestInfo;
@@ -32,7 +32,7 @@ public class MikyuManagedConnectionFactory extends ProviderProperties implements
 
     private static final long serialVersionUID = 1L;
 
-    private transient MikyuResourceAdapter adapter;
+    private transient OwningAdapter adapter;
     private transient PrintWriter logWriter;
 
     // ------------------------------------------------------------------------------------------------ factories
@@ -115,7 +115,7 @@ public class MikyuManagedConnectionFactory extends ProviderProperties implements
     // ------------------------------------------------------------------------------------------------ JCA
 
     /** The adapter this pool belongs to; null outside a server. */
-    MikyuResourceAdapter adapter() {
+    OwningAdapter adapter() {
         return adapter;
     }
 
@@ -126,7 +126,7 @@ public class MikyuManagedConnectionFactory extends ProviderProperties implements
 
     @Override
     public void setResourceAdapter(ResourceAdapter ra) throws ResourceException {
-        if (!(ra instanceof MikyuResourceAdapter m)) {
+        if (!(ra instanceof OwningAdapter m)) {
             throw new ResourceException("a mikyu connection definition belongs to the mikyu resource adapter, not "
                     + ra);
         }

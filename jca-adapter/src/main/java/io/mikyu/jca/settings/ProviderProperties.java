@@ -1,4 +1,4 @@
-package io.mikyu.jca;
+package io.mikyu.jca.settings;
 
 import java.io.Serializable;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package io.mikyu.jca;
+package io.mikyu.jca.settings;
 
 import io.mikyu.engine.UrlQuery;
 import io.mikyu.jms.config.ProviderOptions;

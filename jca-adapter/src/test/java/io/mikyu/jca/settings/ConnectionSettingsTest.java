@@ -1,5 +1,6 @@
-package io.mikyu.jca;
+package io.mikyu.jca.settings;
 
+import io.mikyu.jca.MikyuResourceAdapter;
 import io.mikyu.jca.outbound.MikyuManagedConnectionFactory;
 import jakarta.resource.spi.InvalidPropertyException;
 import jakarta.resource.spi.ResourceAdapterInternalException;

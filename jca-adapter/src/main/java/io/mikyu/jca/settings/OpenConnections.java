@@ -1,4 +1,4 @@
-package io.mikyu.jca;
+package io.mikyu.jca.settings;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,7 +30,7 @@ public final class OpenConnections {
         return open.size();
     }
 
-    void closeAll() {
+    public void closeAll() {
         List<AutoCloseable> all = new ArrayList<>(open);
         open.clear();
         for (AutoCloseable c : all) {
