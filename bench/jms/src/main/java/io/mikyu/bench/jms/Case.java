@@ -18,7 +18,9 @@ enum Case {
     Q_NONPERSIST_4P4C(Destination.QUEUE, 4, 4, false, Durability.ASYNC, 0, 0),
     T_NONPERSIST_1P2S(Destination.TOPIC, 1, 2, false, Durability.ASYNC, 0, 0),
     Q_PERSIST_TX64_4P4C(Destination.QUEUE, 4, 4, true, Durability.SYNC, 64, 0),
-    Q_PERSIST_ASYNC_RATE3K_1P1C(Destination.QUEUE, 1, 1, true, Durability.ASYNC, 0, 3_000);
+    Q_PERSIST_ASYNC_RATE3K_1P1C(Destination.QUEUE, 1, 1, true, Durability.ASYNC, 0, 3_000),
+    // a backlog: --messages produced with nobody consuming, then drained (BacklogRun), not a measured window
+    Q_BACKLOG_PERSIST_ASYNC_4P4C(Destination.QUEUE, 4, 4, true, Durability.ASYNC, 0, 0);
 
     enum Destination { QUEUE, TOPIC }
 
@@ -56,6 +58,11 @@ enum Case {
     /** The published name, e.g. {@code q_persist_sync_4p4c}. */
     String label() {
         return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Produce first, consume after: {@link BacklogRun} instead of {@link Run}. */
+    boolean backlog() {
+        return this == Q_BACKLOG_PERSIST_ASYNC_4P4C;
     }
 
     boolean transacted() {

@@ -67,7 +67,9 @@ public final class JmsBench {
             }
             Run.Result result;
             try {
-                result = new Run(options.workload, options, provider.jndiEnvironment()).execute();
+                result = options.workload.backlog()
+                        ? new BacklogRun(options.workload, options, provider.jndiEnvironment()).execute()
+                        : new Run(options.workload, options, provider.jndiEnvironment()).execute();
             } finally {
                 if (embedded != null) {
                     embedded.close();
@@ -87,6 +89,9 @@ public final class JmsBench {
     }
 
     private static String summary(Case workload, Map<String, Object> f) {
+        if (workload.backlog()) {
+            return backlogSummary(workload, f);
+        }
         return String.format("%s: %s%n  provider %s (%s)%s%n"
                         + "  %s msgs/s received, %s sent, in %s s after %s s warm-up%n"
                         + "  latency us: p50 %s  p90 %s  p99 %s  p99.9 %s  max %s%n"
@@ -98,6 +103,24 @@ public final class JmsBench {
                 f.get("p50us"), f.get("p90us"), f.get("p99us"), f.get("p999us"), f.get("maxUs"),
                 f.get("sent"), f.get("expected"), f.get("received"), f.get("lost"), f.get("duplicates"),
                 f.get("unexpected"), f.get("foreign"), f.get("redelivered"),
+                Boolean.TRUE.equals(f.get("verified")) ? "verified" : "FAILED");
+    }
+
+    private static String backlogSummary(Case workload, Map<String, Object> f) {
+        return String.format("%s: %s%n  provider %s (%s)%s, max heap %s MB%n"
+                        + "  produce %s msgs in %s s: %s msgs/s, heap peak %s MB (after GC %s MB), GC %s ms (%s)%n"
+                        + "  drain %s msgs/s in %s s, heap peak %s MB (after GC %s MB), GC %s ms (%s)%n"
+                        + "  sent %s, received %s: lost %s, duplicates %s, unexpected %s, foreign %s,"
+                        + " redelivered %s -> %s",
+                workload.label(), workload.describe(), f.get("provider"), f.get("jndi"),
+                f.containsKey("journal") ? ", journal " + f.get("journal") : "", f.get("maxHeapMB"),
+                f.get("messages"), f.get("produceS"), f.get("producePerS"), f.get("produceHeapPeakMB"),
+                f.get("produceLiveHeapPeakMB"), f.get("produceGcMs"), f.get("produceGcCount"),
+                f.get("drainPerS"), f.get("drainS"), f.get("drainHeapPeakMB"), f.get("drainLiveHeapPeakMB"),
+                f.get("drainGcMs"),
+                f.get("drainGcCount"),
+                f.get("sent"), f.get("received"), f.get("lost"), f.get("duplicates"), f.get("unexpected"),
+                f.get("foreign"), f.get("redelivered"),
                 Boolean.TRUE.equals(f.get("verified")) ? "verified" : "FAILED");
     }
 

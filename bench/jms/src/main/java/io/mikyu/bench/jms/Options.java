@@ -13,7 +13,8 @@ final class Options {
             "  --port N           ${port} in the JNDI file: the loopback port of a broker started for the run",
             "  --duration S       measured seconds (15)",
             "  --warmup S         warm-up seconds before the window (5)",
-            "  --size BYTES       message body (1024)");
+            "  --size BYTES       message body (1024)",
+            "  --messages N       backlog cases: messages produced before the consumers start (1000000)");
 
     Case workload;
     Path jndiFile;
@@ -22,6 +23,7 @@ final class Options {
     int durationSeconds = 15;
     int warmupSeconds = 5;
     int size = 1024;
+    long messages = 1_000_000;
 
     static Options parse(String[] args) {
         Options o = new Options();
@@ -39,6 +41,7 @@ final class Options {
                 case "--duration" -> o.durationSeconds = positive(name, value);
                 case "--warmup" -> o.warmupSeconds = Integer.parseInt(value);
                 case "--size" -> o.size = Integer.parseInt(value);
+                case "--messages" -> o.messages = positive(name, value);
                 default -> throw new IllegalArgumentException("unknown option " + name);
             }
         }
@@ -52,7 +55,7 @@ final class Options {
     }
 
     private static int positive(String name, String value) {
-        int v = Integer.parseInt(value);
+        int v = Integer.parseInt(value.replace("_", ""));
         if (v <= 0) {
             throw new IllegalArgumentException(name + " must be positive, not " + value);
         }

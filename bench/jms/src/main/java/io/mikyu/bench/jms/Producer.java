@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One producer thread on a connection and session of its own: sends {@code BytesMessage}s of a fixed body, each
- * stamped ({@link Stamp}) with its sequence number, until the measured window ends. In a transacted case it commits
+ * stamped ({@link Stamp}) with its sequence number, until the measured window ends (or, for a backlog, until it sent
+ * its quota). In a transacted case it commits
  * every {@link Case#transactionBatch} messages (and the rest at the end); only committed messages count as sent.
  */
 final class Producer implements Runnable {
@@ -27,6 +28,8 @@ final class Producer implements Runnable {
     private final long runId;
     private final RunState state;
     private final CountDownLatch go;
+    /** Messages to send before stopping, or 0 to send until the window ends. */
+    private final long quota;
 
     /** Messages sent so far (committed or not), for the run to watch the backlog. */
     final AtomicLong sentSoFar = new AtomicLong();
@@ -39,6 +42,12 @@ final class Producer implements Runnable {
 
     Producer(int id, ConnectionFactory factory, Destination destination, Case workload, byte[] body, long runId,
              RunState state, CountDownLatch go) {
+        this(id, factory, destination, workload, body, runId, state, go, 0);
+    }
+
+    Producer(int id, ConnectionFactory factory, Destination destination, Case workload, byte[] body, long runId,
+             RunState state, CountDownLatch go, long quota) {
+        this.quota = quota;
         this.id = id;
         this.factory = factory;
         this.destination = destination;
@@ -74,7 +83,7 @@ final class Producer implements Runnable {
                     stamp = due;
                 }
                 long windowEnd = state.windowEnd();
-                if (stamp >= windowEnd) {
+                if (quota > 0 ? seq == quota : stamp >= windowEnd) {
                     break;
                 }
                 BytesMessage m = session.createBytesMessage();

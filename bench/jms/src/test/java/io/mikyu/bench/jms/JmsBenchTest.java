@@ -50,6 +50,34 @@ class JmsBenchTest {
         }
     }
 
+    @ParameterizedTest
+    @CsvSource({"mikyu-vm", "artemis-vm"})
+    void aBacklogRunProducesEverythingFirstThenDrainsItAndReportsTheHeap(String provider, @TempDir Path dir)
+            throws Exception {
+        Options options = Options.parse(new String[] {"--case", "q_backlog_persist_async_4p4c",
+                "--jndi", "jndi/" + provider + ".properties", "--dir", dir.toString(), "--messages", "2000"});
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream out = System.out;
+        int status;
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            status = JmsBench.run(options);
+        } finally {
+            System.setOut(out);
+        }
+        String output = captured.toString(StandardCharsets.UTF_8);
+        out.print(output);
+
+        assertThat(status).isZero();
+        String result = output.lines().filter(l -> l.startsWith(JmsBench.RESULT_PREFIX)).findFirst().orElseThrow();
+        assertThat(result).contains("\"verified\":true", "\"lost\":0", "\"duplicates\":0");
+        assertThat(number(result, "sent")).isEqualTo(2000);
+        assertThat(number(result, "received")).isEqualTo(2000);
+        assertThat(number(result, "producePerS")).isPositive();
+        assertThat(number(result, "drainPerS")).isPositive();
+        assertThat(number(result, "produceHeapPeakMB")).isPositive();
+    }
+
     private static long number(String json, String field) {
         var m = java.util.regex.Pattern.compile("\"" + field + "\":(\\d+)").matcher(json);
         assertThat(m.find()).as(field).isTrue();
