@@ -35,6 +35,7 @@ final class RecentBatchCache {
     static final int FIRST_CHUNK_BYTES = 64 * 1024;
     /** The budget is held in this many full-size chunks. */
     private static final int CHUNKS_PER_BUDGET = 8;
+    private static final int MAX_SPARE_CHUNKS = 2;
 
     /** Memory batches are copied into, reused once no batch in it is cached and no reader holds it. */
     private static final class Chunk {
@@ -76,6 +77,7 @@ final class RecentBatchCache {
     /** Full-size chunks that hold nothing and no reader holds: reused before anything is allocated. */
     private final ArrayDeque<Chunk> spare = new ArrayDeque<>();
     private int nextChunkBytes;
+    /** Bytes of chunk memory allocated over the cache's life (reuse keeps it near the budget). */
     private long allocatedBytes;
 
     RecentBatchCache(int slotCount, long byteBudget) {
@@ -168,11 +170,10 @@ final class RecentBatchCache {
         if (!c.pooled) {
             return;
         }
-        // Kept for reuse while what the cache holds stays within the budget and one chunk; else left to the collector.
-        if (c.pins.get() == 0 && c.data.length == fullChunkBytes && allocatedBytes <= byteBudget + fullChunkBytes) {
+        // The oldest chunk retires about when the newest fills, so a spare or two is all reuse needs; what the
+        // cache holds is bounded by the budget (every other chunk holds a cached batch) and these spares.
+        if (c.pins.get() == 0 && c.data.length == fullChunkBytes && spare.size() < MAX_SPARE_CHUNKS) {
             spare.addLast(c);
-        } else {
-            allocatedBytes -= c.data.length;
         }
     }
 
@@ -197,7 +198,7 @@ final class RecentBatchCache {
         }
     }
 
-    /** Writer: bytes of batch memory this cache allocated and still holds (for tests). */
+    /** Writer: bytes of chunk memory this cache allocated over its life (for tests). */
     long allocatedBytes() {
         return allocatedBytes;
     }
