@@ -41,6 +41,23 @@ class BenchCommandsTest {
     }
 
     @Test
+    void aRunReportsTheCpuItUsedAndItsCollectorPauses() {
+        // Long enough to take more than the OS's accounting tick of CPU time.
+        Cli.Run run = Cli.runExactly(null, "bench", "run", "--bytes", "32MiB", "--workers", "2");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).containsPattern("cpu       [0-9.]+ of [0-9]+ cores \\([0-9]+ %\\).*GC [0-9]+ pauses");
+        String json = run.outLines().get(run.outLines().size() - 1).substring("BENCH_RESULT ".length());
+        assertThat(number(json, "cpu_cores")).isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(number(json, "cpu_s")).isPositive();
+        assertThat(number(json, "cpu_cores_used")).isPositive();
+        assertThat(number(json, "wall_s")).isPositive();
+        for (String key : List.of("cpu_utilisation", "gc_pauses", "gc_pause_s", "heap_committed_mb")) {
+            assertThat(number(json, key)).as(key).isGreaterThanOrEqualTo(0);
+        }
+    }
+
+    @Test
     void aRunInAGivenDataDirectoryKeepsItsQueuesAndReopenTimesTheStore() {
         Path store = dir.resolve("store");
         Cli.Run bench = Cli.runExactly(null, "bench", "run", "--bytes", "256KiB", "--workers", "3", "--batch", "1",

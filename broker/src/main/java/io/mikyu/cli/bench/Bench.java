@@ -124,6 +124,7 @@ public abstract class Bench<Q, E> {
         }
         ProgressReporter reporter = new ProgressReporter(progress, settings.messageSize(), produced, consumed);
         try {
+            ProcessUsage.Snapshot usageAtStart = ProcessUsage.snapshot();
             long startNanos = System.nanoTime();
             startGate.countDown();
             for (Producer p : producers) {
@@ -133,6 +134,7 @@ public abstract class Bench<Q, E> {
             for (Worker c : consumers) {
                 c.thread.join();
             }
+            ProcessUsage usage = usageAtStart.until(ProcessUsage.snapshot());
             rethrowFailure();
             if (stopping) {
                 throw new CancellationException("bench stopped before it finished");
@@ -150,7 +152,7 @@ public abstract class Bench<Q, E> {
             }
             return new BenchResult(kind(), settings, produced.sum(), consumed.sum(),
                     (produceEnd - startNanos) / 1e9, (consumeEnd - startNanos) / 1e9,
-                    latency, before, store.stats(), verificationError.get());
+                    latency, before, store.stats(), verificationError.get(), usage);
         } finally {
             // On failure or stop, let no worker go on using a store that is about to close. They notice within a
             // poll wait or one write; interrupting them instead could close the engine's file channels under them.

@@ -25,7 +25,7 @@ final class BenchPayload {
     private BenchPayload() {
     }
 
-    /** A new array each time: the engine does not copy payloads and may keep them in its ring cache. */
+    /** A new array each time, as an application makes a new message: the allocation is part of what is measured. */
     static byte[] encode(int worker, long sequence, int size) {
         byte[] payload = new byte[size];
         ByteBuffer.wrap(payload).putInt(WORKER_OFFSET, worker).putLong(SEQUENCE_OFFSET, sequence);

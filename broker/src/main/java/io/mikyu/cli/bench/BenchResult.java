@@ -17,10 +17,12 @@ import java.util.Locale;
  *                        (or {@code enqueue}/{@code enqueueBatch}) call
  * @param before          engine counters when the measured run started (after any warm-up)
  * @param verificationError the first record that was lost, duplicated or out of order; {@code null} if none
+ * @param usage           what this process used (CPU, collector pauses, page faults) from start to finish
  */
 public record BenchResult(QueueKind kind, BenchSettings settings, long producedMessages, long consumedMessages,
                              double produceSeconds, double consumeSeconds, Histogram latency,
-                             EngineStats before, EngineStats after, String verificationError) {
+                             EngineStats before, EngineStats after, String verificationError,
+                          ProcessUsage usage) {
 
     public boolean consumersRan() {
         return settings.consumersPerQueue() > 0;
@@ -106,6 +108,7 @@ public record BenchResult(QueueKind kind, BenchSettings settings, long producedM
         out.printf(Locale.ROOT, "engine    %,d group commits, %.2f %s per commit, %,d fsyncs,"
                         + " ring cache hit rate %.1f%%%n", commits(), requestsPerCommit(),
                 task ? "write calls (enqueues, leases, acks)" : "append calls", fsyncs(), cacheHitRate() * 100);
+        out.println("cpu       " + usage.describe());
         out.println("          MB = 10^6 bytes of payload");
         if (consumersRan()) {
             String verifiedLine = task ? "verified  every task acked exactly once"
@@ -142,6 +145,7 @@ public record BenchResult(QueueKind kind, BenchSettings settings, long producedM
         if (verificationError != null) {
             json.put("verification_error", verificationError);
         }
+        usage.addTo(json);
         return json
                 .put("workers", settings.workers())
                 .put("durability", settings.durability().name().toLowerCase(Locale.ROOT))
