@@ -18,9 +18,12 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
@@ -122,6 +125,69 @@ class OpenSegmentFilesBoundTest {
             assertThat(descriptorsUnder(logDir, "")).isEmpty();
             assertThat(descriptorsUnder(taskDir, "")).isEmpty();
         }
+    }
+
+    @Test
+    void aConsumerGroupHoldsNoDescriptorOnItsOffsetsBetweenCommits() throws Exception {
+        assumeThat(Files.isDirectory(FDS)).as("Linux /proc").isTrue();
+        try (Mikyu store = Mikyu.open(data, bounded(64, new SimpleMeterRegistry()))) {
+            LogQueue topic = store.createLog("topic", LogQueueConfig.defaults());
+            topic.append(Entry.of("one"));
+            ConsumerGroup group = topic.group("subscription");
+            group.commit(1);
+            assertThat(descriptorsUnder(data.resolve("log").resolve("topic"), "offsets.log")).isEmpty();
+        }
+        try (Mikyu store = Mikyu.open(data, bounded(64, new SimpleMeterRegistry()))) {
+            ConsumerGroup group = store.getOrCreateLog("topic", LogQueueConfig.defaults()).group("subscription");
+            assertThat(group.position()).as("the commit survived").isEqualTo(1);
+            assertThat(descriptorsUnder(data.resolve("log").resolve("topic"), "offsets.log")).isEmpty();
+        }
+    }
+
+    @Test
+    void reopeningAndClosingAStoreWithoutWritesTouchesNoQueueFile() throws Exception {
+        try (Mikyu store = Mikyu.open(data, bounded(64, new SimpleMeterRegistry()))) {
+            store.createLog("quiet", LogQueueConfig.defaults()).append(Entry.of("one"));
+            store.createTaskQueue("quiet-tasks", TaskQueueConfig.defaults()).enqueue(Task.of("t"));
+        }
+        // Back-dated, so that any write, truncation or rewrite of them shows as a new modification time.
+        FileTime longAgo = FileTime.fromMillis(946_684_800_000L);
+        for (Path p : queueFiles().keySet()) {
+            Files.setLastModifiedTime(p, longAgo);
+        }
+        Map<Path, FileTime> before = queueFiles();
+        assertThat(before.keySet()).anyMatch(p -> p.toString().endsWith(".idx"));
+        try (Mikyu store = Mikyu.open(data, bounded(64, new SimpleMeterRegistry()))) {
+            assertThat(store.getOrCreateLog("quiet", LogQueueConfig.defaults()).read(0, 10)).hasSize(1);
+        }
+        assertThat(queueFiles()).isEqualTo(before);
+
+        try (Mikyu store = Mikyu.open(data, bounded(64, new SimpleMeterRegistry()))) {
+            LogQueue quiet = store.getOrCreateLog("quiet", LogQueueConfig.defaults());
+            quiet.append(Entry.of("two")); // written: its index is stale and goes before the write
+            assertThat(quiet.read(0, 10)).extracting(Record::payloadAsString).containsExactly("one", "two");
+        }
+        try (Mikyu store = Mikyu.open(data, bounded(64, new SimpleMeterRegistry()))) {
+            assertThat(store.getOrCreateLog("quiet", LogQueueConfig.defaults()).read(0, 10))
+                    .extracting(Record::payloadAsString).containsExactly("one", "two");
+            assertThat(store.recoveryReport().events()).as("a clean close needs no scan").isEmpty();
+        }
+    }
+
+    /** Segment, index and offsets files of every queue with their modification times. */
+    private Map<Path, FileTime> queueFiles() throws IOException {
+        Map<Path, FileTime> files = new TreeMap<>();
+        for (String kind : List.of("log", "task")) {
+            try (Stream<Path> all = Files.walk(data.resolve(kind))) {
+                for (Path p : (Iterable<Path>) all::iterator) {
+                    String name = p.getFileName().toString();
+                    if (name.endsWith(".seg") || name.endsWith(".idx") || name.equals("offsets.log")) {
+                        files.put(p, Files.getLastModifiedTime(p));
+                    }
+                }
+            }
+        }
+        return files;
     }
 
     @Test

@@ -121,7 +121,7 @@ public final class LogRecovery {
                 LogSegment seg = LogSegment.recovered(file, base, ch, files, loaded.index(), fileSize,
                         loaded.nextOffset(), fileSize, !last);
                 if (last) {
-                    Files.deleteIfExists(indexFile); // once written to again, it would be stale
+                    seg.keepIndexFileUntilWritten(); // deleted before the first write, which makes it stale
                 }
                 keep = true;
                 return seg;

@@ -53,6 +53,11 @@ final class LogSegment {
     long allocated;
     /** Writer: log bytes written since the last index entry. */
     long bytesSinceIndexEntry;
+    /**
+     * Writer: the index file on disk still describes this active segment (it was opened after a clean close and
+     * not written since). The first write deletes it first; a close with nothing written leaves it as it is.
+     */
+    private boolean indexFileCurrent;
     /** Written since the last fsync; set by the writer, cleared by whoever fsyncs. */
     volatile boolean dirty;
 
@@ -124,11 +129,28 @@ final class LogSegment {
         return index.maxTimestamp();
     }
 
+    /**
+     * Recovery: the active segment's index file, which matched it, stays on disk until the segment is written to:
+     * opening and closing a store whose queues saw no write then touches none of their files.
+     */
+    void keepIndexFileUntilWritten() {
+        indexFileCurrent = true;
+    }
+
+    /** Writer, before any write to the active segment: an index file left from a clean close would be stale. */
+    private void dropStaleIndexFile() throws IOException {
+        if (indexFileCurrent) {
+            Files.deleteIfExists(indexFile);
+            indexFileCurrent = false;
+        }
+    }
+
     /** Writer: makes sure zero-filled space reaches {@code end}, growing by at least {@code chunk}. */
     void preallocate(long end, long chunk) throws IOException {
         if (end <= allocated) {
             return;
         }
+        dropStaleIndexFile();
         long target = Math.max(end, allocated + chunk);
         long pos = allocated;
         FileChannel channel = files.acquire(writeFile);
@@ -146,6 +168,7 @@ final class LogSegment {
 
     /** Writer: writes {@code src} at the current end. Does not publish; see {@link #publish}. */
     void write(ByteBuffer src, long position) throws IOException {
+        dropStaleIndexFile();
         FileChannel channel = files.acquire(writeFile);
         try {
             writeFully(channel, src, position);
@@ -158,6 +181,7 @@ final class LogSegment {
 
     /** Writer: writes {@code srcs} back to back at {@code position} with gathering writes (no copy). */
     void write(ByteBuffer[] srcs, long position, long bytes) throws IOException {
+        dropStaleIndexFile();
         FileChannel channel = files.acquire(writeFile);
         try {
             channel.position(position);
@@ -223,6 +247,9 @@ final class LogSegment {
 
     /** Writer, on clean close: like {@link #seal()} for the active segment, so reopening needs no scan. */
     void closeCleanly() throws IOException {
+        if (indexFileCurrent) {
+            return; // not written since a clean close: file and index are as that close left them
+        }
         truncate(size);
         sync(true);
         index.writeTo(indexFile, size, nextOffset);
