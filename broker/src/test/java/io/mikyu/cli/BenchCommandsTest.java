@@ -74,6 +74,32 @@ class BenchCommandsTest {
     }
 
     @Test
+    void destinationsCreatesUsesAndReopensEachQueueAndTopic() {
+        Path store = dir.resolve("many");
+        Cli.Run run = Cli.runExactly(null, "bench", "destinations", "--queues", "3", "--topics", "2", "--idle", "0s",
+                "--data-dir", store.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        String json = run.outLines().get(run.outLines().size() - 1).substring("BENCH_DESTINATIONS_RESULT ".length());
+        assertThat(json).contains("\"queues\":3", "\"topics\":2", "\"access\":\"embedded\"");
+        for (String key : new String[] {"create_ms", "round_trip_ms", "used_heap_bytes", "used_scrape_ms",
+            "close_ms", "reopen_ms", "reopened_round_trip_ms"}) {
+            assertThat(number(json, key)).as(key).isPositive();
+        }
+        assertThat(new Cli(store).run("list").outLines())
+                .contains("task/dest-q-00000", "task/dest-q-00002", "log/dest-t-00001");
+        assertThat(new Cli(store).run("groups", "dest-t-00001").out()).contains("subscription");
+    }
+
+    @Test
+    void destinationsOfADaemonNeedItsMetricsEndpoint() {
+        Cli.Run run = Cli.runExactly(null, "bench", "destinations", "--target", "tcp://127.0.0.1:1");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("--target and --metrics go together");
+    }
+
+    @Test
     void remoteAccessNeedsATarget() {
         Cli.Run run = Cli.runExactly(null, "bench", "run", "--access", "remote");
 

@@ -34,6 +34,7 @@ public final class EngineConfig {
     private final CorruptionPolicy corruptionPolicy;
     private final MeterRegistry meterRegistry;
     private final TimeSource timeSource;
+    private final int maxOpenSegmentFiles;
 
     private EngineConfig(Builder b) {
         this.defaultDurability = b.defaultDurability;
@@ -51,6 +52,7 @@ public final class EngineConfig {
         this.corruptionPolicy = b.corruptionPolicy;
         this.meterRegistry = b.meterRegistry == null ? new CompositeMeterRegistry() : b.meterRegistry;
         this.timeSource = b.timeSource;
+        this.maxOpenSegmentFiles = b.maxOpenSegmentFiles;
     }
 
     public static EngineConfig defaults() {
@@ -78,6 +80,7 @@ public final class EngineConfig {
         b.corruptionPolicy = corruptionPolicy;
         b.meterRegistry = meterRegistry;
         b.timeSource = timeSource;
+        b.maxOpenSegmentFiles = maxOpenSegmentFiles;
         return b;
     }
 
@@ -163,11 +166,20 @@ public final class EngineConfig {
     }
 
     /** The clocks the store reads: wall time for timestamps and retention, steady time for every duration. */
+    /**
+     * The most segment file channels the store keeps open (segments, task queues and groups of every queue);
+     * idle ones beyond it are closed and reopened on use. Default 1024.
+     */
+    public int maxOpenSegmentFiles() {
+        return maxOpenSegmentFiles;
+    }
+
     public TimeSource timeSource() {
         return timeSource;
     }
 
     public static final class Builder {
+        private int maxOpenSegmentFiles = 1024;
         private Durability defaultDurability = Durability.ASYNC;
         private Duration flushInterval = Duration.ofMillis(200);
         private int maxRecordBytes = 8 * 1024 * 1024;
@@ -280,6 +292,14 @@ public final class EngineConfig {
 
         public Builder meterRegistry(MeterRegistry value) {
             this.meterRegistry = value;
+            return this;
+        }
+
+        public Builder maxOpenSegmentFiles(int value) {
+            if (value < 1) {
+                throw new IllegalArgumentException("maxOpenSegmentFiles must be at least 1");
+            }
+            this.maxOpenSegmentFiles = value;
             return this;
         }
 

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -27,7 +28,7 @@ import java.util.function.BooleanSupplier;
  *
  * <ul>
  * <li>{@code GET /metrics}: every meter of the registry in the Prometheus text format (version 0.0.4): JVM
- * (memory, GC, threads, class loading, CPU, uptime), Netty (event loops, pooled allocator), the broker
+ * (memory, GC, threads, class loading, CPU, open files, uptime), Netty (event loops, pooled allocator), the broker
  * ({@code mikyu_broker_*}), the engine ({@code mikyu_engine_*}) and each queue ({@code mikyu_queue_*});</li>
  * <li>{@code GET /health/live}: 200 while the process serves HTTP at all;</li>
  * <li>{@code GET /health/ready}: 200 when the store is open and every listener bound, else 503.</li>
@@ -59,6 +60,7 @@ public final class MetricsEndpoint implements AutoCloseable {
         new JvmThreadMetrics().bindTo(registry);
         new ClassLoaderMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
+        new FileDescriptorMetrics().bindTo(registry);
         new UptimeMetrics().bindTo(registry);
         return registry;
     }

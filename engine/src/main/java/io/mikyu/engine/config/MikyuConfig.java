@@ -68,6 +68,9 @@ public final class MikyuConfig {
                 + " bytes a key, filled to 3/4); a log with more distinct keys compacts in several passes"),
         VERIFY_CHECKSUMS("verifyChecksumsOnRead", "true", "engine: CRC-check every batch read from disk"),
         CORRUPTION_POLICY("corruptionPolicy", "quarantine", "engine: damage found on open: quarantine or fail"),
+        // many destinations
+        MAX_OPEN_SEGMENT_FILES("maxOpenSegmentFiles", "1024", "engine: segment files kept open (idle ones beyond"
+                + " it are closed, reopened on use); keep it well below the limit of open files (ulimit -n)"),
         TLS_CERT("tls.cert", "", "TLS: certificate chain (PEM) of this side; with tls.key"),
         TLS_KEY("tls.key", "", "TLS: private key (PEM, PKCS#8) of tls.cert"),
         TLS_KEY_PASSWORD("tls.keyPassword", "", "TLS: password of an encrypted tls.key"),
@@ -358,7 +361,8 @@ public final class MikyuConfig {
                 .paceProducersAbove(Math.toIntExact(count(Key.PACE_PRODUCERS_ABOVE)))
                 .housekeepingInterval(duration(Key.HOUSEKEEPING_INTERVAL))
                 .compactionKeyMapBytes(bytes(Key.COMPACTION_KEY_MAP_BYTES))
-                .verifyChecksumsOnRead(bool(Key.VERIFY_CHECKSUMS));
+                .verifyChecksumsOnRead(bool(Key.VERIFY_CHECKSUMS))
+                .maxOpenSegmentFiles(Math.toIntExact(count(Key.MAX_OPEN_SEGMENT_FILES)));
     }
 
     private static IllegalArgumentException invalid(String key, String value, String expected) {

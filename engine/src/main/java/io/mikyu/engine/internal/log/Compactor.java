@@ -213,7 +213,8 @@ public final class Compactor {
         }
         index.writeTo(seg.indexFile, size, seg.nextOffset());
         FileChannel ch = FileChannels.open(seg.file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        LogSegment replacement = LogSegment.recovered(seg.file, seg.baseOffset, ch, index, size, seg.nextOffset(),
+        LogSegment replacement = LogSegment.recovered(seg.file, seg.baseOffset, ch, log.files, index, size,
+                seg.nextOffset(),
                 size, true);
         log.segments.put(seg.baseOffset, replacement);
         log.invalidateCacheBelow(seg.nextOffset());

@@ -45,10 +45,11 @@ public final class LogRecovery {
     }
 
     static ConcurrentSkipListMap<Long, LogSegment> recover(Path dir, LogQueueConfig config, EngineConfig engine,
-                                                          Listener listener) throws IOException {
+                                                          OpenSegmentFiles files, Listener listener)
+            throws IOException {
         List<Long> bases = new ArrayList<>();
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path p : (Iterable<Path>) files::iterator) {
+        try (Stream<Path> listing = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) listing::iterator) {
                 String n = p.getFileName().toString();
                 if (n.endsWith(".tmp") || n.endsWith(".compacting")) {
                     Files.deleteIfExists(p); // an interrupted index write or compaction; the original stands
@@ -62,7 +63,7 @@ public final class LogRecovery {
         try {
             for (int i = 0; i < bases.size(); i++) {
                 boolean last = i == bases.size() - 1;
-                LogSegment seg = openSegment(dir, bases.get(i), last, config, engine, listener);
+                LogSegment seg = openSegment(dir, bases.get(i), last, config, engine, files, listener);
                 if (seg != null) {
                     segments.put(seg.baseOffset, seg);
                 }
@@ -79,17 +80,18 @@ public final class LogRecovery {
         }
         if (segments.isEmpty()) {
             long base = bases.isEmpty() ? 0 : bases.get(bases.size() - 1);
-            segments.put(base, LogSegment.create(dir, base));
+            segments.put(base, LogSegment.create(dir, base, files));
         } else if (segments.lastEntry().getValue().isSealed()) {
             // the last segment was lost to quarantine: continue in a fresh one after the survivors
             long next = segments.lastEntry().getValue().nextOffset();
-            segments.put(next, LogSegment.create(dir, next));
+            segments.put(next, LogSegment.create(dir, next, files));
         }
         return segments;
     }
 
     private static LogSegment openSegment(Path dir, long base, boolean last, LogQueueConfig config,
-                                          EngineConfig engine, Listener listener) throws IOException {
+                                          EngineConfig engine, OpenSegmentFiles files, Listener listener)
+            throws IOException {
         Path file = dir.resolve(SegmentDescriptor.fileName(base));
         Path indexFile = dir.resolve(SegmentDescriptor.indexFileName(base));
         FileChannel ch = FileChannels.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
@@ -104,7 +106,7 @@ public final class LogRecovery {
                     Files.deleteIfExists(indexFile);
                     listener.on(new RecoveryReport.Event(RecoveryReport.Kind.TORN_TAIL_TRUNCATED, file.toString(), 0,
                             "segment header never completed; segment recreated"));
-                    return LogSegment.create(dir, base);
+                    return LogSegment.create(dir, base, files);
                 }
                 damaged(file, 0, "bad segment header", engine, listener);
                 Quarantine.copy(file, dir);
@@ -116,10 +118,10 @@ public final class LogRecovery {
             String[] problem = new String[1];
             SegmentIndex.Loaded loaded = SegmentIndex.load(indexFile, base, problem);
             if (loaded != null && loaded.segmentBytes() == fileSize) {
-                LogSegment seg = LogSegment.recovered(file, base, ch, loaded.index(), fileSize, loaded.nextOffset(),
-                        fileSize, !last);
+                LogSegment seg = LogSegment.recovered(file, base, ch, files, loaded.index(), fileSize,
+                        loaded.nextOffset(), fileSize, !last);
                 if (last) {
-                    Files.deleteIfExists(indexFile); // once written to again, it would be stale
+                    seg.keepIndexFileUntilWritten(); // deleted before the first write, which makes it stale
                 }
                 keep = true;
                 return seg;
@@ -151,12 +153,13 @@ public final class LogRecovery {
             } else if (!last && scan.validBytes() < fileSize) {
                 ch.truncate(scan.validBytes());
             }
-            LogSegment seg = LogSegment.recovered(file, base, ch, scan.index(), scan.validBytes(), scan.nextOffset(),
-                    scan.validBytes(), false);
+            long allocated = ch.size();
+            LogSegment seg = LogSegment.recovered(file, base, ch, files, scan.index(), scan.validBytes(),
+                    scan.nextOffset(), scan.validBytes(), false);
             if (!last) {
                 seg.seal();
             } else {
-                seg.allocated = ch.size();
+                seg.allocated = allocated;
                 Files.deleteIfExists(indexFile);
             }
             keep = true;

@@ -21,6 +21,10 @@ import java.nio.file.StandardOpenOption;
  * below its published {@link #size()}. A sealed segment never changes again and is read through one read-only
  * memory mapping. Fields marked "writer" are touched only by the writer thread (or by recovery before the queue
  * is visible).
+ *
+ * <p>Its file channels (the writer's, and the readers' own) are opened and closed by the store's
+ * {@link OpenSegmentFiles}, which keeps the number open bounded: every use acquires the channel there and
+ * releases it after.
  */
 final class LogSegment {
 
@@ -31,32 +35,40 @@ final class LogSegment {
     final Path indexFile;
     final long baseOffset;
     final SegmentIndex index;
-    private final FileChannel channel;
+    private final OpenSegmentFiles files;
+    /** The writer's channel: positional writes, fsync, truncate. */
+    private final SegmentFile writeFile;
 
     private volatile long size;
     private volatile long nextOffset;
     private volatile boolean sealed;
-    private volatile boolean closed;
     private volatile MappedByteBuffer mapped;
     /**
      * Readers' own channel. An interrupted thread's FileChannel read closes the channel; with a channel of their
      * own, an interrupted consumer can only close this one (reopened on next use), never the writer's.
      */
-    private volatile FileChannel readChannel;
+    private final SegmentFile readFile;
 
     /** Writer: end of the zero-filled region already in the file. */
     long allocated;
     /** Writer: log bytes written since the last index entry. */
     long bytesSinceIndexEntry;
+    /**
+     * Writer: the index file on disk still describes this active segment (it was opened after a clean close and
+     * not written since). The first write deletes it first; a close with nothing written leaves it as it is.
+     */
+    private boolean indexFileCurrent;
     /** Written since the last fsync; set by the writer, cleared by whoever fsyncs. */
     volatile boolean dirty;
 
-    private LogSegment(Path file, long baseOffset, FileChannel channel, SegmentIndex index, long size,
+    private LogSegment(Path file, long baseOffset, OpenSegmentFiles files, SegmentIndex index, long size,
                        long nextOffset, long allocated, boolean sealed) {
         this.file = file;
         this.indexFile = file.resolveSibling(SegmentDescriptor.indexFileName(baseOffset));
         this.baseOffset = baseOffset;
-        this.channel = channel;
+        this.files = files;
+        this.writeFile = files.register(file, true, () -> dirty);
+        this.readFile = files.register(file, false, () -> false);
         this.index = index;
         this.size = size;
         this.nextOffset = nextOffset;
@@ -66,7 +78,7 @@ final class LogSegment {
     }
 
     /** Creates a new, empty segment file starting at {@code baseOffset}. */
-    static LogSegment create(Path dir, long baseOffset) throws IOException {
+    static LogSegment create(Path dir, long baseOffset, OpenSegmentFiles files) throws IOException {
         Path file = dir.resolve(SegmentDescriptor.fileName(baseOffset));
         FileChannel ch = FileChannels.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
@@ -74,9 +86,10 @@ final class LogSegment {
             writeFully(ch, SegmentDescriptor.header(baseOffset, System.currentTimeMillis()), 0);
             // The new file's directory entry must be durable before a sync append in it is acknowledged.
             Directories.fsync(dir);
-            LogSegment segment = new LogSegment(file, baseOffset, ch, new SegmentIndex(baseOffset),
+            LogSegment segment = new LogSegment(file, baseOffset, files, new SegmentIndex(baseOffset),
                     SegmentDescriptor.HEADER_LENGTH, baseOffset, SegmentDescriptor.HEADER_LENGTH, false);
             segment.dirty = true;
+            files.adopt(segment.writeFile, ch);
             return segment;
         } catch (IOException | RuntimeException e) {
             ch.close();
@@ -85,10 +98,13 @@ final class LogSegment {
         }
     }
 
-    /** Wraps a recovered segment file. */
-    static LogSegment recovered(Path file, long baseOffset, FileChannel channel, SegmentIndex index, long size,
-                                long nextOffset, long fileSize, boolean sealed) {
-        return new LogSegment(file, baseOffset, channel, index, size, nextOffset, fileSize, sealed);
+    /** Wraps a recovered segment file; {@code channel} (open for reading and writing) is handed to {@code files}. */
+    static LogSegment recovered(Path file, long baseOffset, FileChannel channel, OpenSegmentFiles files,
+                                SegmentIndex index, long size, long nextOffset, long fileSize, boolean sealed)
+            throws IOException {
+        LogSegment segment = new LogSegment(file, baseOffset, files, index, size, nextOffset, fileSize, sealed);
+        files.adopt(segment.writeFile, channel);
+        return segment;
     }
 
     /** Bytes of valid data, header included; readers never look past it. */
@@ -113,34 +129,68 @@ final class LogSegment {
         return index.maxTimestamp();
     }
 
+    /**
+     * Recovery: the active segment's index file, which matched it, stays on disk until the segment is written to:
+     * opening and closing a store whose queues saw no write then touches none of their files.
+     */
+    void keepIndexFileUntilWritten() {
+        indexFileCurrent = true;
+    }
+
+    /** Writer, before any write to the active segment: an index file left from a clean close would be stale. */
+    private void dropStaleIndexFile() throws IOException {
+        if (indexFileCurrent) {
+            Files.deleteIfExists(indexFile);
+            indexFileCurrent = false;
+        }
+    }
+
     /** Writer: makes sure zero-filled space reaches {@code end}, growing by at least {@code chunk}. */
     void preallocate(long end, long chunk) throws IOException {
         if (end <= allocated) {
             return;
         }
+        dropStaleIndexFile();
         long target = Math.max(end, allocated + chunk);
         long pos = allocated;
-        while (pos < target) {
-            ByteBuffer z = ZEROS.duplicate();
-            z.limit((int) Math.min(z.capacity(), target - pos));
-            pos += channel.write(z, pos);
+        FileChannel channel = files.acquire(writeFile);
+        try {
+            while (pos < target) {
+                ByteBuffer z = ZEROS.duplicate();
+                z.limit((int) Math.min(z.capacity(), target - pos));
+                pos += channel.write(z, pos);
+            }
+        } finally {
+            files.release(writeFile);
         }
         allocated = target;
     }
 
     /** Writer: writes {@code src} at the current end. Does not publish; see {@link #publish}. */
     void write(ByteBuffer src, long position) throws IOException {
-        writeFully(channel, src, position);
+        dropStaleIndexFile();
+        FileChannel channel = files.acquire(writeFile);
+        try {
+            writeFully(channel, src, position);
+        } finally {
+            files.release(writeFile);
+        }
         allocated = Math.max(allocated, position + src.limit());
         dirty = true;
     }
 
     /** Writer: writes {@code srcs} back to back at {@code position} with gathering writes (no copy). */
     void write(ByteBuffer[] srcs, long position, long bytes) throws IOException {
-        channel.position(position);
-        long done = 0;
-        while (done < bytes) {
-            done += channel.write(srcs);
+        dropStaleIndexFile();
+        FileChannel channel = files.acquire(writeFile);
+        try {
+            channel.position(position);
+            long done = 0;
+            while (done < bytes) {
+                done += channel.write(srcs);
+            }
+        } finally {
+            files.release(writeFile);
         }
         allocated = Math.max(allocated, position + bytes);
         dirty = true;
@@ -159,11 +209,23 @@ final class LogSegment {
     }
 
     /** An fsync whose failure is told apart from other I/O errors: it stops the log. */
-    private void sync(boolean metaData) throws FsyncFailedException {
+    private void sync(boolean metaData) throws IOException {
+        FileChannel channel = files.acquire(writeFile);
         try {
             channel.force(metaData);
         } catch (IOException e) {
             throw new FsyncFailedException(file.toString(), e);
+        } finally {
+            files.release(writeFile);
+        }
+    }
+
+    private void truncate(long length) throws IOException {
+        FileChannel channel = files.acquire(writeFile);
+        try {
+            channel.truncate(length);
+        } finally {
+            files.release(writeFile);
         }
     }
 
@@ -175,7 +237,7 @@ final class LogSegment {
         if (sealed) {
             return;
         }
-        channel.truncate(size);
+        truncate(size);
         sync(true);
         index.writeTo(indexFile, size, nextOffset);
         allocated = size;
@@ -185,7 +247,10 @@ final class LogSegment {
 
     /** Writer, on clean close: like {@link #seal()} for the active segment, so reopening needs no scan. */
     void closeCleanly() throws IOException {
-        channel.truncate(size);
+        if (indexFileCurrent) {
+            return; // not written since a clean close: file and index are as that close left them
+        }
+        truncate(size);
         sync(true);
         index.writeTo(indexFile, size, nextOffset);
         allocated = size;
@@ -205,35 +270,22 @@ final class LogSegment {
         }
         ByteBuffer buf = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
         try {
-            FileChannel ch = readChannel();
-            while (buf.hasRemaining()) {
-                int n = ch.read(buf, position + buf.position());
-                if (n < 0) {
-                    break;
+            FileChannel ch = files.acquire(readFile);
+            try {
+                while (buf.hasRemaining()) {
+                    int n = ch.read(buf, position + buf.position());
+                    if (n < 0) {
+                        break;
+                    }
                 }
+            } finally {
+                files.release(readFile);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("reading " + file + " at byte " + position, e);
         }
         buf.flip();
         return buf;
-    }
-
-    private FileChannel readChannel() throws IOException {
-        FileChannel ch = readChannel;
-        if (ch == null || !ch.isOpen()) {
-            synchronized (this) {
-                ch = readChannel;
-                if (closed) {
-                    throw new java.nio.channels.ClosedChannelException();
-                }
-                if (ch == null || !ch.isOpen()) {
-                    ch = FileChannel.open(file, StandardOpenOption.READ);
-                    readChannel = ch;
-                }
-            }
-        }
-        return ch;
     }
 
     private MappedByteBuffer mapping() {
@@ -243,7 +295,12 @@ final class LogSegment {
                 m = mapped;
                 if (m == null) {
                     try {
-                        m = readChannel().map(FileChannel.MapMode.READ_ONLY, 0, size);
+                        FileChannel ch = files.acquire(readFile);
+                        try {
+                            m = ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
+                        } finally {
+                            files.release(readFile);
+                        }
                     } catch (IOException e) {
                         throw new UncheckedIOException("mapping " + file, e);
                     }
@@ -254,20 +311,13 @@ final class LogSegment {
         return m;
     }
 
-    FileChannel channel() {
-        return channel;
-    }
-
     /** Closes the file; the mapping, if any, goes when the last reader drops it. */
     void close() throws IOException {
-        synchronized (this) {
-            closed = true;
-            FileChannel rc = readChannel;
-            if (rc != null) {
-                rc.close();
-            }
+        try {
+            files.close(readFile);
+        } finally {
+            files.close(writeFile);
         }
-        channel.close();
     }
 
     /** Closes and deletes the segment and its index. */

@@ -191,7 +191,7 @@ final class SegmentWriter {
 
     /** Makes the segment after the sealed active one the active one. */
     private LogSegment startNextSegment() throws IOException {
-        LogSegment next = LogSegment.create(dir, writerNext);
+        LogSegment next = LogSegment.create(dir, writerNext, log.files);
         attemptedEnd = SegmentDescriptor.HEADER_LENGTH;
         writerSize = SegmentDescriptor.HEADER_LENGTH;
         segments.put(next.baseOffset, next);
@@ -234,7 +234,9 @@ final class SegmentWriter {
             ByteBuffer zeros = ByteBuffer.allocate((int) Math.min(1 << 20, Math.max(0, end - writerSize)));
             for (long p = writerSize; p < end; ) {
                 zeros.clear().limit((int) Math.min(zeros.capacity(), end - p));
-                p += seg.channel().write(zeros, p);
+                int n = zeros.remaining();
+                seg.write(zeros, p);
+                p += n;
             }
             if (end > writerSize) {
                 seg.dirty = true; // a seal that failed may have fsynced what the zeros hide: the next fsync covers them

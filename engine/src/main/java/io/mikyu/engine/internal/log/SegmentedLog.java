@@ -59,6 +59,8 @@ public final class SegmentedLog implements WriteTarget {
     private final ReentrantLock waitLock = new ReentrantLock();
     private final Condition appended = waitLock.newCondition();
     private final AtomicInteger waiters = new AtomicInteger();
+    /** The store's bound on open segment files, shared by every log of the store. */
+    final OpenSegmentFiles files;
 
     // counters
     private volatile long appendedRecords;
@@ -68,8 +70,9 @@ public final class SegmentedLog implements WriteTarget {
     private final LongAdder cacheMisses = new LongAdder();
 
     SegmentedLog(String name, String kind, Path dir, LogQueueConfig config, EngineConfig engine, ByteBuffer scratch,
-                 ConcurrentSkipListMap<Long, LogSegment> segments) {
+                 OpenSegmentFiles files, ConcurrentSkipListMap<Long, LogSegment> segments) {
         this.name = name;
+        this.files = files;
         this.kind = kind;
         this.dir = dir;
         this.config = config;
@@ -87,11 +90,13 @@ public final class SegmentedLog implements WriteTarget {
      * Opens (recovering) the log in {@code dir}; see {@link LogRecovery}.
      *
      * @param kind what the log stores, for messages: "log queue" or "task queue"
+     * @param files the store's open segment files, which this log's segments open and close their channels through
      */
     public static SegmentedLog open(String name, String kind, Path dir, LogQueueConfig config, EngineConfig engine,
-                                    ByteBuffer writerScratch, LogRecovery.Listener listener) throws IOException {
-        return new SegmentedLog(name, kind, dir, config, engine, writerScratch,
-                LogRecovery.recover(dir, config, engine, listener));
+                                    ByteBuffer writerScratch, OpenSegmentFiles files, LogRecovery.Listener listener)
+            throws IOException {
+        return new SegmentedLog(name, kind, dir, config, engine, writerScratch, files,
+                LogRecovery.recover(dir, config, engine, files, listener));
     }
 
     public String name() {

@@ -5,6 +5,7 @@ import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.RecoveryReport;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
+import io.mikyu.engine.internal.log.OpenSegmentFiles;
 import io.mikyu.engine.internal.log.SegmentedLog;
 import io.mikyu.engine.internal.task.OffsetStore;
 import io.mikyu.engine.internal.task.SharedGroupHandle;
@@ -35,14 +36,17 @@ final class LogQueues extends QueueRegistry<LogQueueHandle, LogQueueConfig> {
     private final ByteBuffer writerScratch;
     private final TaskQueues tasks;
     private final Consumer<List<TxOp>> transactions;
+    private final OpenSegmentFiles files;
 
     LogQueues(Path root, EngineConfig config, GroupCommitWriter writer, ByteBuffer writerScratch,
+              OpenSegmentFiles files,
               Consumer<RecoveryReport.Event> recovery, TaskQueues tasks, Consumer<List<TxOp>> transactions) {
         super(root, recovery, "log queue");
         this.transactions = transactions;
         this.config = config;
         this.writer = writer;
         this.writerScratch = writerScratch;
+        this.files = files;
         this.tasks = tasks;
     }
 
@@ -59,13 +63,13 @@ final class LogQueues extends QueueRegistry<LogQueueHandle, LogQueueConfig> {
     @Override
     LogQueueHandle open(String name, Path dir, LogQueueConfig queueConfig) throws IOException {
         SegmentedLog log = SegmentedLog.open(name, "log queue", dir, queueConfig, config, writerScratch,
-                recovery::accept);
+                files, recovery::accept);
         OffsetStore offsets = OffsetStore.open(dir, config, recovery);
         SharedGroups shared = new SharedGroups(log, offsets, writer, config, recovery, new SharedGroups.Opener() {
             @Override
             public SegmentedLog openLog(String groupName, Path groupDir, LogQueueConfig c) throws IOException {
                 return SegmentedLog.open(groupName, "shared group", groupDir, c, config, writerScratch,
-                        recovery::accept);
+                        files, recovery::accept);
             }
 
             @Override

@@ -17,6 +17,7 @@ import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.Transaction;
 import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.engine.internal.files.Directories;
+import io.mikyu.engine.internal.log.OpenSegmentFiles;
 import io.mikyu.engine.internal.log.SegmentedLog;
 import io.mikyu.engine.internal.write.WriterMetrics;
 import io.mikyu.engine.internal.task.SharedGroupHandle;
@@ -83,6 +84,8 @@ public final class Store implements Mikyu {
     private final DiskSpaceGuard diskGuard;
     private final ByteBuffer writerScratch = ByteBuffer.allocateDirect(WRITER_SCRATCH_BYTES);
     private final LogQueues logs;
+    /** The bound on open segment files, shared by every log of the store. */
+    private final OpenSegmentFiles files;
     /** Task queues by name, dead-letter queues ({@code <name>/dlq}) included. */
     private final TaskQueues tasks;
     private final ScheduledExecutorService housekeeper;
@@ -105,10 +108,11 @@ public final class Store implements Mikyu {
         this.storeId = StoreIdFile.loadOrCreate(dataDir).toString();
         this.diskGuard = new DiskSpaceGuard(dataDir, config.minFreeDiskBytes(), config.timeSource());
         this.writerMetrics = new WriterMetrics(config.meterRegistry());
+        this.files = new OpenSegmentFiles(config.maxOpenSegmentFiles());
         this.writer = new GroupCommitWriter("mikyu-writer", MAX_CYCLE_BYTES, diskGuard, writerMetrics);
-        this.tasks = new TaskQueues(dataDir.resolve(QueueKind.TASK.directory()), config, writer, writerScratch,
+        this.tasks = new TaskQueues(dataDir.resolve(QueueKind.TASK.directory()), config, writer, writerScratch, files,
                 recoveryEvents::add, this::commitInternal);
-        this.logs = new LogQueues(dataDir.resolve(QueueKind.LOG.directory()), config, writer, writerScratch,
+        this.logs = new LogQueues(dataDir.resolve(QueueKind.LOG.directory()), config, writer, writerScratch, files,
                 recoveryEvents::add, tasks, this::commitInternal);
         try {
             logs.load();
@@ -143,6 +147,13 @@ public final class Store implements Mikyu {
         writerMetrics.own(io.micrometer.core.instrument.FunctionCounter.builder("mikyu.engine.housekeeping.failures",
                         housekeepingFailures, java.util.concurrent.atomic.AtomicLong::get)
                 .description("housekeeping steps (retention, compaction, checkpoints, cleanup) that failed")
+                .register(config.meterRegistry()));
+        writerMetrics.own(Gauge.builder("mikyu.engine.segment.files.open", files, OpenSegmentFiles::openCount)
+                .description("segment file channels open (bounded by maxOpenSegmentFiles)")
+                .register(config.meterRegistry()));
+        writerMetrics.own(io.micrometer.core.instrument.FunctionCounter.builder("mikyu.engine.segment.files.closed",
+                        files, OpenSegmentFiles::closedToMakeRoom)
+                .description("idle segment file channels closed to stay within maxOpenSegmentFiles")
                 .register(config.meterRegistry()));
         TransactionManager txns = transactions;
         writerMetrics.own(Gauge.builder("mikyu.engine.transactions.indoubt", txns, TransactionManager::inDoubtCount)
@@ -219,7 +230,7 @@ public final class Store implements Mikyu {
         Directories.createDurably(dir); // a prepared branch must not vanish with a directory never made durable
         LogQueueConfig c = LogQueueConfig.defaults().withDurability(io.mikyu.engine.Durability.SYNC)
                 .withSegmentBytes(16L << 20);
-        SegmentedLog log = SegmentedLog.open("transactions", "transaction log", dir, c, config, writerScratch,
+        SegmentedLog log = SegmentedLog.open("transactions", "transaction log", dir, c, config, writerScratch, files,
                 recoveryEvents::add);
         transactions = new TransactionManager(log, writer, config, this::participant);
         transactions.recover();

@@ -5,6 +5,7 @@ import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.RecoveryReport;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
+import io.mikyu.engine.internal.log.OpenSegmentFiles;
 import io.mikyu.engine.internal.log.SegmentedLog;
 import io.mikyu.engine.internal.task.TaskQueueHandle;
 import io.mikyu.engine.internal.txn.TxOp;
@@ -36,15 +37,18 @@ final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
     private final ByteBuffer writerScratch;
     /** Commits a store transaction: how dead letters move atomically. */
     private final Consumer<List<TxOp>> transactions;
+    private final OpenSegmentFiles files;
     private final ConcurrentHashMap<String, QueueMeters> meters = new ConcurrentHashMap<>();
 
     TaskQueues(Path root, EngineConfig config, GroupCommitWriter writer, ByteBuffer writerScratch,
+               OpenSegmentFiles files,
                Consumer<RecoveryReport.Event> recovery, Consumer<List<TxOp>> transactions) {
         super(root, recovery, "task queue");
         this.transactions = transactions;
         this.config = config;
         this.writer = writer;
         this.writerScratch = writerScratch;
+        this.files = files;
     }
 
     @Override
@@ -82,7 +86,7 @@ final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
         LogQueueConfig logConfig = LogQueueConfig.defaults().withDurability(c.durability())
                 .withSegmentBytes(c.segmentBytes());
         SegmentedLog log = SegmentedLog.open(name, "task queue", dir, logConfig, config, writerScratch,
-                recovery::accept);
+                files, recovery::accept);
         TaskQueueHandle handle;
         try {
             handle = TaskQueueHandle.open(name, c, log, writer, config, dlq, transactions);
