@@ -18,8 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * loop of {@link Cycles#count()} cycles: each cycle its transaction consumes {@code in-<n>}, sends {@code out-<n>}
  * and inserts {@code row-<n>}, and a test-only third resource halts the JVM ({@code Runtime.halt}) either in
  * {@code commit} (Narayana has logged its decision; odd cycles: mikyu and H2 are prepared and neither has
- * committed; even cycles: mikyu has committed, H2 has not) or in {@code prepare} (nothing is logged; odd cycles:
- * mikyu and H2 are prepared; even cycles: mikyu is prepared, H2 is not). The application is then started again and
+ * committed; even cycles: mikyu has committed, H2 has not) or in {@code prepare} (nothing is logged; cycles 1, 4,
+ * ...: mikyu and H2 are prepared; 2, 5, ...: mikyu is prepared, H2 is not; 3, 6, ...: neither is, every resource
+ * ended — with {@code prepareAhead}, {@link Transport#VM_AHEAD}, mikyu's record written at end is in doubt). The application is then started again and
  * Narayana's recovery ({@code RecoveryManager.scan()}, with recovery helpers for mikyu and H2) settles the
  * transaction: the message and the row agree — both with the decision logged, neither without, and then the
  * consumed message is back, flagged redelivered. With {@code vm://} the engine dies with the application; with
@@ -53,14 +54,21 @@ class ApplicationCrashRecoveryTest {
             options.put("h2", dir.resolve("h2").toString());
             for (int cycle = 1; cycle <= cycles; cycle++) {
                 options.put("cycle", String.valueOf(cycle));
-                boolean between = cycle % 2 == 0;
-                options.put("position", between ? "between" : "edge");
+                // prepare: edge, between, first in turn; commit: edge and between
+                String position = haltIn.equals("prepare") ? List.of("first", "edge", "between").get(cycle % 3)
+                        : cycle % 2 == 0 ? "between" : "edge";
+                boolean between = position.equals("between");
+                boolean first = position.equals("first");
+                options.put("position", position);
                 String where = transport + ", halted in " + haltIn + (between ? " between mikyu and H2" : "")
-                        + ", cycle " + cycle + " of " + cycles;
+                        + (first ? " before every resource" : "") + ", cycle " + cycle + " of " + cycles;
                 // Who is left in doubt: with the third resource between the two, the one past it is not
-                // (commit: mikyu committed already; prepare: H2 was never prepared).
-                boolean mikyuInDoubtExpected = !(between && haltIn.equals("commit"));
-                boolean h2InDoubtExpected = !(between && haltIn.equals("prepare"));
+                // (commit: mikyu committed already; prepare: H2 was never prepared). Halted in prepare before
+                // both, neither was prepared; with prepareAhead mikyu's record was written at end, and the store
+                // lists it in doubt for the manager to roll back.
+                boolean mikyuInDoubtExpected = first ? transport == Transport.VM_AHEAD
+                        : !(between && haltIn.equals("commit"));
+                boolean h2InDoubtExpected = !first && !(between && haltIn.equals("prepare"));
 
                 long t0 = System.nanoTime();
                 String gtrid;

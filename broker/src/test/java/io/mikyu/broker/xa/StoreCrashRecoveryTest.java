@@ -51,7 +51,7 @@ class StoreCrashRecoveryTest {
                 String where = transport + ", " + (commit ? "commit" : "rollback") + ", cycle " + cycle + " of "
                         + cycles;
                 long t0 = System.nanoTime();
-                String prepared = transport == Transport.TCP
+                String prepared = !transport.embedded()
                         ? prepareThenKillTheDaemon(store, cycle, where)
                         : prepareThenKillTheApplication(store, cycle, where);
                 long t1 = System.nanoTime();
