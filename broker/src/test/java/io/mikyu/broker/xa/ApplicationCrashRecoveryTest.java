@@ -46,6 +46,7 @@ class ApplicationCrashRecoveryTest {
 
     private void runCycles(Transport transport, String haltIn) throws Exception {
         int cycles = Cycles.count();
+        int aheadInDoubt = 0;
         try (MikyuStore store = MikyuStore.start(transport, dir)) {
             H2Db db = new H2Db(dir.resolve("h2")).createTable();
             Map<String, String> options = new LinkedHashMap<>();
@@ -64,14 +65,14 @@ class ApplicationCrashRecoveryTest {
                         + (first ? " before every resource" : "") + ", cycle " + cycle + " of " + cycles;
                 // Who is left in doubt: with the third resource between the two, the one past it is not
                 // (commit: mikyu committed already; prepare: H2 was never prepared). Halted in prepare before
-                // both, neither was prepared; with prepareAhead mikyu's record was written at end, and the store
-                // lists it in doubt for the manager to roll back.
-                boolean mikyuInDoubtExpected = first ? transport == Transport.VM_AHEAD
-                        : !(between && haltIn.equals("commit"));
+                // both, neither was prepared; with prepareAhead mikyu's record, written at end, is in doubt if its
+                // fsync finished before the halt, and the manager's recovery rolls it back.
+                boolean mikyuInDoubtExpected = !first && !(between && haltIn.equals("commit"));
                 boolean h2InDoubtExpected = !first && !(between && haltIn.equals("prepare"));
 
                 long t0 = System.nanoTime();
                 String gtrid;
+                boolean messageBackAtRecovery;
                 try (ChildJvm app = ChildJvm.start(dir, "application", XaApplication.class,
                         Map.of(CrashingXAResource.HALT_IN, haltIn), XaApplication.args("transact", options))) {
                     app.awaitLine("halting in " + haltIn, Duration.ofSeconds(60));
@@ -87,9 +88,19 @@ class ApplicationCrashRecoveryTest {
                             restarted.awaitValue("in-doubt-mikyu", Duration.ZERO));
                     List<String> h2InDoubt = XaApplication.parseList(
                             restarted.awaitValue("in-doubt-h2", Duration.ZERO));
-                    assertThat(mikyuInDoubt.stream().map(Xids::gtridOf).toList())
-                            .as("%s: global ids of mikyu's branches in doubt after the crash", where)
-                            .isEqualTo(mikyuInDoubtExpected ? List.of(gtrid) : List.of());
+                    if (first && transport == Transport.VM_AHEAD) {
+                        assertThat(mikyuInDoubt.stream().map(Xids::gtridOf).toList())
+                                .as("%s: global ids of mikyu's branches in doubt after the crash", where)
+                                .isSubsetOf(List.of(gtrid));
+                        aheadInDoubt += mikyuInDoubt.size();
+                    } else {
+                        assertThat(mikyuInDoubt.stream().map(Xids::gtridOf).toList())
+                                .as("%s: global ids of mikyu's branches in doubt after the crash", where)
+                                .isEqualTo(mikyuInDoubtExpected ? List.of(gtrid) : List.of());
+                    }
+                    // A branch never prepared nor in doubt holds its message until its timeout (60 s), as
+                    // AbandonedBranchTimeoutTest checks; the others are rolled back by the recovery.
+                    messageBackAtRecovery = !first || !mikyuInDoubt.isEmpty();
                     assertThat(h2InDoubt.stream().map(Xids::gtridOf).toList())
                             .as("%s: global ids of H2's branches in doubt after the crash", where)
                             .isEqualTo(h2InDoubtExpected ? List.of(gtrid) : List.of());
@@ -111,7 +122,8 @@ class ApplicationCrashRecoveryTest {
                 try (Connection c = Jms.plain(store.url()).createConnection()) {
                     out = Jms.drain(c, XaApplication.OUT, haltIn.equals("commit") ? Jms.EXPECTED : Jms.QUIET);
                     // rolled back: the consumed message comes back; committed: it must not (a quiet queue)
-                    in = Jms.drain(c, XaApplication.IN, haltIn.equals("commit") ? Jms.QUIET : Duration.ofSeconds(5));
+                    Duration wait = haltIn.equals("commit") ? Jms.QUIET : Duration.ofSeconds(5);
+                    in = messageBackAtRecovery ? Jms.drain(c, XaApplication.IN, wait) : List.of();
                 }
                 int rows = db.rows("row-" + cycle);
                 System.out.printf("%s: crash %d ms, recovery %d ms, checks %d ms%n", where, (t1 - t0) / 1_000_000,
@@ -124,6 +136,9 @@ class ApplicationCrashRecoveryTest {
                 } else {
                     assertThat(out).as("%s: messages sent (rolled back by recovery)", where).isEmpty();
                     assertThat(rows).as("%s: the row inserted (rolled back by recovery)", where).isZero();
+                    if (!messageBackAtRecovery) {
+                        continue;
+                    }
                     assertThat(in).as("%s: the consumed message, back within 5 s of the recovery that rolled it back",
                             where).hasSize(1);
                     assertThat(in.get(0).text()).isEqualTo("in-" + cycle);
@@ -133,6 +148,10 @@ class ApplicationCrashRecoveryTest {
                 }
             }
             assertThat(db.ids()).as("every row after %d cycles", cycles).hasSize(haltIn.equals("commit") ? cycles : 0);
+            if (transport == Transport.VM_AHEAD && haltIn.equals("prepare")) {
+                System.out.printf("%s: halted before every prepare, %d branch(es) written ahead were in doubt and "
+                        + "rolled back by the recovery%n", transport, aheadInDoubt);
+            }
         }
     }
 }

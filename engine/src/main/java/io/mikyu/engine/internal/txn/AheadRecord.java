@@ -29,8 +29,9 @@ final class AheadRecord implements PreparedAhead {
     final CompletableFuture<Long> written = new CompletableFuture<>();
     private final AtomicBoolean used = new AtomicBoolean();
 
-    AheadRecord(TransactionManager manager, ByteBuffer key, TransactionManager.Prepared reservation, long txId, byte[] xid, String owner,
-                long preparedAt, List<TxOp> ops, Map<String, List<TxOp>> byTarget, Map<String, Long> scanFrom) {
+    AheadRecord(TransactionManager manager, ByteBuffer key, TransactionManager.Prepared reservation, long txId,
+                byte[] xid, String owner, long preparedAt, List<TxOp> ops, Map<String, List<TxOp>> byTarget,
+                Map<String, Long> scanFrom) {
         this.manager = manager;
         this.key = key;
         this.reservation = reservation;
