@@ -56,6 +56,18 @@ public interface Transaction extends AutoCloseable {
      */
     void prepare(byte[] xid, String owner);
 
+    /**
+     * Starts writing the PREPARE record of this transaction under {@code xid} and returns without waiting for it:
+     * see {@link PreparedAhead}, whose {@link PreparedAhead#confirm()} is then phase one. For a caller that knows
+     * phase one is coming and has other work meanwhile. Checks what {@link #prepare(byte[], String)} checks before
+     * writing, with the same exceptions. The transaction object is finished afterwards.
+     *
+     * <p>An implementation that cannot write ahead (the default) writes nothing until the handle is used.
+     */
+    default PreparedAhead prepareAhead(byte[] xid, String owner) {
+        return PreparedAhead.deferred(this, xid, owner);
+    }
+
     /** {@link #prepare(byte[], String)} without an owner. */
     default void prepare(byte[] xid) {
         prepare(xid, null);

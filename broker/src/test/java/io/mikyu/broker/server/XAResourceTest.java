@@ -41,9 +41,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
- * The provider's XAResource by the XA specification, on an embedded store ({@code vm}) and through a broker
- * ({@code tcp}): what a branch's work looks like before and after each outcome, and every error code the
- * specification names for calls out of order, unknown Xids, rolled-back branches and unreachable brokers.
+ * The provider's XAResource by the XA specification, on an embedded store ({@code vm}; {@code vm-ahead} with the
+ * option {@code prepareAhead}) and through a broker ({@code tcp}): what a branch's work looks like before and after
+ * each outcome, and every error code the specification names for calls out of order, unknown Xids, rolled-back
+ * branches and unreachable brokers.
  */
 @Timeout(60)
 class XAResourceTest {
@@ -73,8 +74,12 @@ class XAResourceTest {
     }
 
     private String url(String mode, String options) {
-        if (mode.equals("vm")) {
-            return "vm://" + dir.resolve("data") + options;
+        if (mode.startsWith("vm")) {
+            String url = "vm://" + dir.resolve("data") + options;
+            if (mode.equals("vm-ahead")) { // branches' PREPARE records written at end (option prepareAhead)
+                url += (options.isEmpty() ? "?" : "&") + "prepareAhead=true";
+            }
+            return url;
         }
         if (broker == null) {
             broker = new RunningBroker(dir.resolve("data"));
@@ -143,7 +148,7 @@ class XAResourceTest {
     // ------------------------------------------------------------------------------------------------ outcomes
 
     @ParameterizedTest
-    @ValueSource(strings = {"vm", "tcp"})
+    @ValueSource(strings = {"vm", "vm-ahead", "tcp"})
     void sendsOfABranchAreInvisibleUntilItCommitsInTwoPhases(String mode) throws Exception {
         String url = url(mode);
         XASession s = connect(url).createXASession();
@@ -159,7 +164,7 @@ class XAResourceTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"vm", "tcp"})
+    @ValueSource(strings = {"vm", "vm-ahead", "tcp"})
     void aBranchCommittedInOnePhaseNeedsNoPrepare(String mode) throws Exception {
         String url = url(mode);
         XASession s = connect(url).createXASession();
@@ -178,7 +183,7 @@ class XAResourceTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"vm", "tcp"})
+    @ValueSource(strings = {"vm", "vm-ahead", "tcp"})
     void rollbackDropsTheSendsAndDeliversWhatWasConsumedAgainFlaggedRedelivered(String mode) throws Exception {
         String url = url(mode);
         Session producer = plain(url).createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -208,7 +213,7 @@ class XAResourceTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"vm", "tcp"})
+    @ValueSource(strings = {"vm", "vm-ahead", "tcp"})
     void aMessageConsumedInAPreparedBranchIsNobodyElsesUntilTheBranchIsDecided(String mode) throws Exception {
         String url = url(mode, "?leaseMillis=500");
         Session producer = plain(url).createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -229,7 +234,7 @@ class XAResourceTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"vm", "tcp"})
+    @ValueSource(strings = {"vm", "vm-ahead", "tcp"})
     void aBranchThatDidNothingIsReadOnlyAndForgottenAtPrepare(String mode) throws Exception {
         XAResource xa = connect(url(mode)).createXASession().getXAResource();
         Xid xid = xid();
@@ -241,7 +246,7 @@ class XAResourceTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"vm", "tcp"})
+    @ValueSource(strings = {"vm", "vm-ahead", "tcp"})
     void recoverListsPreparedBranchesAfterARestartAndTheyCommitWithNothingLost(String mode) throws Exception {
         XASession s = connect(url(mode)).createXASession();
         XAResource xa = s.getXAResource();
@@ -266,7 +271,7 @@ class XAResourceTest {
     // ----------------------------------------------------------------------------------------- associations
 
     @ParameterizedTest
-    @ValueSource(strings = {"vm", "tcp"})
+    @ValueSource(strings = {"vm", "vm-ahead", "tcp"})
     void twoSessionsOfOneStoreWorkInOneBranchThroughTmJoin(String mode) throws Exception {
         String url = url(mode);
         XASession a = connect(url).createXASession();
@@ -288,7 +293,7 @@ class XAResourceTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"vm", "tcp"})
+    @ValueSource(strings = {"vm", "vm-ahead", "tcp"})
     void aSuspendedSessionWorksOutsideTheBranchUntilItResumes(String mode) throws Exception {
         String url = url(mode);
         XASession s = connect(url).createXASession();
@@ -310,7 +315,7 @@ class XAResourceTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"vm", "tcp"})
+    @ValueSource(strings = {"vm", "vm-ahead", "tcp"})
     void isSameRmHoldsExactlyForResourcesOfTheSameStore(String mode) throws Exception {
         XAResource one = connect(url(mode)).createXASession().getXAResource();
         XAResource sameStore = connect(url(mode, "?clientID=other")).createXASession().getXAResource();
@@ -323,7 +328,7 @@ class XAResourceTest {
     // -------------------------------------------------------------------------------------------- error codes
 
     @ParameterizedTest
-    @ValueSource(strings = {"vm", "tcp"})
+    @ValueSource(strings = {"vm", "vm-ahead", "tcp"})
     void unknownXidsAreXaerNota(String mode) throws Exception {
         XAResource xa = connect(url(mode)).createXASession().getXAResource();
         Xid unknown = xid();
@@ -337,7 +342,7 @@ class XAResourceTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"vm", "tcp"})
+    @ValueSource(strings = {"vm", "vm-ahead", "tcp"})
     void callsOutOfOrderAreXaerProto(String mode) throws Exception {
         XASession s = connect(url(mode)).createXASession();
         XAResource xa = s.getXAResource();
@@ -362,7 +367,7 @@ class XAResourceTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"vm", "tcp"})
+    @ValueSource(strings = {"vm", "vm-ahead", "tcp"})
     void invalidArgumentsAreXaerInval(String mode) throws Exception {
         XAResource xa = connect(url(mode)).createXASession().getXAResource();
         assertThat(code(() -> xa.start(null, XAResource.TMNOFLAGS))).isEqualTo(XAException.XAER_INVAL);
@@ -379,7 +384,7 @@ class XAResourceTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"vm", "tcp"})
+    @ValueSource(strings = {"vm", "vm-ahead", "tcp"})
     void anXidInUseIsXaerDupid(String mode) throws Exception {
         String url = url(mode);
         XASession a = connect(url).createXASession();
@@ -402,7 +407,7 @@ class XAResourceTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"vm", "tcp"})
+    @ValueSource(strings = {"vm", "vm-ahead", "tcp"})
     void aBranchEndedWithTmFailRollsBackAtPrepare(String mode) throws Exception {
         String url = url(mode);
         XASession s = connect(url).createXASession();
@@ -417,7 +422,7 @@ class XAResourceTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"vm", "tcp"})
+    @ValueSource(strings = {"vm", "vm-ahead", "tcp"})
     void aBranchNotPreparedWithinItsTimeoutIsRolledBackAndSaysXaRbTimeout(String mode) throws Exception {
         String url = url(mode);
         Session producer = plain(url).createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -459,7 +464,7 @@ class XAResourceTest {
     // ------------------------------------------------------------------------------------------ the JMS side
 
     @ParameterizedTest
-    @ValueSource(strings = {"vm", "tcp"})
+    @ValueSource(strings = {"vm", "vm-ahead", "tcp"})
     void anXaSessionIsTransactedButCommittedOnlyThroughItsResource(String mode) throws Exception {
         String url = url(mode);
         XASession s = connect(url).createXASession();
@@ -476,7 +481,7 @@ class XAResourceTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"vm", "tcp"})
+    @ValueSource(strings = {"vm", "vm-ahead", "tcp"})
     void anXaJmsContextSendsInItsBranch(String mode) throws Exception {
         String url = url(mode);
         try (XAJMSContext ctx = new MikyuXAConnectionFactory(url).createXAContext()) {

@@ -39,7 +39,7 @@ class AbandonedBranchTimeoutTest {
     Path dir;
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(Transport.class)
+    @EnumSource(value = Transport.class, names = {"VM", "TCP"}) // a branch still associated: nothing written ahead
     void messagesConsumedInABranchOfADeadClientComeBackRedeliveredAtTheBranchsTimeoutAndNotBefore(
             Transport transport) {
         Cycles.within(Duration.ofSeconds(30), () -> runCycles(transport));

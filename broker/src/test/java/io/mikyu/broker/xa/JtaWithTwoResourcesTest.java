@@ -76,7 +76,7 @@ class JtaWithTwoResourcesTest {
         if (store == null) {
             store = MikyuStore.start(transport, dir.resolve(transport.name().toLowerCase()));
             STORES.put(transport, store);
-            if (transport == Transport.VM) {
+            if (transport.embedded()) {
                 keepEngineOpen = Jms.plain(store.url()).createConnection();
             }
         }

@@ -11,7 +11,8 @@ abstract class MikyuStore implements AutoCloseable {
 
     static MikyuStore start(Transport transport, Path dir) throws Exception {
         return switch (transport) {
-            case VM -> new Embedded(dir.resolve("store"));
+            case VM -> new Embedded(dir.resolve("store"), "");
+            case VM_AHEAD -> new Embedded(dir.resolve("store"), "prepareAhead=true");
             case TCP -> new OnDaemon(dir.resolve("daemon"));
         };
     }
@@ -23,7 +24,7 @@ abstract class MikyuStore implements AutoCloseable {
 
     /** The URL with these options ({@code "transactionTimeout=3&prefetch=1"}), or without any if empty. */
     String url(String options) {
-        return options.isEmpty() ? url() : url() + "?" + options;
+        return options.isEmpty() ? url() : url() + (url().contains("?") ? "&" : "?") + options;
     }
 
     /** TCP: SIGKILL to the daemon, then a new daemon on the same data directory. */
@@ -49,19 +50,22 @@ abstract class MikyuStore implements AutoCloseable {
     private static final class Embedded extends MikyuStore {
 
         private final Path dataDir;
+        /** The options every URL of this store carries ({@code prepareAhead=true}), or none. */
+        private final String options;
 
-        Embedded(Path dataDir) {
+        Embedded(Path dataDir, String options) {
             this.dataDir = dataDir.toAbsolutePath();
+            this.options = options;
         }
 
         @Override
         Transport transport() {
-            return Transport.VM;
+            return options.isEmpty() ? Transport.VM : Transport.VM_AHEAD;
         }
 
         @Override
         String url() {
-            return "vm://" + dataDir;
+            return "vm://" + dataDir + (options.isEmpty() ? "" : "?" + options);
         }
 
         @Override

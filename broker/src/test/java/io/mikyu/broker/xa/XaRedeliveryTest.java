@@ -143,7 +143,8 @@ class XaRedeliveryTest {
         long reopened = System.nanoTime();
         java.util.List<Jms.Received> back = Jms.drain(store.url(), queue, Duration.ofSeconds(10));
         assertThat(back).as("the message of the branch rolled back before the %s, back within %d ms of the restart"
-                        + " (its branch's timeout was %d s)", transport == Transport.VM ? "engine closed" : "daemon was killed",
+                        + " (its branch's timeout was %d s)",
+                transport.embedded() ? "engine closed" : "daemon was killed",
                 Duration.ofNanos(System.nanoTime() - reopened).toMillis(), timeoutSeconds).hasSize(1);
         assertThat(back.get(0).redelivered()).isTrue();
         assertThat(back.get(0).deliveryCount()).isEqualTo(2);

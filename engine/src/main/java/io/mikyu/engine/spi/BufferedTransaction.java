@@ -2,6 +2,7 @@ package io.mikyu.engine.spi;
 
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.LeaseToken;
+import io.mikyu.engine.PreparedAhead;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.Transaction;
 
@@ -47,6 +48,29 @@ public abstract class BufferedTransaction<O> implements Transaction {
 
     /** Prepares {@code ops} as branch {@code xid}; the list does not change afterwards. */
     protected abstract void prepareOps(byte[] xid, String owner, List<O> ops);
+
+    /**
+     * Starts writing {@code ops} as branch {@code xid} ahead of phase one ({@link Transaction#prepareAhead}); by
+     * default nothing is written ahead and the handle commits, prepares or drops {@code ops} when used.
+     */
+    protected PreparedAhead prepareAheadOps(byte[] xid, String owner, List<O> ops) {
+        return new PreparedAhead() {
+            @Override
+            public void confirm() {
+                prepareOps(xid, owner, ops);
+            }
+
+            @Override
+            public void commit() {
+                commitOps(ops);
+            }
+
+            @Override
+            public void rollback() {
+                ops.clear();
+            }
+        };
+    }
 
     private Transaction add(O op) {
         if (finished) {
@@ -115,6 +139,13 @@ public abstract class BufferedTransaction<O> implements Transaction {
         Objects.requireNonNull(xid, "xid");
         finish();
         prepareOps(xid, owner, ops);
+    }
+
+    @Override
+    public PreparedAhead prepareAhead(byte[] xid, String owner) {
+        Objects.requireNonNull(xid, "xid");
+        finish();
+        return prepareAheadOps(xid, owner, ops);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.mikyu.jms.classic;
 
+import io.mikyu.engine.PreparedAhead;
 import io.mikyu.engine.StaleLeaseException;
 import io.mikyu.engine.XidFormat;
 import org.slf4j.Logger;
@@ -39,6 +40,11 @@ final class Branch {
     private final Set<MikyuXAResource> suspended = new HashSet<>();
     private State state = State.OPEN;
     private boolean rollbackOnly;
+    /** The branch's PREPARE record written ahead of {@code prepare} (option prepareAhead), and the work it holds. */
+    private PreparedAhead ahead;
+    private TransactionWork.Taken aheadOf;
+    /** A record written ahead could not be rolled back (its store closed, say): the store may list it in doubt. */
+    private boolean aheadLeftBehind;
 
     Branch(byte[] xid, long deadlineMillis) {
         this.xid = xid;
@@ -63,6 +69,7 @@ final class Branch {
     /** TMJOIN: another session of the same resource manager works in this branch too. */
     synchronized void join(MikyuXAResource r) throws XAException {
         checkUsable("join");
+        dropAhead("joined after its end"); // its work may grow: the record written ahead would not hold it all
         active.add(r);
     }
 
@@ -100,6 +107,70 @@ final class Branch {
                             + " and its work was rolled back");
         }
         return false;
+    }
+
+    /**
+     * Once no session is associated any more: starts writing the branch's PREPARE record, so its fsync runs while
+     * the transaction manager prepares its other resources ({@link #aheadFor} hands it to {@code prepare}). Not for
+     * a branch that must roll back, that a session suspended (it may resume and add work) or that did nothing.
+     * If the engine refuses, nothing is written ahead and {@code prepare} reports why.
+     */
+    synchronized void writeAhead(MikyuConnection connection, String owner) {
+        if (state != State.OPEN || rollbackOnly || ahead != null || !active.isEmpty() || !suspended.isEmpty()) {
+            return;
+        }
+        TransactionWork.Taken snapshot = work.snapshot();
+        if (snapshot.isEmpty()) {
+            return;
+        }
+        try {
+            ahead = snapshot.prepareAhead(connection, xid, owner);
+            aheadOf = snapshot;
+        } catch (RuntimeException e) {
+            LOG.debug("transaction {} is not written ahead; prepare writes it: {}", this, e.toString());
+        }
+    }
+
+    /**
+     * The record written ahead for {@code taken}, the work prepare or a one-phase commit took, or null: none was
+     * written, or the work changed since (it is then rolled back, and the caller writes the work as usual).
+     */
+    synchronized PreparedAhead aheadFor(TransactionWork.Taken taken) {
+        PreparedAhead a = ahead;
+        if (a == null) {
+            return null;
+        }
+        if (aheadOf.sameAs(taken)) {
+            ahead = null;
+            aheadOf = null;
+            return a;
+        }
+        dropAhead("its work changed");
+        return null;
+    }
+
+    /**
+     * Rolls back the record written ahead, if any. If that fails the record may be in doubt after a restart of the
+     * store, and its manager rolls it back then (it never saw it prepared).
+     */
+    private void dropAhead(String why) {
+        PreparedAhead a = ahead;
+        ahead = null;
+        aheadOf = null;
+        if (a != null) {
+            try {
+                a.rollback();
+            } catch (RuntimeException e) {
+                aheadLeftBehind = true;
+                LOG.warn("transaction {} ({}): the PREPARE record written ahead could not be rolled back: {}", this,
+                        why, e.toString());
+            }
+        }
+    }
+
+    /** Whether a record written ahead for this branch may be in doubt in the store: its rollback failed. */
+    synchronized boolean aheadLeftBehind() {
+        return aheadLeftBehind;
     }
 
     /** A session of the branch closed: it ends its association as TMSUCCESS would. */
@@ -145,6 +216,7 @@ final class Branch {
         }
         if (rollbackOnly) {
             state = State.ROLLED_BACK;
+            dropAhead("marked rollback-only");
             work.take().rollback("the XA transaction was marked rollback-only");
             throw XaErrors.of(XAException.XA_RBROLLBACK, "transaction " + this + " was marked rollback-only "
                     + "(end with TMFAIL) and was rolled back");
@@ -162,6 +234,7 @@ final class Branch {
     synchronized boolean rollback() {
         if (state == State.OPEN) {
             state = State.ROLLED_BACK;
+            dropAhead("rolled back");
             work.take().rollback("the XA transaction was rolled back");
         }
         return active.isEmpty();
@@ -192,6 +265,7 @@ final class Branch {
 
     private void timeOut() {
         state = State.TIMED_OUT;
+        dropAhead("timed out");
         work.take().rollback("the XA transaction timed out");
     }
 

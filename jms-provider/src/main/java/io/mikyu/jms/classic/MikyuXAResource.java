@@ -1,6 +1,7 @@
 package io.mikyu.jms.classic;
 
 import io.mikyu.engine.AccessDeniedException;
+import io.mikyu.engine.PreparedAhead;
 import io.mikyu.engine.TransactionExistsException;
 import io.mikyu.engine.TransactionNotFoundException;
 import io.mikyu.engine.XidFormat;
@@ -167,6 +168,9 @@ final class MikyuXAResource implements XAResource {
             branches().forget(b);
             throw rolledBack;
         }
+        if (flags == TMSUCCESS && connection.options.prepareAhead()) {
+            b.writeAhead(connection, connection.userName());
+        }
     }
 
     private Branch suspendedBranch(byte[] id) {
@@ -190,8 +194,13 @@ final class MikyuXAResource implements XAResource {
             branches.forget(b);
             return XA_RDONLY;
         }
+        PreparedAhead ahead = b.aheadFor(work);
         try {
-            work.prepare(connection, id, connection.userName());
+            if (ahead != null) {
+                work.confirmAhead(ahead);
+            } else {
+                work.prepare(connection, id, connection.userName());
+            }
         } catch (TransactionExistsException e) {
             branches.forget(b);
             work.rollback("its Xid is already prepared");
@@ -247,8 +256,13 @@ final class MikyuXAResource implements XAResource {
     private void commitOnePhase(Branches branches, byte[] id) throws XAException {
         Branch b = openBranch(branches, id, "commit in one phase");
         TransactionWork.Taken work = finish(branches, b);
+        PreparedAhead ahead = b.aheadFor(work);
         try {
-            work.commit(connection);
+            if (ahead != null) {
+                work.commitAhead(ahead);
+            } else {
+                work.commit(connection);
+            }
         } catch (RuntimeException e) {
             branches.forget(b);
             RuntimeException cause = CommitFailure.cause(e);
@@ -273,7 +287,10 @@ final class MikyuXAResource implements XAResource {
             if (b.rollback()) {
                 branches.forget(b);
             }
-            return;
+            if (!b.aheadLeftBehind()) {
+                return;
+            }
+            // Its record written ahead is in the store (reopened since, say), in doubt: roll that back too.
         }
         TransactionWork.Taken here = branches.takePrepared(id);
         try {
@@ -282,6 +299,9 @@ final class MikyuXAResource implements XAResource {
             if (here != null) {
                 here.rollback("the XA transaction was rolled back"); // its prepare never reached the store
                 return;
+            }
+            if (b != null) {
+                return; // the branch was rolled back here; its record written ahead never reached the store
             }
             throw XaErrors.of(XAException.XAER_NOTA, "no transaction " + XidFormat.toText(id)
                     + " is in progress or prepared", e);

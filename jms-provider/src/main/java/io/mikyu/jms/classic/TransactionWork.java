@@ -4,6 +4,7 @@ import io.mikyu.engine.Durability;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.LogQueue;
+import io.mikyu.engine.PreparedAhead;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.Transaction;
@@ -73,6 +74,11 @@ final class TransactionWork {
         return t;
     }
 
+    /** Everything done so far, left in place (a branch that may still be joined writes it ahead). */
+    synchronized Taken snapshot() {
+        return new Taken(List.copyOf(sends), List.copyOf(consumed));
+    }
+
     /** A transaction's work taken out to be finished: committed, prepared or rolled back, once. */
     record Taken(List<PendingSend> sends, List<Held> consumed) {
 
@@ -123,6 +129,54 @@ final class TransactionWork {
                 tx.prepare(xid, owner);
             }
             forgetLeases();
+        }
+
+        /**
+         * Starts writing the work's PREPARE record under {@code xid} without waiting for it
+         * ({@code Transaction.prepareAhead}); the consumed messages' leases stay this session's to renew until the
+         * returned handle is confirmed ({@link #confirmAhead}), committed ({@link #commitAhead}) or rolled back.
+         */
+        PreparedAhead prepareAhead(MikyuConnection connection, byte[] xid, String owner) {
+            Transaction tx = beforeWriting(connection.engine::beginTransaction);
+            try {
+                beforeWriting(() -> addTo(tx, connection, new ArrayList<>()));
+                return tx.prepareAhead(xid, owner);
+            } finally {
+                tx.close();
+            }
+        }
+
+        /** Phase one of work written ahead (taken since, unchanged): as {@link #prepare}, without its write. */
+        void confirmAhead(PreparedAhead ahead) {
+            ahead.confirm();
+            forgetLeases();
+        }
+
+        /** A one-phase commit of work written ahead (taken since, unchanged): as {@link #commit}. */
+        void commitAhead(PreparedAhead ahead) {
+            try {
+                ahead.commit();
+            } catch (RuntimeException e) {
+                if (CommitFailure.of(e) != CommitFailure.COMMITTED) {
+                    throw e;
+                }
+                LOG.warn("a transaction is committed but not applied yet; the store applies it later: {}",
+                        e.getMessage());
+            }
+            List<Held> outside = new ArrayList<>();
+            for (Held h : consumed) {
+                if (!h.source.transactional()) {
+                    outside.add(h);
+                }
+            }
+            ackOutsideTransactions(outside);
+            JmsMetrics.GLOBAL.sent(sends.size());
+            forgetLeases();
+        }
+
+        /** Whether {@code other} holds the same work: work only grows, so the same sizes are the same work. */
+        boolean sameAs(Taken other) {
+            return sends.size() == other.sends.size() && consumed.size() == other.consumed.size();
         }
 
         /** Once a prepared transaction was decided in this JVM: what the engine transaction could not carry. */

@@ -59,6 +59,10 @@ import java.util.TreeSet;
  * {@code 5m}) an XA branch may take from {@code start} to
  * {@code prepare} (or a one-phase commit) before it is rolled back; {@code XAResource.setTransactionTimeout}
  * overrides it per resource</td></tr>
+ * <tr><td>prepareAhead</td><td>false</td><td>{@code vm://} only: an XA branch's PREPARE record is written when its
+ * last session {@code end}s it, so its fsync runs while the transaction manager prepares the other resources;
+ * a store that crashes before {@code prepare} then lists the branch in doubt after the restart, for the manager to
+ * roll back (see {@code docs/xa.md})</td></tr>
  * <tr><td>reconnect</td><td>30s</td><td>broker URLs only: how long to keep reconnecting, with backoff, to a broker
  * whose connection was lost before the connections' {@code ExceptionListener}s are told ({@code 0}: not at
  * all)</td></tr>
@@ -78,7 +82,8 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
                               Duration redeliveryDelay, Duration lease, String brokerUri,
                               Map<String, String> dialOptions, Map<String, Integer> maxAttemptsByDestination,
                               Map<String, Duration> redeliveryDelayByDestination, Path configFile,
-                              Map<String, String> configOverrides, Duration transactionTimeout) {
+                              Map<String, String> configOverrides, Duration transactionTimeout,
+                              boolean prepareAhead) {
 
     /** The redelivery limit of a queue or topic: its own option, or the default. */
     public int maxAttemptsOf(String destination) {
@@ -95,7 +100,8 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
     public static final String UNIX_SCHEME = "unix://";
     public static final String TLS_SCHEME = "tls://";
     static final Set<String> KNOWN = Set.of("durability", "clientID", "users", "allowAnonymous", "prefetch",
-            "maxAttempts", "redeliveryDelay", "leaseMillis", "config", "transactionTimeout");
+            "maxAttempts", "redeliveryDelay", "leaseMillis", "config", "transactionTimeout",
+            "prepareAhead");
     /** The network client's options, passed to {@code Mikyu.dial} as they are. */
     static final Set<String> DIAL = Set.of("clientName", "connectTimeout", "requestTimeout",
             "maxFrameBytes", "heartbeat", "reconnect", "user", "password", "streams", "streamCredit",
@@ -175,7 +181,7 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
                 duration(url, opts, "leaseMillis", Duration.ofSeconds(30), ChronoUnit.MILLIS, Duration.ofMillis(100)),
                 remote ? scheme + where : null, Collections.unmodifiableMap(dial), Map.copyOf(attempts),
                 Map.copyOf(delays), opts.get("config") == null ? null : Path.of(opts.get("config")),
-                Map.copyOf(engine), transactionTimeout(url, opts));
+                Map.copyOf(engine), transactionTimeout(url, opts), bool(url, opts, "prepareAhead"));
     }
 
     /** A duration option ({@link Durations}); a bare number is read in {@code bareUnit}, as documented. */

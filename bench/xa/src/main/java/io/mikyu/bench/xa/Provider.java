@@ -1,6 +1,9 @@
 package io.mikyu.bench.xa;
 
+import io.mikyu.engine.EngineConfig;
+import io.mikyu.engine.EngineStats;
 import io.mikyu.jms.MikyuXAConnectionFactory;
+import io.mikyu.jms.embedded.EmbeddedEngines;
 import jakarta.jms.XAConnectionFactory;
 import org.apache.activemq.artemis.api.core.QueueConfiguration;
 import org.apache.activemq.artemis.api.core.RoutingType;
@@ -29,6 +32,14 @@ abstract class Provider implements AutoCloseable {
 
     /** What the summary and the result line report about the provider. */
     Map<String, Object> details() {
+        return Map.of();
+    }
+
+    /**
+     * The provider's own counters of work done so far (for mikyu the writer's cycles, the requests they carried
+     * and fsyncs), read before and after the measured window; empty where there are none.
+     */
+    Map<String, Long> counters() {
         return Map.of();
     }
 
@@ -107,9 +118,11 @@ abstract class Provider implements AutoCloseable {
     static final class Mikyu extends Provider {
         private final XAConnectionFactory factory;
         private final String url;
+        private final Path dir;
 
         Mikyu(Path dir, String options) throws java.io.IOException {
             Files.createDirectories(dir);
+            this.dir = dir;
             url = "vm://" + dir.toAbsolutePath() + (options.isEmpty() ? "" : "?" + options);
             factory = new MikyuXAConnectionFactory(url);
         }
@@ -122,6 +135,22 @@ abstract class Provider implements AutoCloseable {
         @Override
         Map<String, Object> details() {
             return Map.of("options", url.indexOf('?') < 0 ? "" : url.substring(url.indexOf('?') + 1));
+        }
+
+        /** The embedded engine's writer counters: the workers' connections share that engine, so this reads it. */
+        @Override
+        Map<String, Long> counters() {
+            EmbeddedEngines.Handle handle = EmbeddedEngines.acquire(dir, EngineConfig.defaults(), m -> { });
+            try {
+                EngineStats stats = handle.engine().stats();
+                Map<String, Long> c = new LinkedHashMap<>();
+                c.put("cycles", stats.commits());
+                c.put("requests", stats.commitRequests());
+                c.put("fsyncs", stats.fsyncs());
+                return c;
+            } finally {
+                handle.release();
+            }
         }
     }
 

@@ -164,11 +164,13 @@ public final class XaBench {
             sampler = new StackSampler(workers.stream().map(w -> w.thread).toList(), 10);
             sampler.start();
         }
+        Map<String, Long> countersBefore = provider.counters();
         long t0 = System.nanoTime();
         phase = MEASURE;
         Thread.sleep(opts.durationSeconds * 1000L);
         phase = STOP;
         long t1 = System.nanoTime();
+        Map<String, Long> countersAfter = provider.counters(); // while the workers still hold their connections
         if (sampler != null) {
             sampler.stopAndWrite(opts.stacks);
         }
@@ -262,6 +264,13 @@ public final class XaBench {
         result.put("duplicates", duplicates);
         result.put("verified", verified);
         breakdown.forEach((k, v) -> result.put("us_" + k, v));
+        // Approximate by the length of the window's ends: the workers finish their last transactions after t1.
+        Map<String, Double> perTx = new LinkedHashMap<>();
+        for (Map.Entry<String, Long> c : countersAfter.entrySet()) {
+            long delta = c.getValue() - countersBefore.getOrDefault(c.getKey(), 0L);
+            perTx.put(c.getKey(), measured == 0 ? 0.0 : round(delta / (double) measured, 2));
+        }
+        perTx.forEach((k, v) -> result.put("perTx_" + k, v));
 
         System.out.printf(Locale.ROOT, "%n== XA bench: %s, %d threads, %d B persistent messages ==%n",
                 opts.provider + describeDetails(provider.details()), opts.threads, opts.size);
@@ -282,6 +291,12 @@ public final class XaBench {
             }
         });
         System.out.println("per tx (us)  " + where + "  (mean, per thread; tmLog = commit less the resources' calls)");
+        if (!perTx.isEmpty()) {
+            StringBuilder counts = new StringBuilder();
+            perTx.forEach((k, v) -> counts.append(counts.length() == 0 ? "" : "  ").append(k).append(' ')
+                    .append(String.format(Locale.ROOT, "%.2f", v)));
+            System.out.println("per tx (n)   " + counts + "  (the provider's writer, over the measured window)");
+        }
         for (String p : problems) {
             System.out.println("  MISMATCH: " + p);
         }

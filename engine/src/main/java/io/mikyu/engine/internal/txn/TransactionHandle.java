@@ -50,6 +50,11 @@ public final class TransactionHandle extends BufferedTransaction<TxOp> {
     }
 
     @Override
+    protected io.mikyu.engine.PreparedAhead prepareAheadOps(byte[] xid, String owner, List<TxOp> ops) {
+        return manager.prepareAhead(xid, owner, ops);
+    }
+
+    @Override
     protected void prepareOps(byte[] xid, String owner, List<TxOp> ops) {
         manager.prepare(xid, owner, ops);
     }

@@ -81,7 +81,7 @@ public final class TransactionManager {
     private long nextTxId = 1;
 
     /** {@code txId} -1: a reservation of the xid while its PREPARE is being written. */
-    private record Prepared(long txId, byte[] xid, String owner, long preparedAt, List<TxOp> ops,
+    record Prepared(long txId, byte[] xid, String owner, long preparedAt, List<TxOp> ops,
                             Map<String, Long> scanFrom) {
 
         PreparedTransaction describe() {
@@ -196,6 +196,137 @@ public final class TransactionManager {
             byTarget.forEach((target, part) -> participants.apply(target).hold(part));
         } catch (RuntimeException e) {
             prepared.remove(key, reservation);
+            throw e;
+        }
+    }
+
+    /**
+     * Starts writing the PREPARE record of {@code ops} as {@code xid} without waiting for it; the handle confirms,
+     * commits or rolls it back ({@link io.mikyu.engine.PreparedAhead}). Checks what {@link #prepare} checks first,
+     * with the same exceptions. Until confirmed, the xid is reserved (a prepare of it fails) but neither listed nor
+     * decidable, and nothing is held.
+     */
+    public io.mikyu.engine.PreparedAhead prepareAhead(byte[] xid, String owner, List<TxOp> ops) {
+        ByteBuffer key = ByteBuffer.wrap(xid.clone());
+        Prepared reservation = new Prepared(-1, xid.clone(), owner, 0, ops, Map.of());
+        if (prepared.putIfAbsent(key, reservation) != null) {
+            throw new TransactionExistsException("a transaction is already prepared as xid " + hex(xid));
+        }
+        long txId = -1;
+        try {
+            Map<String, List<TxOp>> byTarget = group(ops);
+            validate(byTarget);
+            synchronized (this) {
+                txId = nextTxId++;
+            }
+            Map<String, Long> scanFrom = scanFrom(byTarget);
+            long now = engine.timeSource().wallMillis();
+            byte[] batch = encode(new TransactionRecord(TransactionRecord.PREPARE, txId, xid, owner, scanFrom, ops),
+                    now);
+            AheadRecord ahead = new AheadRecord(this, key, reservation, txId, xid.clone(), owner, now, ops, byTarget,
+                    scanFrom);
+            // The record's offset is not known before it is written; the log's end now is below it, so the log is
+            // kept from there (housekeeping never drops a record that may yet be decided).
+            unresolvedFrom.put(txId, txLog.endOffset());
+            writer.appendAsync(new AppendRequest(txLog, batch, true, null, new AppendRequest.Callback() {
+                @Override
+                public void completed(long baseOffset) {
+                    ahead.written.complete(baseOffset);
+                }
+
+                @Override
+                public void failed(RuntimeException cause) {
+                    ahead.written.completeExceptionally(cause);
+                }
+            }));
+            return ahead;
+        } catch (RuntimeException e) {
+            prepared.remove(key, reservation);
+            if (txId >= 0) {
+                unresolvedFrom.remove(txId);
+            }
+            throw e;
+        }
+    }
+
+    /** Phase one of a transaction written ahead: its record is durable and its acks still valid, or it fails. */
+    void confirmAhead(AheadRecord a) {
+        long at;
+        try {
+            at = awaitWritten(a);
+        } catch (RuntimeException notWritten) {
+            prepared.remove(a.key, a.reservation);
+            unresolvedFrom.remove(a.txId);
+            throw notWritten;
+        }
+        try {
+            // A lease may have ended while the record was written; a prepare must not hold what others now hold.
+            validate(a.byTarget);
+        } catch (RuntimeException stale) {
+            prepared.remove(a.key, a.reservation);
+            rollBackRecord(a, stale);
+            throw stale;
+        }
+        unresolvedFrom.put(a.txId, at);
+        prepared.replace(a.key, a.reservation, new Prepared(a.txId, a.xid, a.owner, a.preparedAt, a.ops, a.scanFrom));
+        a.byTarget.forEach((target, part) -> participants.apply(target).hold(part));
+    }
+
+    /**
+     * One-phase commit of a transaction written ahead: a COMMIT of the same transaction id carrying every
+     * operation, so it stands whether or not the PREPARE record reached the disk, and it needs no wait for it (the
+     * writer writes the PREPARE first: the same log, in order). If the COMMIT fails nothing more is written: a
+     * ROLLBACK could follow a COMMIT that did reach the disk; a PREPARE left behind is in doubt after a restart, and
+     * its manager, told the commit failed, rolls it back.
+     */
+    void commitAhead(AheadRecord a) {
+        try {
+            try {
+                validate(a.byTarget);
+            } catch (RuntimeException stale) {
+                rollBackRecord(a, stale);
+                throw stale;
+            }
+            TransactionRecord commit = new TransactionRecord(TransactionRecord.COMMIT, a.txId, null, null, a.scanFrom,
+                    a.ops);
+            commitAndApply(commit, commit, a.byTarget);
+        } finally {
+            prepared.remove(a.key, a.reservation);
+        }
+    }
+
+    /** Drops a transaction written ahead: a ROLLBACK behind its PREPARE in the log, fsynced. */
+    void rollbackAhead(AheadRecord a) {
+        prepared.remove(a.key, a.reservation);
+        rollBackRecord(a, null);
+    }
+
+    /**
+     * Writes the ROLLBACK of a record written ahead (after it in the log, whatever became of it). If that fails the
+     * record may be in doubt after a restart: the log keeps it, and the failure says so.
+     */
+    private void rollBackRecord(AheadRecord a, RuntimeException reason) {
+        try {
+            writeRecord(new TransactionRecord(TransactionRecord.ROLLBACK, a.txId, a.xid, null, Map.of(), List.of()));
+        } catch (RuntimeException failed) {
+            io.mikyu.engine.MikyuException e = new io.mikyu.engine.MikyuException("the PREPARE record written ahead "
+                    + "for xid " + hex(a.xid) + " could not be rolled back (" + failed.getMessage() + "); after a "
+                    + "restart it is in doubt until its transaction manager or an operator rolls it back", failed);
+            if (reason != null) {
+                e.addSuppressed(reason);
+            }
+            throw e;
+        }
+        unresolvedFrom.remove(a.txId);
+    }
+
+    private static long awaitWritten(AheadRecord a) {
+        try {
+            return a.written.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
             throw e;
         }
     }
@@ -533,7 +664,7 @@ public final class TransactionManager {
         return batch;
     }
 
-    private static String hex(byte[] bytes) {
+    static String hex(byte[] bytes) {
         StringBuilder b = new StringBuilder();
         for (byte x : bytes) {
             b.append(String.format("%02x", x));
