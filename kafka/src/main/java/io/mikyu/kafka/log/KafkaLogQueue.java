@@ -1,0 +1,305 @@
+package io.mikyu.kafka.log;
+
+import io.mikyu.engine.ConsumerGroup;
+import io.mikyu.engine.Durability;
+import io.mikyu.engine.EncodedBatch;
+import io.mikyu.engine.EncodedBatchHandler;
+import io.mikyu.engine.Entry;
+import io.mikyu.engine.Headers;
+import io.mikyu.engine.LogQueue;
+import io.mikyu.engine.LogQueueConfig;
+import io.mikyu.engine.OffsetOutOfRangeException;
+import io.mikyu.engine.OffsetReset;
+import io.mikyu.engine.QueueKind;
+import io.mikyu.engine.QueueStats;
+import io.mikyu.engine.Record;
+import io.mikyu.engine.RecordHandler;
+import io.mikyu.engine.RecordView;
+import io.mikyu.engine.SharedGroup;
+import io.mikyu.engine.SharedGroupConfig;
+import io.mikyu.engine.TaskFilter;
+import io.mikyu.kafka.admin.Cluster;
+import io.mikyu.kafka.admin.KafkaCallException;
+import io.mikyu.kafka.admin.TopicNames;
+import io.mikyu.kafka.record.RecordMapping;
+
+import org.apache.kafka.clients.admin.GroupListing;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A log queue as a one-partition topic: an append is a produce acknowledged by {@code acks=all} (so by
+ * {@code min.insync.replicas} brokers) and returns the record's Kafka offset; reads go by offset; retention and
+ * compaction are the brokers' own (topic settings, {@link io.mikyu.kafka.admin.TopicSettings}).
+ */
+public final class KafkaLogQueue implements LogQueue, AutoCloseable {
+
+    private final String name;
+    private final String topic;
+    private final LogQueueConfig config;
+    private final Cluster cluster;
+    private final TopicNames names;
+    private final TopicReader reader;
+    private final AtomicLong appendedRecords = new AtomicLong();
+    private final AtomicLong appendedBytes = new AtomicLong();
+    private final AtomicLong readRecords = new AtomicLong();
+
+    public KafkaLogQueue(String name, String topic, LogQueueConfig config, Cluster cluster, TopicNames names) {
+        this.name = name;
+        this.topic = topic;
+        this.config = config;
+        this.cluster = cluster;
+        this.names = names;
+        this.reader = new TopicReader(cluster, topic);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    /** The topic behind this queue. */
+    public String topic() {
+        return topic;
+    }
+
+    @Override
+    public LogQueueConfig config() {
+        return config;
+    }
+
+    /** Every append waits for the cluster's acknowledgement ({@code acks=all}), whatever the durability asked. */
+    @Override
+    public long append(Entry entry, Durability durability) {
+        RecordMetadata written = Cluster.await(cluster.producer().send(RecordMapping.toKafka(topic, entry)),
+                "append to '" + name + "'");
+        count(List.of(entry));
+        return written.offset();
+    }
+
+    /**
+     * The entries are sent together by one idempotent producer, in order; another producer's records may come
+     * between them (a Kafka batch is not a unit across producers' calls), so offsets after the first need not follow
+     * on.
+     */
+    @Override
+    public long appendBatch(List<Entry> entries, Durability durability) {
+        if (entries.isEmpty()) {
+            throw new IllegalArgumentException("a batch needs at least one entry");
+        }
+        List<Future<RecordMetadata>> sent = new ArrayList<>(entries.size());
+        for (Entry entry : entries) {
+            sent.add(cluster.producer().send(RecordMapping.toKafka(topic, entry)));
+        }
+        cluster.producer().flush();
+        long first = -1;
+        for (Future<RecordMetadata> f : sent) {
+            long offset = Cluster.await(f, "append to '" + name + "'").offset();
+            first = first < 0 ? offset : first;
+        }
+        count(entries);
+        return first;
+    }
+
+    private void count(List<Entry> entries) {
+        appendedRecords.addAndGet(entries.size());
+        for (Entry e : entries) {
+            appendedBytes.addAndGet((e.key() == null ? 0 : e.key().length) + (e.payload() == null ? 0 : e.payload().length));
+        }
+    }
+
+    @Override
+    public long appendEncoded(EncodedBatch batch, Durability durability) {
+        throw new UnsupportedOperationException("engine-encoded batches are for mikyu's own broker; on Kafka append"
+                + " entries");
+    }
+
+    @Override
+    public Record read(long offset) {
+        long start = startOffset();
+        long end = endOffset();
+        if (offset < start || offset >= end) {
+            throw new OffsetOutOfRangeException("offset " + offset + " is outside log '" + name + "' [" + start + ", "
+                    + end + ")");
+        }
+        List<Record> records = read(offset, 1);
+        return records.isEmpty() || records.get(0).offset() != offset ? null : records.get(0);
+    }
+
+    @Override
+    public List<Record> read(long fromOffset, int maxRecords, long maxBytes) {
+        try {
+            return counted(reader.read(fromOffset, maxRecords, maxBytes, Duration.ZERO));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        }
+    }
+
+    @Override
+    public List<Record> poll(long fromOffset, int maxRecords, long maxBytes, Duration wait)
+            throws InterruptedException {
+        return counted(reader.read(fromOffset, maxRecords, maxBytes, wait));
+    }
+
+    private List<Record> counted(List<Record> records) {
+        readRecords.addAndGet(records.size());
+        return records;
+    }
+
+    @Override
+    public long poll(long fromOffset, int maxRecords, Duration wait, RecordHandler handler)
+            throws InterruptedException {
+        List<Record> records = poll(fromOffset, maxRecords, Long.MAX_VALUE, wait);
+        for (Record r : records) {
+            handler.onRecord(new View(r));
+        }
+        return records.isEmpty() ? fromOffset : records.get(records.size() - 1).offset() + 1;
+    }
+
+    @Override
+    public long pollEncoded(long fromOffset, long maxBytes, int maxBatchBytes, Duration wait,
+                            EncodedBatchHandler handler) {
+        throw new UnsupportedOperationException("engine-encoded batches are for mikyu's own broker; on Kafka poll"
+                + " records");
+    }
+
+    @Override
+    public long startOffset() {
+        return cluster.startOffset(topic);
+    }
+
+    @Override
+    public long endOffset() {
+        return cluster.endOffset(topic);
+    }
+
+    @Override
+    public long offsetForTimestamp(long timestampMillis) {
+        long offset = cluster.offsetForTimestamp(topic, timestampMillis);
+        return offset < 0 ? endOffset() : offset;
+    }
+
+    @Override
+    public ConsumerGroup group(String groupName) {
+        return new KafkaConsumerGroup(this, cluster, groupName, names.consumerGroup(name, groupName));
+    }
+
+    @Override
+    public SharedGroup sharedGroup(String groupName, SharedGroupConfig groupConfig) {
+        return sharedGroup(groupName, groupConfig, null, OffsetReset.earliest());
+    }
+
+    @Override
+    public SharedGroup sharedGroup(String groupName, SharedGroupConfig groupConfig, TaskFilter admissionFilter) {
+        return sharedGroup(groupName, groupConfig, admissionFilter, OffsetReset.earliest());
+    }
+
+    @Override
+    public SharedGroup sharedGroup(String groupName, SharedGroupConfig groupConfig, TaskFilter admissionFilter,
+                                   OffsetReset startIfNew) {
+        throw new UnsupportedOperationException("shared groups of a log queue are not available on Kafka yet"
+                + " (docs/kafka.md); task queues are share groups");
+    }
+
+    @Override
+    public List<String> groups() {
+        TreeSet<String> out = new TreeSet<>();
+        for (GroupListing g : Cluster.await(cluster.admin().listGroups().all(), "list the groups of '" + name + "'")) {
+            String groupName = names.groupName(name, g.groupId());
+            if (groupName != null) {
+                out.add(groupName);
+            }
+        }
+        return new ArrayList<>(out);
+    }
+
+    @Override
+    public boolean deleteGroup(String groupName) {
+        try {
+            Cluster.await(cluster.admin().deleteConsumerGroups(List.of(names.consumerGroup(name, groupName))).all(),
+                    "delete group '" + groupName + "' of '" + name + "'");
+            return true;
+        } catch (KafkaCallException e) {
+            if (Cluster.isUnknownGroup(e)) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    /** The brokers apply retention on their own schedule ({@code log.retention.check.interval.ms}); nothing here. */
+    @Override
+    public long applyRetention() {
+        return 0;
+    }
+
+    /** The brokers' log cleaner compacts on its own schedule; nothing here. */
+    @Override
+    public long compact() {
+        return 0;
+    }
+
+    /** Removes every record below {@code offset} (Kafka's delete-records); what a purge of a task queue uses. */
+    public void deleteBefore(long offset) {
+        TopicPartition tp = new TopicPartition(topic, 0);
+        Cluster.await(cluster.admin().deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(offset))).all(),
+                "delete the records of '" + name + "' below " + offset);
+    }
+
+    @Override
+    public QueueStats stats() {
+        long start = startOffset();
+        long end = endOffset();
+        return new QueueStats(name, QueueKind.LOG, start, end, end - start, 0, 0, appendedRecords.get(),
+                appendedBytes.get(), readRecords.get(), 0, 0);
+    }
+
+    @Override
+    public void close() {
+        reader.close();
+    }
+
+    /** A record shown to a {@link RecordHandler}. */
+    private record View(Record record) implements RecordView {
+        @Override
+        public long offset() {
+            return record.offset();
+        }
+
+        @Override
+        public long timestamp() {
+            return record.timestamp();
+        }
+
+        @Override
+        public ByteBuffer key() {
+            return record.key() == null ? null : ByteBuffer.wrap(record.key()).asReadOnlyBuffer();
+        }
+
+        @Override
+        public ByteBuffer payload() {
+            return record.payload() == null ? null : ByteBuffer.wrap(record.payload()).asReadOnlyBuffer();
+        }
+
+        @Override
+        public Headers headers() {
+            return record.headers();
+        }
+
+        @Override
+        public Record toRecord() {
+            return record;
+        }
+    }
+}
