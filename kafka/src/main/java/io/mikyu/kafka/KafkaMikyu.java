@@ -125,16 +125,19 @@ public final class KafkaMikyu implements Mikyu {
             handle.close();
         }
         String topic = names.topic(QueueKind.LOG, name);
-        if (!cluster.topicExists(topic)) {
+        // The controller's answer, not a broker's metadata (which may still list a topic being deleted).
+        if (!cluster.deleteTopic(topic)) {
             return false;
         }
-        LogQueue log = new KafkaLogQueue(name, topic, LogQueueConfig.defaults(), cluster, names);
-        List<String> groups = log.groups();
-        ((KafkaLogQueue) log).close();
-        for (String g : groups) {
-            log.deleteGroup(g);
+        KafkaLogQueue groupsOf = new KafkaLogQueue(name, topic, LogQueueConfig.defaults(), cluster, names);
+        try {
+            for (String g : groupsOf.groups()) {
+                groupsOf.deleteGroup(g);
+            }
+        } finally {
+            groupsOf.close();
         }
-        return cluster.deleteTopic(topic);
+        return true;
     }
 
     // ---- task queues

@@ -98,11 +98,32 @@ public final class Cluster implements AutoCloseable {
                 ? Optional.empty() : Optional.of(replicationFactor)).configs(configs);
         try {
             await(admin.createTopics(List.of(newTopic)).all(), "create queue '" + queue + "'");
+            awaitListed(topic, true);
         } catch (KafkaCallException e) {
             if (e.getCause() instanceof TopicExistsException) {
                 throw new QueueExistsException("queue '" + queue + "' exists (topic " + topic + ")");
             }
             throw e;
+        }
+    }
+
+    /**
+     * Waits until the broker this client asks lists the topic (or no longer does): the controller answers a create
+     * or delete before every broker's metadata shows it, and a queue must be listed once its creation returned.
+     */
+    private void awaitListed(String topic, boolean listed) {
+        long giveUpAt = System.nanoTime() + CALL_TIMEOUT.toNanos();
+        while (topicExists(topic) != listed) {
+            if (System.nanoTime() - giveUpAt >= 0) {
+                throw new MikyuException("topic " + topic + " was " + (listed ? "created" : "deleted")
+                        + " but the cluster's metadata did not show it within " + CALL_TIMEOUT.toSeconds() + " s");
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new MikyuException("interrupted while waiting for topic " + topic, e);
+            }
         }
     }
 
@@ -120,6 +141,7 @@ public final class Cluster implements AutoCloseable {
     public boolean deleteTopic(String topic) {
         try {
             await(admin.deleteTopics(List.of(topic)).all(), "delete topic " + topic);
+            awaitListed(topic, false);
             return true;
         } catch (KafkaCallException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
