@@ -80,7 +80,24 @@ public final class KafkaMikyu implements Mikyu {
         ensureOpen();
         String topic = names.topic(QueueKind.LOG, name);
         cluster.createTopic(topic, name, TopicSettings.logTopic(config));
-        return logs.computeIfAbsent(name, n -> new KafkaLogQueue(n, topic, config, cluster, names));
+        return logHandle(name, topic, config);
+    }
+
+    private KafkaLogQueue logHandle(String name, String topic, LogQueueConfig config) {
+        return logs.computeIfAbsent(name, n -> new KafkaLogQueue(n, topic, config, cluster, names,
+                options.deliveryLimit(), this::deadLetterQueue));
+    }
+
+    /** The dead-letter task queue {@code name} (of a shared group: {@code <log>:<group>/dlq}), made if needed. */
+    private TaskQueue deadLetterQueue(String name) {
+        KafkaTaskQueue known = tasks.get(name);
+        if (known != null) {
+            return known;
+        }
+        TaskQueueConfig config = TaskQueueConfig.defaults().withDurability(Durability.SYNC)
+                .withMaxAttempts(TaskQueueConfig.UNLIMITED_ATTEMPTS);
+        createTaskTopic(name, config, true);
+        return taskHandle(name, names.topic(QueueKind.TASK, name), config);
     }
 
     @Override
@@ -114,7 +131,7 @@ public final class KafkaMikyu implements Mikyu {
             throw new QueueNotFoundException("no log queue '" + name + "'");
         }
         LogQueueConfig config = TopicSettings.logConfig(cluster.topicConfig(topic, name), Durability.SYNC);
-        return logs.computeIfAbsent(name, n -> new KafkaLogQueue(n, topic, config, cluster, names));
+        return logHandle(name, topic, config);
     }
 
     @Override

@@ -62,6 +62,17 @@ public final class TopicNames {
         return kafkaGroup.startsWith(start) ? decode(kafkaGroup.substring(start.length())) : null;
     }
 
+    /** The share group behind shared group {@code group} of log queue {@code log}. */
+    public String sharedGroup(String log, String group) {
+        return prefix + ".shared." + encode(log) + "." + encode(group);
+    }
+
+    /** The mikyu name of a share group of log queue {@code log}, or {@code null} if it is not one. */
+    public String sharedGroupName(String log, String kafkaGroup) {
+        String start = prefix + ".shared." + encode(log) + ".";
+        return kafkaGroup.startsWith(start) ? decode(kafkaGroup.substring(start.length())) : null;
+    }
+
     /** The share group that hands out the tasks of task queue {@code name}. */
     public String taskShareGroup(String name) {
         return prefix + ".tasks." + encode(name);

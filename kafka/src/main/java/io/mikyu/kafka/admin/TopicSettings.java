@@ -73,6 +73,14 @@ public final class TopicSettings {
         return group;
     }
 
+    /** Share-group configuration of a shared group of a log queue, starting at the earliest or the latest record. */
+    public static Map<String, String> sharedGroup(TaskQueueConfig redelivery, int clusterDeliveryLimit,
+                                                  boolean startAtLatest) {
+        Map<String, String> group = taskShareGroup(redelivery, clusterDeliveryLimit);
+        group.put("share.auto.offset.reset", startAtLatest ? "latest" : "earliest");
+        return group;
+    }
+
     /** The task queue settings a share group's configuration stands for. */
     public static TaskQueueConfig taskConfig(Map<String, String> group, int clusterDeliveryLimit) {
         TaskQueueConfig defaults = TaskQueueConfig.defaults();

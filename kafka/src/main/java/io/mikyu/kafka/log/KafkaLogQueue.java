@@ -18,9 +18,11 @@ import io.mikyu.engine.RecordView;
 import io.mikyu.engine.SharedGroup;
 import io.mikyu.engine.SharedGroupConfig;
 import io.mikyu.engine.TaskFilter;
+import io.mikyu.engine.TaskQueue;
 import io.mikyu.kafka.admin.Cluster;
 import io.mikyu.kafka.admin.KafkaCallException;
 import io.mikyu.kafka.admin.TopicNames;
+import io.mikyu.kafka.admin.TopicSettings;
 import io.mikyu.kafka.record.RecordMapping;
 
 import org.apache.kafka.clients.admin.GroupListing;
@@ -35,7 +37,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.Future;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * A log queue as a one-partition topic: an append is a produce acknowledged by {@code acks=all} (so by
@@ -50,11 +54,25 @@ public final class KafkaLogQueue implements LogQueue, AutoCloseable {
     private final Cluster cluster;
     private final TopicNames names;
     private final TopicReader reader;
+    private final int deliveryLimit;
+    private final Function<String, TaskQueue> deadLetterQueues;
+    private final Map<String, KafkaSharedGroup> sharedGroups = new ConcurrentHashMap<>();
     private final AtomicLong appendedRecords = new AtomicLong();
     private final AtomicLong appendedBytes = new AtomicLong();
     private final AtomicLong readRecords = new AtomicLong();
 
     public KafkaLogQueue(String name, String topic, LogQueueConfig config, Cluster cluster, TopicNames names) {
+        this(name, topic, config, cluster, names, 0, null);
+    }
+
+    /**
+     * @param deliveryLimit    the cluster's highest share-group delivery-count limit
+     * @param deadLetterQueues the dead-letter task queue of a name, made if needed ({@code null}: no shared groups)
+     */
+    public KafkaLogQueue(String name, String topic, LogQueueConfig config, Cluster cluster, TopicNames names,
+                         int deliveryLimit, Function<String, TaskQueue> deadLetterQueues) {
+        this.deliveryLimit = deliveryLimit;
+        this.deadLetterQueues = deadLetterQueues;
         this.name = name;
         this.topic = topic;
         this.config = config;
@@ -208,8 +226,39 @@ public final class KafkaLogQueue implements LogQueue, AutoCloseable {
     @Override
     public SharedGroup sharedGroup(String groupName, SharedGroupConfig groupConfig, TaskFilter admissionFilter,
                                    OffsetReset startIfNew) {
-        throw new UnsupportedOperationException("shared groups of a log queue are not available on Kafka yet"
-                + " (docs/kafka.md); task queues are share groups");
+        if (admissionFilter != null) {
+            throw new UnsupportedOperationException("a shared group with a filter (a JMS subscription's selector) is"
+                    + " not available on Kafka (docs/kafka.md): a share group cannot skip records without acquiring"
+                    + " them");
+        }
+        if (deadLetterQueues == null) {
+            throw new UnsupportedOperationException("'" + name + "' has no shared groups");
+        }
+        return sharedGroups.computeIfAbsent(groupName, g -> {
+            String groupId = names.sharedGroup(name, g);
+            cluster.setGroupConfig(groupId, TopicSettings.sharedGroup(groupConfig.redelivery(), deliveryLimit,
+                    startIfNew instanceof OffsetReset.Latest));
+            String dlq = name + ":" + g + TaskQueue.DEAD_LETTER_SUFFIX;
+            KafkaSharedGroup group = new KafkaSharedGroup(this, cluster, g, groupId, groupConfig, () -> deadLetterQueues.apply(dlq),
+                    entry -> deadLetterQueues.apply(dlq).enqueue(
+                            io.mikyu.engine.Task.of(entry.payload()).withHeaders(entry.headers()), Durability.SYNC));
+            if (!(startIfNew instanceof OffsetReset.Earliest) && !group.hasStarted()) {
+                // Kafka starts a share group where its first member joins; mikyu's starts when it is made.
+                group.startAt(startOffsetOf(startIfNew));
+            }
+            return group;
+        });
+    }
+
+    private long startOffsetOf(OffsetReset reset) {
+        if (reset instanceof OffsetReset.Latest) {
+            return endOffset();
+        } else if (reset instanceof OffsetReset.ToOffset to) {
+            return Math.max(startOffset(), Math.min(to.offset(), endOffset()));
+        } else if (reset instanceof OffsetReset.ToTimestamp at) {
+            return offsetForTimestamp(at.timestampMillis());
+        }
+        return startOffset();
     }
 
     @Override
@@ -217,6 +266,7 @@ public final class KafkaLogQueue implements LogQueue, AutoCloseable {
         TreeSet<String> out = new TreeSet<>();
         for (GroupListing g : Cluster.await(cluster.admin().listGroups().all(), "list the groups of '" + name + "'")) {
             String groupName = names.groupName(name, g.groupId());
+            groupName = groupName != null ? groupName : names.sharedGroupName(name, g.groupId());
             if (groupName != null) {
                 out.add(groupName);
             }
@@ -226,16 +276,30 @@ public final class KafkaLogQueue implements LogQueue, AutoCloseable {
 
     @Override
     public boolean deleteGroup(String groupName) {
+        KafkaSharedGroup shared = sharedGroups.remove(groupName);
+        if (shared != null) {
+            shared.close();
+        }
+        boolean deleted = false;
         try {
             Cluster.await(cluster.admin().deleteConsumerGroups(List.of(names.consumerGroup(name, groupName))).all(),
                     "delete group '" + groupName + "' of '" + name + "'");
-            return true;
+            deleted = true;
         } catch (KafkaCallException e) {
-            if (Cluster.isUnknownGroup(e)) {
-                return false;
+            if (!Cluster.isUnknownGroup(e)) {
+                throw e;
             }
-            throw e;
         }
+        try {
+            Cluster.await(cluster.admin().deleteShareGroups(List.of(names.sharedGroup(name, groupName))).all(),
+                    "delete shared group '" + groupName + "' of '" + name + "'");
+            deleted = true;
+        } catch (KafkaCallException e) {
+            if (!Cluster.isUnknownGroup(e)) {
+                throw e;
+            }
+        }
+        return deleted;
     }
 
     /** The brokers apply retention on their own schedule ({@code log.retention.check.interval.ms}); nothing here. */
@@ -267,6 +331,8 @@ public final class KafkaLogQueue implements LogQueue, AutoCloseable {
 
     @Override
     public void close() {
+        sharedGroups.values().forEach(KafkaSharedGroup::close);
+        sharedGroups.clear();
         reader.close();
     }
 

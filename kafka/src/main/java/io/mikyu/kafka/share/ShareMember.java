@@ -1,4 +1,4 @@
-package io.mikyu.kafka.task;
+package io.mikyu.kafka.share;
 
 import io.mikyu.kafka.admin.Cluster;
 
