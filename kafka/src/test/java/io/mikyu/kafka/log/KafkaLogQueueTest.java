@@ -16,6 +16,7 @@ import io.mikyu.kafka.support.KafkaTestCluster;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.util.List;
@@ -27,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Log queues on the in-JVM cluster: topics, appends, reads by offset, consumer groups with committed offsets. */
 @Tag("kafka")
+@ExtendWith(KafkaTestCluster.Shared.class)
 class KafkaLogQueueTest {
 
     @Test

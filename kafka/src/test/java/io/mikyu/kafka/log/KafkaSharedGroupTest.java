@@ -15,6 +15,7 @@ import io.mikyu.kafka.support.KafkaTestCluster;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Shared groups of a log queue as share groups on the log's topic. */
 @Tag("kafka")
+@ExtendWith(KafkaTestCluster.Shared.class)
 class KafkaSharedGroupTest {
 
     private static final Duration LEASE = Duration.ofSeconds(30);

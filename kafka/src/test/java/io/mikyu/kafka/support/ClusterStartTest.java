@@ -3,6 +3,7 @@ package io.mikyu.kafka.support;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
 import java.util.Map;
@@ -11,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The test cluster is what the tests say they run on: 3 brokers, one controller, share groups on. */
 @Tag("kafka")
+@ExtendWith(KafkaTestCluster.Shared.class)
 class ClusterStartTest {
 
     @Test

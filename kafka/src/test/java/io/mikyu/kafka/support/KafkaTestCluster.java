@@ -3,6 +3,8 @@ package io.mikyu.kafka.support;
 import io.mikyu.engine.Mikyu;
 
 import org.apache.kafka.common.test.KafkaClusterTestKit;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.apache.kafka.common.test.TestKitNodes;
 import org.apache.kafka.metadata.bootstrap.BootstrapMetadata;
 import org.apache.kafka.server.common.Feature;
@@ -17,9 +19,29 @@ import java.util.concurrent.atomic.AtomicInteger;
  * An in-JVM KRaft cluster for the tests: 3 brokers and 1 controller, every topic (the group and share-group state
  * topics too) replicated 3 times with {@code min.insync.replicas=2}, share groups on ({@code share.version=2}) and
  * the minimum acquisition lock lowered to one second so that lease expiry is quick to see. One cluster serves every
- * test class of the run (started on first use, stopped when the JVM ends): starting one takes tens of seconds.
+ * test class of the run (started on first use, stopped when the last test of the run is done, through
+ * {@link Shared}): starting one takes tens of seconds.
  */
 public final class KafkaTestCluster {
+
+    /**
+     * Stops the cluster once all tests of the run are done: a test class that uses the cluster is extended with
+     * this. (Not a JVM shutdown hook: stopping brokers takes longer than the test runner waits for a JVM to end.)
+     */
+    public static final class Shared implements BeforeAllCallback {
+        @Override
+        public void beforeAll(ExtensionContext context) {
+            context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL).getOrComputeIfAbsent(
+                    KafkaTestCluster.class.getName(), key -> (ExtensionContext.Store.CloseableResource) () -> {
+                        synchronized (KafkaTestCluster.class) {
+                            if (cluster != null) {
+                                cluster.close();
+                                cluster = null;
+                            }
+                        }
+                    });
+        }
+    }
 
     /** The lock duration tests give their task queues: the cluster's minimum. */
     public static final int MIN_LOCK_MS = 1000;
@@ -38,13 +60,6 @@ public final class KafkaTestCluster {
             cluster = start3Brokers1Controller();
             startMillis = (System.nanoTime() - start) / 1_000_000;
             System.out.println("in-JVM Kafka cluster (3 brokers, 1 controller) started in " + startMillis + " ms");
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try {
-                    cluster.close();
-                } catch (Exception e) {
-                    // The JVM ends anyway.
-                }
-            }));
         }
         return cluster;
     }

@@ -10,6 +10,7 @@ import io.mikyu.kafka.support.KafkaTestCluster;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Task queues as share groups on the in-JVM cluster: leases are acquisition locks, acks ACCEPT, nacks RELEASE. */
 @Tag("kafka")
+@ExtendWith(KafkaTestCluster.Shared.class)
 class KafkaTaskQueueTest {
 
     private static final Duration LEASE = Duration.ofMillis(KafkaTestCluster.MIN_LOCK_MS);
