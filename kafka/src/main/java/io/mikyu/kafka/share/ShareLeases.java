@@ -45,7 +45,7 @@ public final class ShareLeases implements AutoCloseable {
         }
     }
 
-    private record Held(ShareMember member, ConsumerRecord<byte[], byte[]> record, int attempt) {
+    private record Held(ShareMember member, ConsumerRecord<byte[], byte[]> record, int attempt, long expiresAt) {
     }
 
     private static final Duration FETCH_STEP = Duration.ofMillis(500);
@@ -107,6 +107,7 @@ public final class ShareLeases implements AutoCloseable {
     }
 
     private ShareMember idleMember(int max) {
+        forgetEndedLeases();
         for (ShareMember m : members) {
             if (m.isIdle()) {
                 return m;
@@ -115,6 +116,22 @@ public final class ShareLeases implements AutoCloseable {
         ShareMember m = new ShareMember(cluster, group, topic, Math.max(1, Math.min(max, 500)));
         members.add(m);
         return m;
+    }
+
+    /**
+     * Gives up the leases whose time has passed (measured from when the fetch returned, so after the broker's lock
+     * ended): their records are back in the group already, but the member that fetched them may fetch again only
+     * once it has acknowledged them, which a holder that died never does.
+     */
+    private void forgetEndedLeases() {
+        long now = System.currentTimeMillis();
+        for (Map.Entry<LeaseToken, Held> e : held.entrySet()) {
+            Held h = e.getValue();
+            if (h.expiresAt() < now && held.remove(e.getKey(), h)) {
+                // Kafka refuses the release of a record whose lock ended; the member is free of it all the same.
+                h.member().acknowledge(h.record(), AcknowledgeType.RELEASE);
+            }
+        }
     }
 
     /** The lease of a fetched record, or {@code null} if it is not handed out (expired, or past its attempts). */
@@ -132,8 +149,9 @@ public final class ShareLeases implements AutoCloseable {
         }
         long lockMillis = member.lockMillis().map(Integer::longValue).orElse(defaultLockMillis);
         LeaseToken token = new LeaseToken(r.offset(), leases.incrementAndGet());
-        held.put(token, new Held(member, r, attempt));
-        return new Acquired(r, headers, token, attempt, System.currentTimeMillis() + lockMillis, expiresAt);
+        long leaseEnds = System.currentTimeMillis() + lockMillis;
+        held.put(token, new Held(member, r, attempt, leaseEnds));
+        return new Acquired(r, headers, token, attempt, leaseEnds, expiresAt);
     }
 
     /** A header's value as a number, or {@code otherwise}. */
@@ -187,7 +205,10 @@ public final class ShareLeases implements AutoCloseable {
             throw new StaleLeaseException("lease " + token + " on '" + queue + "' could not be renewed: "
                     + refused.getMessage(), refused);
         }
-        return System.currentTimeMillis() + h.member().lockMillis().map(Integer::longValue).orElse(defaultLockMillis);
+        long leaseEnds = System.currentTimeMillis()
+                + h.member().lockMillis().map(Integer::longValue).orElse(defaultLockMillis);
+        held.replace(token, h, new Held(h.member(), h.record(), h.attempt(), leaseEnds));
+        return leaseEnds;
     }
 
     /** Leases this handle holds. */
