@@ -25,10 +25,13 @@ import io.mikyu.kafka.claim.LocalClaims;
 import io.mikyu.kafka.log.KafkaLogQueue;
 import io.mikyu.kafka.task.KafkaTaskQueue;
 
+import org.apache.kafka.common.Uuid;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -78,6 +81,7 @@ public final class KafkaMikyu implements Mikyu {
     @Override
     public LogQueue createLog(String name, LogQueueConfig config) {
         ensureOpen();
+        TopicNames.checkNew("log queue", name);
         String topic = names.topic(QueueKind.LOG, name);
         cluster.createTopic(topic, name, TopicSettings.logTopic(config));
         return logHandle(name, topic, config);
@@ -162,9 +166,7 @@ public final class KafkaMikyu implements Mikyu {
     @Override
     public TaskQueue createTaskQueue(String name, TaskQueueConfig config) {
         ensureOpen();
-        if (name.endsWith(TaskQueue.DEAD_LETTER_SUFFIX)) {
-            throw new io.mikyu.engine.InvalidQueueNameException("'" + name + "' is a dead-letter queue's name");
-        }
+        TopicNames.checkNew("task queue", name);
         String topic = names.topic(QueueKind.TASK, name);
         String dlqName = name + TaskQueue.DEAD_LETTER_SUFFIX;
         TaskQueueConfig dlqConfig = config.withMaxAttempts(TaskQueueConfig.UNLIMITED_ATTEMPTS);
@@ -318,11 +320,12 @@ public final class KafkaMikyu implements Mikyu {
 
     // ---- the store
 
-    /** The Kafka cluster's id: the same for every client of the cluster. */
+    /** The Kafka cluster's id (as a UUID's canonical text, as every store's id is): the same for all its clients. */
     @Override
     public String storeId() {
         ensureOpen();
-        return Cluster.await(cluster.admin().describeCluster().clusterId(), "read the cluster id");
+        Uuid id = Uuid.fromString(Cluster.await(cluster.admin().describeCluster().clusterId(), "read the cluster id"));
+        return new UUID(id.getMostSignificantBits(), id.getLeastSignificantBits()).toString();
     }
 
     @Override

@@ -32,6 +32,24 @@ public final class TopicNames {
         return prefix;
     }
 
+    private static final java.util.regex.Pattern VALID = java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
+
+    /**
+     * Checks a name a user gives a new queue by the engine's rule (1 to 200 of {@code [A-Za-z0-9._-]}, starting with a
+     * letter or digit), so that a queue made on Kafka can be made on any mikyu store; the store's own names (dead
+     * letters: {@code jobs/dlq}, {@code events:workers/dlq}) go through {@link #topic} only.
+     */
+    public static String checkNew(String what, String name) {
+        if (name == null || name.isEmpty()) {
+            throw new InvalidQueueNameException(what + " name is empty");
+        }
+        if (name.length() > 200 || !VALID.matcher(name).matches()) {
+            throw new InvalidQueueNameException(what + " name '" + name + "' is invalid: use 1 to 200 letters, digits,"
+                    + " '.', '_' and '-', starting with a letter or digit");
+        }
+        return name;
+    }
+
     /** The topic of queue {@code name} of {@code kind}. */
     public String topic(QueueKind kind, String name) {
         if (name == null || name.isEmpty()) {

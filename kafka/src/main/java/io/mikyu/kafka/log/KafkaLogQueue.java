@@ -17,6 +17,7 @@ import io.mikyu.engine.RecordHandler;
 import io.mikyu.engine.RecordView;
 import io.mikyu.engine.SharedGroup;
 import io.mikyu.engine.SharedGroupConfig;
+import io.mikyu.engine.StoreClosedException;
 import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.kafka.admin.Cluster;
@@ -57,6 +58,7 @@ public final class KafkaLogQueue implements LogQueue, AutoCloseable {
     private final int deliveryLimit;
     private final Function<String, TaskQueue> deadLetterQueues;
     private final Map<String, KafkaSharedGroup> sharedGroups = new ConcurrentHashMap<>();
+    private volatile boolean closed;
     private final AtomicLong appendedRecords = new AtomicLong();
     private final AtomicLong appendedBytes = new AtomicLong();
     private final AtomicLong readRecords = new AtomicLong();
@@ -99,6 +101,7 @@ public final class KafkaLogQueue implements LogQueue, AutoCloseable {
     /** Every append waits for the cluster's acknowledgement ({@code acks=all}), whatever the durability asked. */
     @Override
     public long append(Entry entry, Durability durability) {
+        ensureOpen();
         RecordMetadata written = Cluster.await(cluster.producer().send(RecordMapping.toKafka(topic, entry)),
                 "append to '" + name + "'");
         count(List.of(entry));
@@ -112,6 +115,7 @@ public final class KafkaLogQueue implements LogQueue, AutoCloseable {
      */
     @Override
     public long appendBatch(List<Entry> entries, Durability durability) {
+        ensureOpen();
         if (entries.isEmpty()) {
             throw new IllegalArgumentException("a batch needs at least one entry");
         }
@@ -156,6 +160,7 @@ public final class KafkaLogQueue implements LogQueue, AutoCloseable {
 
     @Override
     public List<Record> read(long fromOffset, int maxRecords, long maxBytes) {
+        ensureOpen();
         try {
             return counted(reader.read(fromOffset, maxRecords, maxBytes, Duration.ZERO));
         } catch (InterruptedException e) {
@@ -167,6 +172,7 @@ public final class KafkaLogQueue implements LogQueue, AutoCloseable {
     @Override
     public List<Record> poll(long fromOffset, int maxRecords, long maxBytes, Duration wait)
             throws InterruptedException {
+        ensureOpen();
         return counted(reader.read(fromOffset, maxRecords, maxBytes, wait));
     }
 
@@ -263,7 +269,7 @@ public final class KafkaLogQueue implements LogQueue, AutoCloseable {
 
     @Override
     public List<String> groups() {
-        TreeSet<String> out = new TreeSet<>();
+        TreeSet<String> out = new TreeSet<>(sharedGroups.keySet());
         for (GroupListing g : Cluster.await(cluster.admin().listGroups().all(), "list the groups of '" + name + "'")) {
             String groupName = names.groupName(name, g.groupId());
             groupName = groupName != null ? groupName : names.sharedGroupName(name, g.groupId());
@@ -280,7 +286,8 @@ public final class KafkaLogQueue implements LogQueue, AutoCloseable {
         if (shared != null) {
             shared.close();
         }
-        boolean deleted = false;
+        // A shared group made here exists on the cluster only once a member joined: it counts as deleted too.
+        boolean deleted = shared != null;
         try {
             Cluster.await(cluster.admin().deleteConsumerGroups(List.of(names.consumerGroup(name, groupName))).all(),
                     "delete group '" + groupName + "' of '" + name + "'");
@@ -329,8 +336,15 @@ public final class KafkaLogQueue implements LogQueue, AutoCloseable {
                 appendedBytes.get(), readRecords.get(), 0, 0);
     }
 
+    private void ensureOpen() {
+        if (closed) {
+            throw new StoreClosedException("log queue '" + name + "' is closed");
+        }
+    }
+
     @Override
     public void close() {
+        closed = true;
         sharedGroups.values().forEach(KafkaSharedGroup::close);
         sharedGroups.clear();
         reader.close();

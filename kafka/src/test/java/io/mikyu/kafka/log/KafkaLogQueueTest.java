@@ -117,11 +117,13 @@ class KafkaLogQueueTest {
     @Test
     void queuesAreListedAndDeletedByTheirMikyuNames() {
         try (Mikyu mikyu = KafkaTestCluster.dial()) {
-            mikyu.createLog("a/b:c");
+            mikyu.createLog("a.b_c");
             mikyu.createLog("plain");
-            assertThat(mikyu.list(QueueKind.LOG)).containsExactly("a/b:c", "plain");
-            assertThat(mikyu.deleteLog("a/b:c")).isTrue();
-            assertThat(mikyu.deleteLog("a/b:c")).isFalse();
+            assertThat(mikyu.list(QueueKind.LOG)).containsExactly("a.b_c", "plain");
+            assertThat(mikyu.deleteLog("a.b_c")).isTrue();
+            assertThat(mikyu.deleteLog("a.b_c")).isFalse();
+            assertThatThrownBy(() -> mikyu.createLog("no spaces"))
+                    .isInstanceOf(io.mikyu.engine.InvalidQueueNameException.class);
             assertThatThrownBy(() -> mikyu.log("never")).isInstanceOf(QueueNotFoundException.class);
         }
     }
