@@ -10,10 +10,10 @@ import java.nio.file.Path;
  * opened with the same settings. The same tests run against both; code above the interface must not see a
  * difference.
  */
-enum Backend {
+enum Backend implements ContractBackend {
     IN_PROCESS {
         @Override
-        Store open(Path dir, EngineConfig config) {
+        public Store open(Path dir, EngineConfig config) {
             Mikyu mikyu = Mikyu.open(dir, config);
             return new Store(mikyu, mikyu::close);
         }
@@ -21,44 +21,25 @@ enum Backend {
     /** Dialled with consumer streams (the default): waiting dequeues and fetches take what the broker pushed. */
     REMOTE {
         @Override
-        Store open(Path dir, EngineConfig config) {
+        public Store open(Path dir, EngineConfig config) {
             RunningBroker broker = new RunningBroker(dir, config, o -> o);
             return new Store(broker.dial(), broker::close);
         }
 
         @Override
-        int inFlight(int taken, int takenAndPushed) {
+        public int inFlight(int taken, int takenAndPushed) {
             return takenAndPushed;
         }
     },
     /** Dialled without streams, as a client that does not know them: every dequeue and fetch is a long poll. */
     REMOTE_POLLING {
         @Override
-        Store open(Path dir, EngineConfig config) {
+        public Store open(Path dir, EngineConfig config) {
             RunningBroker broker = new RunningBroker(dir, config, o -> o);
             return new Store(broker.dial("?streams=false"), broker::close);
         }
     };
 
-    abstract Store open(Path dir, EngineConfig config);
-
-    /**
-     * The in-flight count a test expects: items taken by the application, or with streams also those the broker
-     * pushed ahead into the client's buffer (leased to this client, so in flight, as prefetched JMS messages are).
-     */
-    int inFlight(int taken, int takenAndPushed) {
-        return taken;
-    }
-
-    Store open(Path dir) {
-        return open(dir, RunningBroker.ENGINE);
-    }
-
-    /** The interface under test and what to close after the test. */
-    record Store(Mikyu mikyu, Runnable closer) implements AutoCloseable {
-        @Override
-        public void close() {
-            closer.run();
-        }
-    }
+    @Override
+    public abstract Store open(Path dir, EngineConfig config);
 }

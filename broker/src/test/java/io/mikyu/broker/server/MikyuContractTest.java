@@ -34,22 +34,28 @@ import io.mikyu.engine.TransactionExistsException;
 import io.mikyu.engine.TransactionNotFoundException;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ArgumentsSource;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The engine's interface, specified once and run against {@code Mikyu.open(dir)} and {@code Mikyu.dial(uri)}:
- * whatever holds a {@link Mikyu} sees the same behaviour, results and exception types from both.
+ * whatever holds a {@link Mikyu} sees the same behaviour, results and exception types from both. Another module
+ * runs it against its own backend by extending it with its own static {@code contractBackends()}.
  */
 class MikyuContractTest {
+
+    static Stream<ContractBackend> contractBackends() {
+        return Stream.of(Backend.values());
+    }
 
     private static final TaskQueueConfig QUICK_RETRY = TaskQueueConfig.defaults()
             .withBackoff(Duration.ZERO, 1.0, Duration.ZERO);
@@ -58,9 +64,9 @@ class MikyuContractTest {
     Path dir;
 
     @ParameterizedTest
-    @EnumSource(Backend.class)
-    void appendsAreReadBackByOffsetAndRange(Backend backend) {
-        try (Backend.Store s = backend.open(dir)) {
+    @ArgumentsSource(ContractBackends.class)
+    void appendsAreReadBackByOffsetAndRange(ContractBackend backend) {
+        try (ContractBackend.Store s = backend.open(dir)) {
             LogQueue events = s.mikyu().createLog("events", LogQueueConfig.defaults());
             assertThat(events.append(Entry.keyed("k", "first").withHeaders(Headers.of("type", "a")))).isZero();
             assertThat(events.appendBatch(List.of(Entry.of("second"), Entry.tombstone("k")), Durability.SYNC))
@@ -83,9 +89,9 @@ class MikyuContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Backend.class)
-    void queuesAreCreatedListedAndDeleted(Backend backend) {
-        try (Backend.Store s = backend.open(dir)) {
+    @ArgumentsSource(ContractBackends.class)
+    void queuesAreCreatedListedAndDeleted(ContractBackend backend) {
+        try (ContractBackend.Store s = backend.open(dir)) {
             Mikyu m = s.mikyu();
             m.createLog("b-log");
             m.getOrCreateLog("a-log", LogQueueConfig.defaults().withDurability(Durability.SYNC));
@@ -104,9 +110,9 @@ class MikyuContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Backend.class)
-    void aConsumerGroupCommitsResetsAndReportsLag(Backend backend) throws Exception {
-        try (Backend.Store s = backend.open(dir)) {
+    @ArgumentsSource(ContractBackends.class)
+    void aConsumerGroupCommitsResetsAndReportsLag(ContractBackend backend) throws Exception {
+        try (ContractBackend.Store s = backend.open(dir)) {
             LogQueue events = s.mikyu().createLog("events");
             for (int i = 0; i < 5; i++) {
                 events.append(Entry.of("e" + i));
@@ -127,9 +133,9 @@ class MikyuContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Backend.class)
-    void aLongPollWaitsForTheNextAppend(Backend backend) throws Exception {
-        try (Backend.Store s = backend.open(dir)) {
+    @ArgumentsSource(ContractBackends.class)
+    void aLongPollWaitsForTheNextAppend(ContractBackend backend) throws Exception {
+        try (ContractBackend.Store s = backend.open(dir)) {
             LogQueue events = s.mikyu().createLog("events");
             try (BlockedCall<List<Record>> polled = BlockedCall.start(() -> events.poll(0, 10,
                     Duration.ofMinutes(10)))) {
@@ -151,9 +157,9 @@ class MikyuContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Backend.class)
-    void sharedGroupMembersLeaseAckAndRedeliver(Backend backend) throws Exception {
-        try (Backend.Store s = backend.open(dir)) {
+    @ArgumentsSource(ContractBackends.class)
+    void sharedGroupMembersLeaseAckAndRedeliver(ContractBackend backend) throws Exception {
+        try (ContractBackend.Store s = backend.open(dir)) {
             LogQueue events = s.mikyu().createLog("events");
             events.appendBatch(List.of(Entry.of("a"), Entry.of("b"), Entry.of("c")));
             SharedGroup workers = events.sharedGroup("workers",
@@ -181,9 +187,9 @@ class MikyuContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Backend.class)
-    void tasksAreLeasedAckedNackedAndDeadLettered(Backend backend) throws Exception {
-        try (Backend.Store s = backend.open(dir)) {
+    @ArgumentsSource(ContractBackends.class)
+    void tasksAreLeasedAckedNackedAndDeadLettered(ContractBackend backend) throws Exception {
+        try (ContractBackend.Store s = backend.open(dir)) {
             TaskQueue jobs = s.mikyu().createTaskQueue("jobs", QUICK_RETRY.withMaxAttempts(2));
             assertThat(jobs.enqueue(Task.of("low").withPriority(1))).isZero();
             assertThat(jobs.enqueueBatch(List.of(Task.of("high").withPriority(9)), Durability.SYNC)).isEqualTo(1);
@@ -216,9 +222,9 @@ class MikyuContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Backend.class)
-    void undeliveredLeasesGoBackWithoutCountingAsAttempts(Backend backend) throws Exception {
-        try (Backend.Store s = backend.open(dir)) {
+    @ArgumentsSource(ContractBackends.class)
+    void undeliveredLeasesGoBackWithoutCountingAsAttempts(ContractBackend backend) throws Exception {
+        try (ContractBackend.Store s = backend.open(dir)) {
             TaskQueue jobs = s.mikyu().createTaskQueue("jobs");
             jobs.enqueueBatch(List.of(Task.of("a"), Task.of("b")));
             List<LeasedTask> prefetched = jobs.dequeue(2, Duration.ofMinutes(5), Duration.ZERO, null);
@@ -243,9 +249,9 @@ class MikyuContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Backend.class)
-    void aNewSharedGroupStartsWhereItsCreatorSays(Backend backend) throws Exception {
-        try (Backend.Store s = backend.open(dir)) {
+    @ArgumentsSource(ContractBackends.class)
+    void aNewSharedGroupStartsWhereItsCreatorSays(ContractBackend backend) throws Exception {
+        try (ContractBackend.Store s = backend.open(dir)) {
             LogQueue events = s.mikyu().createLog("events");
             events.append(Entry.of("before"));
             SharedGroup latest = events.sharedGroup("latest", SharedGroupConfig.defaults(), null,
@@ -265,9 +271,9 @@ class MikyuContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Backend.class)
-    void aFilteredDequeueTakesOnlyMatchingTasks(Backend backend) throws Exception {
-        try (Backend.Store s = backend.open(dir)) {
+    @ArgumentsSource(ContractBackends.class)
+    void aFilteredDequeueTakesOnlyMatchingTasks(ContractBackend backend) throws Exception {
+        try (ContractBackend.Store s = backend.open(dir)) {
             TaskQueue jobs = s.mikyu().createTaskQueue("jobs");
             jobs.enqueue(Task.of("us").withHeaders(Headers.of("region", "us")));
             jobs.enqueue(Task.of("eu").withHeaders(Headers.of("region", "eu")));
@@ -280,9 +286,9 @@ class MikyuContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Backend.class)
-    void aTransactionCommitsAcrossQueuesOrNotAtAll(Backend backend) throws Exception {
-        try (Backend.Store s = backend.open(dir)) {
+    @ArgumentsSource(ContractBackends.class)
+    void aTransactionCommitsAcrossQueuesOrNotAtAll(ContractBackend backend) throws Exception {
+        try (ContractBackend.Store s = backend.open(dir)) {
             Mikyu m = s.mikyu();
             LogQueue events = m.createLog("events");
             TaskQueue jobs = m.createTaskQueue("jobs");
@@ -316,9 +322,9 @@ class MikyuContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Backend.class)
-    void aPreparedTransactionWaitsForItsDecision(Backend backend) {
-        try (Backend.Store s = backend.open(dir)) {
+    @ArgumentsSource(ContractBackends.class)
+    void aPreparedTransactionWaitsForItsDecision(ContractBackend backend) {
+        try (ContractBackend.Store s = backend.open(dir)) {
             Mikyu m = s.mikyu();
             LogQueue events = m.createLog("events");
             byte[] commitMe = {1, 2, 3};
@@ -341,9 +347,9 @@ class MikyuContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Backend.class)
-    void anInDoubtTransactionIsDescribedAndDecidedOnce(Backend backend) throws Exception {
-        try (Backend.Store s = backend.open(dir)) {
+    @ArgumentsSource(ContractBackends.class)
+    void anInDoubtTransactionIsDescribedAndDecidedOnce(ContractBackend backend) throws Exception {
+        try (ContractBackend.Store s = backend.open(dir)) {
             Mikyu m = s.mikyu();
             m.createLog("events");
             TaskQueue jobs = m.createTaskQueue("jobs");
@@ -377,9 +383,9 @@ class MikyuContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Backend.class)
-    void theStoreTellsAStableId(Backend backend) {
-        try (Backend.Store s = backend.open(dir)) {
+    @ArgumentsSource(ContractBackends.class)
+    void theStoreTellsAStableId(ContractBackend backend) {
+        try (ContractBackend.Store s = backend.open(dir)) {
             String id = s.mikyu().storeId();
             assertThat(java.util.UUID.fromString(id).toString()).isEqualTo(id);
             assertThat(s.mikyu().storeId()).isEqualTo(id);
@@ -387,9 +393,9 @@ class MikyuContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Backend.class)
-    void failuresArriveAsTheEngineExceptionTypes(Backend backend) {
-        try (Backend.Store s = backend.open(dir)) {
+    @ArgumentsSource(ContractBackends.class)
+    void failuresArriveAsTheEngineExceptionTypes(ContractBackend backend) {
+        try (ContractBackend.Store s = backend.open(dir)) {
             Mikyu m = s.mikyu();
             LogQueue events = m.createLog("events");
             assertThatThrownBy(() -> m.log("missing")).isInstanceOf(QueueNotFoundException.class)
@@ -413,10 +419,10 @@ class MikyuContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Backend.class)
-    void aFullDiskRefusesAppendsAsStorageFull(Backend backend) {
+    @ArgumentsSource(ContractBackends.class)
+    void aFullDiskRefusesAppendsAsStorageFull(ContractBackend backend) {
         EngineConfig noRoom = EngineConfig.builder().minFreeDiskBytes(Long.MAX_VALUE / 2).build();
-        try (Backend.Store s = backend.open(dir, noRoom)) {
+        try (ContractBackend.Store s = backend.open(dir, noRoom)) {
             LogQueue events = s.mikyu().createLog("events");
             assertThatThrownBy(() -> events.append(Entry.of("x"))).isInstanceOf(StorageFullException.class)
                     .hasMessageContaining(dir.toString());
@@ -424,9 +430,9 @@ class MikyuContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Backend.class)
-    void aClosedStoreRefusesCallsAsClosed(Backend backend) {
-        try (Backend.Store s = backend.open(dir)) {
+    @ArgumentsSource(ContractBackends.class)
+    void aClosedStoreRefusesCallsAsClosed(ContractBackend backend) {
+        try (ContractBackend.Store s = backend.open(dir)) {
             LogQueue events = s.mikyu().createLog("events");
             assertThat(s.mikyu().isOpen()).isTrue();
             s.mikyu().close();
@@ -446,9 +452,9 @@ class MikyuContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Backend.class)
-    void anExclusiveClaimIsRefusedWhileHeldAndFreeOnceReleased(Backend backend) {
-        try (Backend.Store s = backend.open(dir)) {
+    @ArgumentsSource(ContractBackends.class)
+    void anExclusiveClaimIsRefusedWhileHeldAndFreeOnceReleased(ContractBackend backend) {
+        try (ContractBackend.Store s = backend.open(dir)) {
             Claim first = s.mikyu().claim("client-7", ClaimMode.EXCLUSIVE);
             assertThatThrownBy(() -> s.mikyu().claim("client-7", ClaimMode.EXCLUSIVE))
                     .isInstanceOf(ClaimedException.class).hasMessageContaining("client-7");
@@ -463,9 +469,9 @@ class MikyuContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Backend.class)
-    void sharedClaimsAreCountedAndKeepExclusiveOnesOut(Backend backend) {
-        try (Backend.Store s = backend.open(dir)) {
+    @ArgumentsSource(ContractBackends.class)
+    void sharedClaimsAreCountedAndKeepExclusiveOnesOut(ContractBackend backend) {
+        try (ContractBackend.Store s = backend.open(dir)) {
             Claim a = s.mikyu().claim("subscription", ClaimMode.SHARED);
             Claim b = s.mikyu().claim("subscription", ClaimMode.SHARED);
             assertThat(s.mikyu().claimHolders("subscription")).isEqualTo(2);
@@ -478,9 +484,9 @@ class MikyuContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Backend.class)
-    void aGroupIsDeletedUnlessItsClaimIsHeld(Backend backend) {
-        try (Backend.Store s = backend.open(dir)) {
+    @ArgumentsSource(ContractBackends.class)
+    void aGroupIsDeletedUnlessItsClaimIsHeld(ContractBackend backend) {
+        try (ContractBackend.Store s = backend.open(dir)) {
             LogQueue log = s.mikyu().createLog("prices");
             log.sharedGroup("ticker", SharedGroupConfig.defaults());
             Claim member = s.mikyu().claim("members/ticker", ClaimMode.SHARED);

@@ -1,0 +1,260 @@
+package io.mikyu.kafka.share;
+
+import io.mikyu.engine.Entry;
+import io.mikyu.engine.Headers;
+import io.mikyu.engine.LeaseToken;
+import io.mikyu.engine.SharedGroup;
+import io.mikyu.engine.StaleLeaseException;
+import io.mikyu.engine.StoreClosedException;
+import io.mikyu.engine.TaskQueue;
+import io.mikyu.kafka.admin.Cluster;
+import io.mikyu.kafka.record.RecordMapping;
+
+import org.apache.kafka.clients.consumer.AcknowledgeType;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.KafkaException;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * Leases on the records of one topic, held through a share group (KIP-932): what task queues and shared groups both
+ * are on Kafka. A fetch acquires records under the group's acquisition lock (the lease); an ack is {@code ACCEPT}, a
+ * nack {@code RELEASE} (ready again at once, its delivery count raised), an extension {@code RENEW}, each committed
+ * before the call returns. After {@code maxAttempts} deliveries a record goes to the dead letters: a nack of the last
+ * attempt, or the delivery after it (the last lease ran out), writes it there with mikyu's {@code mikyu.dlq.*}
+ * headers and then accepts it (a crash between the two leaves a duplicate there, never a loss).
+ *
+ * <p>A Kafka share consumer may fetch again only once every record of its last fetch is acknowledged, while a mikyu
+ * consumer may hold leases and fetch more; so this keeps several members and fetches with one that holds nothing.
+ */
+public final class ShareLeases implements AutoCloseable {
+
+    /** A record handed out under a lease. */
+    public record Acquired(ConsumerRecord<byte[], byte[]> record, Headers headers, LeaseToken token, int attempt,
+                           long leaseExpiresAt, long expiresAt) {
+        public byte[] payload() {
+            return record.value() == null ? new byte[0] : record.value();
+        }
+    }
+
+    private record Held(ShareMember member, ConsumerRecord<byte[], byte[]> record, int attempt, long expiresAt) {
+    }
+
+    private static final Duration FETCH_STEP = Duration.ofMillis(500);
+
+    private final Cluster cluster;
+    private final String group;
+    private final String topic;
+    private final String queue;
+    private final int maxAttempts;
+    private final long defaultLockMillis;
+    private final Consumer<Entry> deadLetters;
+    private final List<ShareMember> members = new CopyOnWriteArrayList<>();
+    private final Map<LeaseToken, Held> held = new ConcurrentHashMap<>();
+    private final AtomicLong leases = new AtomicLong();
+    private volatile boolean closed;
+
+    /**
+     * @param queue       the name dead letters say they came from
+     * @param deadLetters where a record goes after {@code maxAttempts}; {@code null}: nowhere (a dead-letter queue)
+     */
+    public ShareLeases(Cluster cluster, String group, String topic, String queue, int maxAttempts,
+                       long defaultLockMillis, Consumer<Entry> deadLetters) {
+        this.cluster = cluster;
+        this.group = group;
+        this.topic = topic;
+        this.queue = queue;
+        this.maxAttempts = maxAttempts;
+        this.defaultLockMillis = defaultLockMillis;
+        this.deadLetters = deadLetters;
+    }
+
+    /** Up to {@code max} records, waiting up to {@code wait} for the first. */
+    public List<Acquired> fetch(int max, Duration wait) throws InterruptedException {
+        if (max < 1) {
+            throw new IllegalArgumentException("max must be at least 1: " + max);
+        }
+        long deadline = System.nanoTime() + wait.toNanos();
+        List<Acquired> out = new ArrayList<>();
+        while (out.isEmpty()) {
+            if (closed) {
+                throw new StoreClosedException("'" + queue + "' is closed");
+            }
+            if (Thread.interrupted()) {
+                throw new InterruptedException("fetch from '" + queue + "' interrupted");
+            }
+            ShareMember member = idleMember(max);
+            long left = Math.max(0, deadline - System.nanoTime());
+            for (ConsumerRecord<byte[], byte[]> r : member.poll(Duration.ofNanos(Math.min(left, FETCH_STEP.toNanos())))) {
+                Acquired a = handOut(member, r);
+                if (a != null) {
+                    out.add(a);
+                }
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                break;
+            }
+        }
+        return out;
+    }
+
+    private ShareMember idleMember(int max) {
+        forgetEndedLeases();
+        for (ShareMember m : members) {
+            if (m.isIdle()) {
+                return m;
+            }
+        }
+        ShareMember m = new ShareMember(cluster, group, topic, Math.max(1, Math.min(max, 500)));
+        members.add(m);
+        return m;
+    }
+
+    /**
+     * Gives up the leases whose time has passed (measured from when the fetch returned, so after the broker's lock
+     * ended): their records are back in the group already, but the member that fetched them may fetch again only
+     * once it has acknowledged them, which a holder that died never does.
+     */
+    private void forgetEndedLeases() {
+        long now = System.currentTimeMillis();
+        for (Map.Entry<LeaseToken, Held> e : held.entrySet()) {
+            Held h = e.getValue();
+            if (h.expiresAt() < now && held.remove(e.getKey(), h)) {
+                // Kafka refuses the release of a record whose lock ended; the member is free of it all the same.
+                h.member().acknowledge(h.record(), AcknowledgeType.RELEASE);
+            }
+        }
+    }
+
+    /** The lease of a fetched record, or {@code null} if it is not handed out (expired, or past its attempts). */
+    private Acquired handOut(ShareMember member, ConsumerRecord<byte[], byte[]> r) {
+        int attempt = r.deliveryCount().map(Short::intValue).orElse(1);
+        Headers headers = RecordMapping.mikyuHeaders(r.headers());
+        long expiresAt = longHeader(headers, SharedGroup.EXPIRES_AT_HEADER, 0);
+        if (expiresAt > 0 && expiresAt <= System.currentTimeMillis()) {
+            member.acknowledge(r, AcknowledgeType.ACCEPT);
+            return null;
+        }
+        if (attempt > maxAttempts && deadLetters != null) {
+            deadLetter(member, r, attempt - 1, "lease expired");
+            return null;
+        }
+        long lockMillis = member.lockMillis().map(Integer::longValue).orElse(defaultLockMillis);
+        LeaseToken token = new LeaseToken(r.offset(), leases.incrementAndGet());
+        long leaseEnds = System.currentTimeMillis() + lockMillis;
+        held.put(token, new Held(member, r, attempt, leaseEnds));
+        return new Acquired(r, headers, token, attempt, leaseEnds, expiresAt);
+    }
+
+    /** A header's value as a number, or {@code otherwise}. */
+    public static long longHeader(Headers headers, String name, long otherwise) {
+        String value = headers.getString(name);
+        if (value == null) {
+            return otherwise;
+        }
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            return otherwise;
+        }
+    }
+
+    public void ack(LeaseToken token) {
+        finish(token, AcknowledgeType.ACCEPT);
+    }
+
+    /** Back at once (Kafka has no redelivery delay); to the dead letters after the last attempt. */
+    public void nack(LeaseToken token, String reason) {
+        Held h = held.get(token);
+        if (h != null && h.attempt() >= maxAttempts && deadLetters != null) {
+            held.remove(token);
+            deadLetter(h.member(), h.record(), h.attempt(), reason == null ? "nacked" : reason);
+            return;
+        }
+        finish(token, AcknowledgeType.RELEASE);
+    }
+
+    /** Back to the group; Kafka still counts the delivery. */
+    public void returnUndelivered(List<LeaseToken> tokens) {
+        for (LeaseToken t : tokens) {
+            try {
+                finish(t, AcknowledgeType.RELEASE);
+            } catch (StaleLeaseException e) {
+                // Its lease already ended: it is back anyway.
+            }
+        }
+    }
+
+    /** Renews the lock by the group's lock duration; returns when it now ends. */
+    public long extend(LeaseToken token) {
+        Held h = held.get(token);
+        if (h == null) {
+            throw new StaleLeaseException("no lease " + token + " on '" + queue + "'");
+        }
+        KafkaException refused = h.member().acknowledge(h.record(), AcknowledgeType.RENEW);
+        if (refused != null) {
+            held.remove(token);
+            throw new StaleLeaseException("lease " + token + " on '" + queue + "' could not be renewed: "
+                    + refused.getMessage(), refused);
+        }
+        long leaseEnds = System.currentTimeMillis()
+                + h.member().lockMillis().map(Integer::longValue).orElse(defaultLockMillis);
+        held.replace(token, h, new Held(h.member(), h.record(), h.attempt(), leaseEnds));
+        return leaseEnds;
+    }
+
+    /** Leases this handle holds. */
+    public int inFlight() {
+        return held.size();
+    }
+
+    private void finish(LeaseToken token, AcknowledgeType type) {
+        Held h = held.remove(token);
+        if (h == null) {
+            throw new StaleLeaseException("no lease " + token + " on '" + queue + "'");
+        }
+        KafkaException refused = h.member().acknowledge(h.record(), type);
+        if (refused != null) {
+            throw new StaleLeaseException("lease " + token + " on '" + queue + "' ended before it was "
+                    + (type == AcknowledgeType.ACCEPT ? "acked" : "returned") + ": " + refused.getMessage(), refused);
+        }
+    }
+
+    /** Writes the record to the dead letters, then accepts it (a crash between: a duplicate there). */
+    private void deadLetter(ShareMember member, ConsumerRecord<byte[], byte[]> r, int attempts, String reason) {
+        Headers.Builder headers = Headers.builder();
+        RecordMapping.mikyuHeaders(r.headers()).asList().forEach(h -> headers.add(h.name(), h.value()));
+        headers.add(TaskQueue.DLQ_ORIGINAL_QUEUE, queue);
+        headers.add(TaskQueue.DLQ_ORIGINAL_ID, Long.toString(r.offset()));
+        headers.add(TaskQueue.DLQ_ATTEMPTS, Integer.toString(attempts));
+        headers.add(TaskQueue.DLQ_REASON, reason.getBytes(StandardCharsets.UTF_8));
+        deadLetters.accept(new Entry(null, headers.build(), r.value() == null ? new byte[0] : r.value(),
+                Entry.NO_TIMESTAMP));
+        // Refused: the record went back to the group; it comes again and is dead-lettered again.
+        member.acknowledge(r, AcknowledgeType.ACCEPT);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        for (ShareMember m : members) {
+            m.wakeup();
+        }
+        for (ShareMember m : members) {
+            try {
+                m.close();
+            } catch (RuntimeException e) {
+                // Closing: what it held returns to the group when its locks run out.
+            }
+        }
+        members.clear();
+    }
+}

@@ -1,0 +1,46 @@
+package io.mikyu.kafka.admin;
+
+import io.mikyu.engine.InvalidQueueNameException;
+import io.mikyu.engine.QueueKind;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class TopicNamesTest {
+
+    private final TopicNames names = new TopicNames("mikyu");
+
+    @Test
+    void namesWithSlashesColonsAndDotsBecomeLegalTopicNamesAndComeBack() {
+        for (String name : new String[] {"jobs", "jobs/dlq", "orders:billing/dlq", "a.b_c", "ünï-code", "UPPER-9"}) {
+            String topic = names.topic(QueueKind.TASK, name);
+            assertThat(topic).matches("[a-zA-Z0-9._-]+").startsWith("mikyu.task.");
+            assertThat(names.queueName(QueueKind.TASK, topic)).isEqualTo(name);
+            assertThat(names.queueName(QueueKind.LOG, topic)).isNull();
+        }
+        assertThat(names.topic(QueueKind.LOG, "jobs/dlq")).isEqualTo("mikyu.log.jobs_2fdlq");
+    }
+
+    @Test
+    void aDotOrUnderscoreCannotMakeTwoNamesShareATopic() {
+        assertThat(names.topic(QueueKind.LOG, "a.b")).isNotEqualTo(names.topic(QueueKind.LOG, "a_b"));
+        assertThat(names.topic(QueueKind.LOG, "a_2fb")).isNotEqualTo(names.topic(QueueKind.LOG, "a/b"));
+    }
+
+    @Test
+    void groupsOfALogAreFoundByTheirLogsName() {
+        String group = names.consumerGroup("orders", "billing.eu");
+        assertThat(names.groupName("orders", group)).isEqualTo("billing.eu");
+        assertThat(names.groupName("order", group)).isNull();
+    }
+
+    @Test
+    void tooLongOrEmptyNamesAreRefusedClearly() {
+        assertThatThrownBy(() -> names.topic(QueueKind.LOG, "/".repeat(100)))
+                .isInstanceOf(InvalidQueueNameException.class).hasMessageContaining("too long for a Kafka topic");
+        assertThatThrownBy(() -> names.topic(QueueKind.LOG, "")).isInstanceOf(InvalidQueueNameException.class);
+        assertThatThrownBy(() -> new TopicNames("a.b")).isInstanceOf(IllegalArgumentException.class);
+    }
+}
