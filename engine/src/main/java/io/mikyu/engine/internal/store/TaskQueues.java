@@ -6,6 +6,7 @@ import io.mikyu.engine.RecoveryReport;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.engine.internal.log.SegmentedLog;
+import io.mikyu.engine.internal.memory.TransientMemory;
 import io.mikyu.engine.internal.task.TaskQueueHandle;
 import io.mikyu.engine.internal.txn.TxOp;
 import io.mikyu.engine.internal.write.GroupCommitWriter;
@@ -37,6 +38,8 @@ final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
     /** Commits a store transaction: how dead letters move atomically. */
     private final Consumer<List<TxOp>> transactions;
     private final ConcurrentHashMap<String, QueueMeters> meters = new ConcurrentHashMap<>();
+    /** What the queues' transient tasks take, against the store's limits. */
+    private final TransientMemory transientMemory;
 
     TaskQueues(Path root, EngineConfig config, GroupCommitWriter writer, ByteBuffer writerScratch,
                Consumer<RecoveryReport.Event> recovery, Consumer<List<TxOp>> transactions) {
@@ -45,6 +48,7 @@ final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
         this.config = config;
         this.writer = writer;
         this.writerScratch = writerScratch;
+        this.transientMemory = new TransientMemory(config);
     }
 
     @Override
@@ -98,6 +102,12 @@ final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
         m.counter("mikyu.queue.acked", handle, TaskQueueHandle::ackedCount, "tasks acked");
         m.counter("mikyu.queue.deadlettered", handle, TaskQueueHandle::deadLetteredCount,
                 "tasks moved to the dead-letter queue");
+        TransientMemory.Account transientAccount = transientMemory.account(name);
+        handle.countTransientMemory(transientAccount);
+        m.gauge("mikyu.queue.transient.bytes", transientAccount, TransientMemory.Account::bytes,
+                "estimated heap of transient (memory-only) tasks");
+        m.gauge("mikyu.queue.transient.tasks", transientAccount, TransientMemory.Account::tasks,
+                "transient (memory-only) tasks");
         queues.put(name, handle);
         meters.put(name, m);
         return handle;
@@ -136,6 +146,7 @@ final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
             return null;
         });
         for (TaskQueueHandle h : closing) {
+            h.releaseTransientMemory();
             h.wakeAll();
             QueueMeters m = meters.remove(h.name());
             if (m != null) {
@@ -152,9 +163,11 @@ final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
             } catch (IOException e) {
                 LOG.error("closing {} failed; it will be recovered on the next open", t.storage().describe(), e);
             }
+            t.releaseTransientMemory();
             t.wakeAll();
         }
         meters.values().forEach(QueueMeters::close);
+        transientMemory.close();
     }
 
     @Override

@@ -18,6 +18,7 @@ import io.mikyu.engine.internal.format.BatchEncoder;
 import io.mikyu.engine.internal.format.TaskRecordDescriptor;
 import io.mikyu.engine.internal.log.Retention;
 import io.mikyu.engine.internal.log.SegmentedLog;
+import io.mikyu.engine.internal.memory.TransientMemory;
 import io.mikyu.engine.internal.txn.TxOp;
 import io.mikyu.engine.internal.txn.TxTarget;
 import io.mikyu.engine.internal.write.AppendRequest;
@@ -183,24 +184,59 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
         });
     }
 
+    /** Counts this queue's transient tasks against the store's memory limits (from open on). */
+    public void countTransientMemory(TransientMemory.Account account) {
+        ledger.withLock(() -> ledger.state.transientMemory = account);
+    }
+
+    /** The queue is deleted or closed: what its transient tasks took is given back. */
+    public void releaseTransientMemory() {
+        TransientMemory.Account account = ledger.state.transientMemory; // set once, before the queue was published
+        if (account != null) {
+            account.close();
+        }
+    }
+
     @Override
     public long enqueueTransient(List<Task> tasks) {
+        return enqueueTransient(tasks, false);
+    }
+
+    /** {@code moved}: dead letters already counted in their queue, charged here whatever the limits. */
+    long enqueueTransient(List<Task> tasks, boolean moved) {
+        TransientMemory.Account account = ledger.state.transientMemory;
+        long size = account == null ? 0 : TransientMemory.footprint(tasks);
+        if (account != null && moved) {
+            account.force(size, tasks.size());
+        } else if (account != null && account.admit(size, tasks.size()) == TransientMemory.Admission.SPILL) {
+            return enqueueBatch(tasks, Durability.ASYNC);
+        }
         long enqueuedAt = clock.wallMillis();
         long now = clock.steadyMillis();
         long[] first = {-1};
-        ledger.pacing.awaitRoom(tasks.size());
-        ledger.withLock(() -> {
-            ledger.checkOpen();
-            for (Task t : tasks) {
-                TaskEntry e = ledger.state.enqueuedTransient(new TaskRecordDescriptor.Meta(t.priority(),
-                        t.deliverAt(), t.expiresAt()), enqueuedAt, t.headers(), t.payload(), now);
-                if (first[0] < 0 && e != null) {
-                    first[0] = e.id;
+        long[] placed = {0, 0}; // bytes and tasks now in the state, which gives them back as they leave
+        try {
+            ledger.pacing.awaitRoom(tasks.size());
+            ledger.withLock(() -> {
+                ledger.checkOpen();
+                for (Task t : tasks) {
+                    placed[0] += account == null ? 0 : TransientMemory.footprint(t.headers(), t.payload());
+                    placed[1]++;
+                    TaskEntry e = ledger.state.enqueuedTransient(new TaskRecordDescriptor.Meta(t.priority(),
+                            t.deliverAt(), t.expiresAt()), enqueuedAt, t.headers(), t.payload(), now);
+                    if (first[0] < 0 && e != null) {
+                        first[0] = e.id;
+                    }
                 }
+                ledger.pacing.noteReady();
+                ledger.waiting.signalReady(tasks.size(), allReady(tasks, now));
+            });
+        } catch (RuntimeException e) {
+            if (account != null) {
+                account.release(size - placed[0], tasks.size() - (int) placed[1]);
             }
-            ledger.pacing.noteReady();
-            ledger.waiting.signalReady(tasks.size(), allReady(tasks, now));
-        });
+            throw e;
+        }
         return first[0];
     }
 
