@@ -13,6 +13,7 @@ import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.engine.support.BackgroundCall;
 import io.mikyu.engine.support.SteppableTimeSource;
+import io.mikyu.engine.spi.TransientWrites;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -286,6 +287,23 @@ class TransientMemoryLimitTest {
                 q.enqueueTransient(List.of(task(10_000)));
             }
             assertThat(gauge("mikyu.engine.transient.bytes")).isEqualTo(100 * (10_000 + 192));
+        }
+    }
+
+    @Test
+    void theCallsThatMayNotWaitSayMemoryFullAndEnqueueNothing() throws Exception {
+        try (Mikyu store = Mikyu.open(data, config().transientMemoryLimit(ONE)
+                .transientMemoryBlockTimeout(Duration.ofMinutes(10)).build())) {
+            TaskQueue q = store.createTaskQueue("jobs");
+            TransientWrites writes = (TransientWrites) q;
+            assertThat(writes.tryEnqueueTransient(List.of(task(1_000)))).isNotEqualTo(TransientWrites.MEMORY_FULL);
+            assertThat(writes.tryEnqueueTransient(List.of(task(1_000)))).isEqualTo(TransientWrites.MEMORY_FULL);
+            assertThat(writes.enqueueTransientUnlessFull(List.of(task(1_000)))).isEqualTo(TransientWrites.MEMORY_FULL);
+            assertThat(q.counts().ready()).isEqualTo(1);
+            assertThat(counter("mikyu.engine.transient.blocked")).as("nothing waited").isZero();
+            q.ack(q.dequeue(1, LEASE, Duration.ZERO, null).get(0).token());
+            assertThat(writes.enqueueTransientUnlessFull(List.of(task(1_000)))).isNotEqualTo(TransientWrites.MEMORY_FULL);
+            assertThat(q.counts().ready()).isEqualTo(1);
         }
     }
 

@@ -36,7 +36,9 @@ public final class TransientMemory implements AutoCloseable {
         /** Charged: keep them in memory. */
         HELD,
         /** Over a limit under {@link TransientMemoryPolicy#SPILL}: nothing charged, write them instead. */
-        SPILL
+        SPILL,
+        /** Over a limit under {@link TransientMemoryPolicy#BLOCK}, and the caller may not wait: nothing charged. */
+        FULL
     }
 
     /**
@@ -177,6 +179,11 @@ public final class TransientMemory implements AutoCloseable {
          * for room, says {@link Admission#SPILL}, or throws {@link MemoryLimitException}.
          */
         public Admission admit(long size, int count) {
+            return admit(size, count, true);
+        }
+
+        /** As {@link #admit(long, int)}; where it would wait and {@code mayWait} is false, {@link Admission#FULL}. */
+        public Admission admit(long size, int count, boolean mayWait) {
             if (tryCharge(size, count)) {
                 return Admission.HELD;
             }
@@ -185,6 +192,9 @@ public final class TransientMemory implements AutoCloseable {
                 return Admission.SPILL;
             }
             if (policy == TransientMemoryPolicy.BLOCK && fitsAtAll(size) && blockNanos > 0) {
+                if (!mayWait) {
+                    return Admission.FULL;
+                }
                 blocked.incrementAndGet();
                 if (awaitCharge(size, count)) {
                     return Admission.HELD;
@@ -192,6 +202,11 @@ public final class TransientMemory implements AutoCloseable {
             }
             refused.incrementAndGet();
             throw refusal(size, count);
+        }
+
+        /** Charges {@code count} tasks of {@code size} bytes if both limits allow now; never waits nor throws. */
+        public boolean tryAdmit(long size, int count) {
+            return tryCharge(size, count);
         }
 
         /** Charges without a limit: tasks moved in memory from another queue (dead letters), already counted there. */

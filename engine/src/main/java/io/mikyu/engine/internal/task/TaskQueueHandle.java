@@ -25,6 +25,7 @@ import io.mikyu.engine.internal.write.AppendRequest;
 import io.mikyu.engine.internal.write.GroupCommitWriter;
 import io.mikyu.engine.spi.AsyncDequeue;
 import io.mikyu.engine.spi.AsyncWrites;
+import io.mikyu.engine.spi.TransientWrites;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -41,7 +42,8 @@ import java.util.concurrent.TimeUnit;
  * The {@link TaskQueue} callers hold. The queue's log holds both its task records (id = offset) and the state
  * records of their leases; {@link LeaseLedger} does the leasing, this class enqueues and waits.
  */
-public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, AsyncWrites, AsyncDequeue {
+public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, AsyncWrites, AsyncDequeue,
+        TransientWrites {
 
     private final SegmentedLog log;
     private final EngineConfig engine;
@@ -199,24 +201,56 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
 
     @Override
     public long enqueueTransient(List<Task> tasks) {
-        return enqueueTransient(tasks, false);
+        return enqueueTransient(tasks, false, true);
     }
 
-    /** {@code moved}: dead letters already counted in their queue, charged here whatever the limits. */
+    @Override
+    public long enqueueTransientUnlessFull(List<Task> tasks) {
+        return enqueueTransient(tasks, false, false);
+    }
+
+    /** Dead letters already counted in their queue ({@code moved}) are charged here whatever the limits. */
     long enqueueTransient(List<Task> tasks, boolean moved) {
+        return enqueueTransient(tasks, moved, true);
+    }
+
+    private long enqueueTransient(List<Task> tasks, boolean moved, boolean mayWait) {
         TransientMemory.Account account = ledger.state.transientMemory;
         long size = account == null ? 0 : TransientMemory.footprint(tasks);
+        ledger.pacing.awaitRoom(tasks.size());
         if (account != null && moved) {
             account.force(size, tasks.size());
-        } else if (account != null && account.admit(size, tasks.size()) == TransientMemory.Admission.SPILL) {
-            return enqueueBatch(tasks, Durability.ASYNC);
+        } else if (account != null) {
+            switch (account.admit(size, tasks.size(), mayWait)) {
+                case SPILL -> {
+                    return enqueueBatch(tasks, Durability.ASYNC);
+                }
+                case FULL -> {
+                    return MEMORY_FULL;
+                }
+                case HELD -> { }
+            }
         }
+        return holdTransient(tasks, account, size);
+    }
+
+    @Override
+    public long tryEnqueueTransient(List<Task> tasks) {
+        TransientMemory.Account account = ledger.state.transientMemory;
+        long size = account == null ? 0 : TransientMemory.footprint(tasks);
+        if (ledger.pacing.wouldPace() || (account != null && !account.tryAdmit(size, tasks.size()))) {
+            return MEMORY_FULL;
+        }
+        return holdTransient(tasks, account, size);
+    }
+
+    /** Transient tasks whose memory is charged ({@code size} to {@code account}) join the queue. */
+    private long holdTransient(List<Task> tasks, TransientMemory.Account account, long size) {
         long enqueuedAt = clock.wallMillis();
         long now = clock.steadyMillis();
         long[] first = {-1};
         long[] placed = {0, 0}; // bytes and tasks now in the state, which gives them back as they leave
         try {
-            ledger.pacing.awaitRoom(tasks.size());
             ledger.withLock(() -> {
                 ledger.checkOpen();
                 for (Task t : tasks) {
