@@ -19,6 +19,16 @@ public final class EngineConfig {
         FAIL
     }
 
+    /** What a transient (memory-only) enqueue does when it would go over a transient-memory limit. */
+    public enum TransientMemoryPolicy {
+        /** Wait until consumers free memory, up to {@link #transientMemoryBlockTimeout()}, then fail. */
+        BLOCK,
+        /** Fail at once with {@link MemoryLimitException}; nothing is enqueued. */
+        FAIL,
+        /** Write the tasks like stored ones ({@link Durability#ASYNC}) instead of keeping them in memory. */
+        SPILL
+    }
+
     private final Durability defaultDurability;
     private final Duration flushInterval;
     private final int maxRecordBytes;
@@ -35,6 +45,11 @@ public final class EngineConfig {
     private final MeterRegistry meterRegistry;
     private final TimeSource timeSource;
     private final int maxOpenSegmentFiles;
+
+    private final long transientMemoryLimit;
+    private final long transientMemoryLimitPerQueue;
+    private final TransientMemoryPolicy transientMemoryPolicy;
+    private final Duration transientMemoryBlockTimeout;
 
     private EngineConfig(Builder b) {
         this.defaultDurability = b.defaultDurability;
@@ -53,6 +68,11 @@ public final class EngineConfig {
         this.meterRegistry = b.meterRegistry == null ? new CompositeMeterRegistry() : b.meterRegistry;
         this.timeSource = b.timeSource;
         this.maxOpenSegmentFiles = b.maxOpenSegmentFiles;
+
+        this.transientMemoryLimit = b.transientMemoryLimit;
+        this.transientMemoryLimitPerQueue = b.transientMemoryLimitPerQueue;
+        this.transientMemoryPolicy = b.transientMemoryPolicy;
+        this.transientMemoryBlockTimeout = b.transientMemoryBlockTimeout;
     }
 
     public static EngineConfig defaults() {
@@ -81,6 +101,11 @@ public final class EngineConfig {
         b.meterRegistry = meterRegistry;
         b.timeSource = timeSource;
         b.maxOpenSegmentFiles = maxOpenSegmentFiles;
+
+        b.transientMemoryLimit = transientMemoryLimit;
+        b.transientMemoryLimitPerQueue = transientMemoryLimitPerQueue;
+        b.transientMemoryPolicy = transientMemoryPolicy;
+        b.transientMemoryBlockTimeout = transientMemoryBlockTimeout;
         return b;
     }
 
@@ -178,6 +203,38 @@ public final class EngineConfig {
         return timeSource;
     }
 
+    // ------------------------------------------------------------------------- transient-task memory limit
+
+    /**
+     * Most memory the store's transient tasks ({@link TaskQueue#enqueueTransient}, JMS NON_PERSISTENT queue
+     * messages) may take, all queues together, estimated as payload + headers + per-task overhead. 0: no limit.
+     * Default a quarter of the maximum heap ({@link #DEFAULT_TRANSIENT_HEAP_FRACTION}).
+     */
+    public long transientMemoryLimit() {
+        return transientMemoryLimit;
+    }
+
+    /** The same limit for each task queue on its own (a dead-letter queue is a queue of its own). 0: none. Default 0. */
+    public long transientMemoryLimitPerQueue() {
+        return transientMemoryLimitPerQueue;
+    }
+
+    /** What an enqueue over a transient-memory limit does. Default {@link TransientMemoryPolicy#BLOCK}. */
+    public TransientMemoryPolicy transientMemoryPolicy() {
+        return transientMemoryPolicy;
+    }
+
+    /** How long a {@link TransientMemoryPolicy#BLOCK blocked} transient enqueue waits before it fails. Default 30 s. */
+    public Duration transientMemoryBlockTimeout() {
+        return transientMemoryBlockTimeout;
+    }
+
+    /**
+     * The default {@link #transientMemoryLimit()} as a fraction of {@link Runtime#maxMemory()}: a quarter leaves the
+     * rest of the heap to the queues' caches, consumers' prefetch and the application.
+     */
+    public static final double DEFAULT_TRANSIENT_HEAP_FRACTION = 0.25;
+
     public static final class Builder {
         private int maxOpenSegmentFiles = 1024;
         private Durability defaultDurability = Durability.ASYNC;
@@ -195,6 +252,11 @@ public final class EngineConfig {
         private CorruptionPolicy corruptionPolicy = CorruptionPolicy.QUARANTINE;
         private MeterRegistry meterRegistry;
         private TimeSource timeSource = TimeSource.system();
+        private long transientMemoryLimit = (long) (Runtime.getRuntime().maxMemory()
+                * DEFAULT_TRANSIENT_HEAP_FRACTION);
+        private long transientMemoryLimitPerQueue;
+        private TransientMemoryPolicy transientMemoryPolicy = TransientMemoryPolicy.BLOCK;
+        private Duration transientMemoryBlockTimeout = Duration.ofSeconds(30);
 
         public Builder defaultDurability(Durability value) {
             this.defaultDurability = Objects.requireNonNull(value);
@@ -306,6 +368,37 @@ public final class EngineConfig {
         /** The store's clocks; {@link TimeSource#system()} unless a test steps its own. */
         public Builder timeSource(TimeSource value) {
             this.timeSource = Objects.requireNonNull(value);
+            return this;
+        }
+
+        /** Bytes, 0 for none. */
+        public Builder transientMemoryLimit(long value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("transientMemoryLimit must not be negative");
+            }
+            this.transientMemoryLimit = value;
+            return this;
+        }
+
+        /** Bytes, 0 for none. */
+        public Builder transientMemoryLimitPerQueue(long value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("transientMemoryLimitPerQueue must not be negative");
+            }
+            this.transientMemoryLimitPerQueue = value;
+            return this;
+        }
+
+        public Builder transientMemoryPolicy(TransientMemoryPolicy value) {
+            this.transientMemoryPolicy = Objects.requireNonNull(value);
+            return this;
+        }
+
+        public Builder transientMemoryBlockTimeout(Duration value) {
+            if (value.isNegative()) {
+                throw new IllegalArgumentException("transientMemoryBlockTimeout must not be negative");
+            }
+            this.transientMemoryBlockTimeout = value;
             return this;
         }
 

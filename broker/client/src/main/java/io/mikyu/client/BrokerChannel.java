@@ -386,6 +386,11 @@ final class BrokerChannel implements AutoCloseable {
         return (features & Protocol.FEATURE_DURABLE_ACKS) != 0;
     }
 
+    /** Whether the broker holds transient tasks in its memory (ENQUEUE_TRANSIENT): it agreed. */
+    boolean transientTasks() {
+        return (features & Protocol.FEATURE_TRANSIENT_TASKS) != 0;
+    }
+
     /** Whether the broker deletes a group unless it is claimed, in one step: it agreed. */
     boolean guardedDeletes() {
         return (features & Protocol.FEATURE_GUARDED_DELETES) != 0;

@@ -8,6 +8,7 @@ import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
+import io.mikyu.engine.spi.TransientWrites;
 import io.mikyu.protocol.Fields;
 import io.mikyu.protocol.Op;
 import io.mikyu.protocol.Values;
@@ -18,7 +19,7 @@ import java.util.List;
 import java.util.Objects;
 
 /** A task queue on a broker. Every request names the queue; the handle holds its name and settings. */
-final class RemoteTaskQueue extends RemoteLeasingHandle<LeasedTask> implements TaskQueue {
+final class RemoteTaskQueue extends RemoteLeasingHandle<LeasedTask> implements TaskQueue, TransientWrites {
 
     private static final int LEASED_TASK_MIN_BYTES = 8 + 1 + 4 + 1 + 8 + 8 + 8 + 4 + 4;
 
@@ -71,6 +72,39 @@ final class RemoteTaskQueue extends RemoteLeasingHandle<LeasedTask> implements T
         Objects.requireNonNull(durability, "durability");
         return call(Op.ENQUEUE, b -> {
             Values.writeDurability(b, durability);
+            Values.writeTasks(b, tasks);
+        }, Fields::readLong);
+    }
+
+    /**
+     * {@code queue:string tasks} → {@code firstId:i64}: held in the broker's memory, under its transient-memory
+     * limit (a refusal is a {@link io.mikyu.engine.MemoryLimitException}); a broker without feature TRANSIENT_TASKS
+     * stores them with {@code ASYNC} durability.
+     */
+    @Override
+    public long enqueueTransient(List<Task> tasks) {
+        return enqueueTransient(tasks, true);
+    }
+
+    /** Where the broker would wait for memory, it answers {@link #MEMORY_FULL} instead. */
+    @Override
+    public long enqueueTransientUnlessFull(List<Task> tasks) {
+        return enqueueTransient(tasks, false);
+    }
+
+    /** Made by a broker's event loop only; a client has no such call to save. */
+    @Override
+    public long tryEnqueueTransient(List<Task> tasks) {
+        return MEMORY_FULL;
+    }
+
+    /** {@code queue:string mayWait:bool tasks} → {@code firstId:i64}, or {@link #MEMORY_FULL} */
+    private long enqueueTransient(List<Task> tasks, boolean mayWait) {
+        if (!channel.transientTasks()) {
+            return enqueueBatch(tasks, Durability.ASYNC);
+        }
+        return call(Op.ENQUEUE_TRANSIENT, b -> {
+            Fields.writeBool(b, mayWait);
             Values.writeTasks(b, tasks);
         }, Fields::readLong);
     }

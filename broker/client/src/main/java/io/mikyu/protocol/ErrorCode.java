@@ -5,6 +5,7 @@ import io.mikyu.engine.AuthenticationException;
 import io.mikyu.engine.CommittedNotAppliedException;
 import io.mikyu.engine.CorruptionException;
 import io.mikyu.engine.InvalidQueueNameException;
+import io.mikyu.engine.MemoryLimitException;
 import io.mikyu.engine.MikyuException;
 import io.mikyu.engine.OffsetOutOfRangeException;
 import io.mikyu.engine.QueueExistsException;
@@ -49,6 +50,8 @@ public enum ErrorCode {
     TRANSACTION_EXISTS(16, TransactionExistsException::new),
     /** The transaction is committed; its writes failed and are applied later ({@link CommittedNotAppliedException}). */
     COMMITTED_NOT_APPLIED(17, CommittedNotAppliedException::new),
+    /** A transient enqueue over the broker's transient-memory limit ({@link MemoryLimitException}). */
+    MEMORY_LIMIT(18, MemoryLimitException::new),
     ILLEGAL_ARGUMENT(20, IllegalArgumentException::new),
     ILLEGAL_STATE(21, IllegalStateException::new),
     NULL_ARGUMENT(22, NullPointerException::new),
@@ -123,6 +126,8 @@ public enum ErrorCode {
             return TRANSACTION_EXISTS;
         } else if (t instanceof CommittedNotAppliedException) {
             return COMMITTED_NOT_APPLIED;
+        } else if (t instanceof MemoryLimitException) {
+            return MEMORY_LIMIT;
         } else if (t instanceof ProtocolException || t instanceof MalformedFrameException) {
             return PROTOCOL;
         } else if (t instanceof MikyuException) {

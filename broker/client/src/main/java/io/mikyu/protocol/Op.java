@@ -80,6 +80,8 @@ public enum Op {
     TASK_RETURN_UNDELIVERED(0x69),
     /** Feature DURABLE_ACKS. */
     TASK_ACK_DURABLE(0x6A),
+    /** Feature TRANSIENT_TASKS: tasks held in the broker's memory only (JMS NON_PERSISTENT queue messages). */
+    ENQUEUE_TRANSIENT(0x6B),
     // Consumer streams (feature STREAMS): pushed deliveries under credit
     STREAM_TASKS(0x70),
     STREAM_SHARED(0x71),

@@ -38,9 +38,14 @@ public final class Protocol {
      * ({@link Op#DELETE_GROUP_UNLESS_CLAIMED}); without it a client can only check the claim and then delete.
      */
     public static final long FEATURE_GUARDED_DELETES = 16L;
+    /**
+     * Feature bit 5: transient enqueues ({@link Op#ENQUEUE_TRANSIENT}), held in the broker's memory under its
+     * transient-memory limit; without it a client stores them with {@code ASYNC} durability instead.
+     */
+    public static final long FEATURE_TRANSIENT_TASKS = 32L;
     /** The optional features this code has; a connection uses those both sides have. */
     public static final long FEATURES = FEATURE_STREAMS | FEATURE_ENCODED_BATCHES | FEATURE_XA | FEATURE_DURABLE_ACKS
-            | FEATURE_GUARDED_DELETES;
+            | FEATURE_GUARDED_DELETES | FEATURE_TRANSIENT_TASKS;
 
     /**
      * 16 MiB: twice the engine's default largest record (8 MiB), so one record always fits a frame. Larger batches

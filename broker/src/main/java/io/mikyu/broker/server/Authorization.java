@@ -20,7 +20,7 @@ import java.util.List;
  *
  * <table>
  * <tr><th>permission</th><th>requests</th></tr>
- * <tr><td>produce</td><td>APPEND, APPEND_ENCODED, ENQUEUE; appends and enqueues inside TX_COMMIT and TX_PREPARE</td></tr>
+ * <tr><td>produce</td><td>APPEND, APPEND_ENCODED, ENQUEUE, ENQUEUE_TRANSIENT; appends and enqueues inside TX_COMMIT and TX_PREPARE</td></tr>
  * <tr><td>consume</td><td>READ_ONE, READ, POLL, START_OFFSET, END_OFFSET, OFFSET_FOR_TIMESTAMP, GROUP_*, DELETE_GROUP,
  * DELETE_GROUP_UNLESS_CLAIMED,
  * SHARED_*, DEQUEUE, TASK_ACK, TASK_NACK, TASK_EXTEND, TASK_RETURN_UNDELIVERED, BROWSE, STREAM_TASKS,
@@ -66,7 +66,7 @@ final class Authorization {
                  TASK_COUNTS, GROUPS -> principal.checkAny(queue(args));
             case CREATE_LOG, CREATE_TASK_QUEUE, DELETE_LOG, DELETE_TASK_QUEUE, PURGE, COMPACT, APPLY_RETENTION ->
                     principal.check(Permission.MANAGE, queue(args));
-            case APPEND, APPEND_ENCODED, ENQUEUE -> principal.check(Permission.PRODUCE, queue(args));
+            case APPEND, APPEND_ENCODED, ENQUEUE, ENQUEUE_TRANSIENT -> principal.check(Permission.PRODUCE, queue(args));
             default -> principal.check(Permission.CONSUME, queue(args));
         }
     }

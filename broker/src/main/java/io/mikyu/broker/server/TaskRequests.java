@@ -8,6 +8,8 @@ import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.spi.AsyncWrites;
+import io.mikyu.engine.spi.TransientWrites;
+import io.mikyu.protocol.Fields;
 import io.mikyu.protocol.Op;
 import io.mikyu.protocol.Values;
 import io.netty.buffer.ByteBuf;
@@ -27,6 +29,21 @@ final class TaskRequests {
     private TaskRequests() {
     }
 
+    /** A transient enqueue that waits for memory only if {@code mayWait}; else it may answer MEMORY_FULL. */
+    private static long enqueueTransient(TaskQueue q, List<Task> tasks, boolean mayWait) {
+        return mayWait || !(q instanceof TransientWrites t) ? q.enqueueTransient(tasks)
+                : t.enqueueTransientUnlessFull(tasks);
+    }
+
+    /** Answers a transient enqueue with its first id, unless it would have waited. */
+    private static boolean written(Reply r, long first) {
+        if (first == TransientWrites.MEMORY_FULL) {
+            return false;
+        }
+        r.body().writeLong(first);
+        return true;
+    }
+
     static Request decode(Op op, ByteBuf in, ConnectionState state) {
         Mikyu m = state.mikyu();
         return switch (op) {
@@ -37,6 +54,16 @@ final class TaskRequests {
                 yield new Request(r -> r.body().writeLong(m.taskQueue(queue).enqueueBatch(tasks, durability)), false,
                         (Request.EnqueueCall) (loop, done) -> m.taskQueue(queue) instanceof AsyncWrites a
                                 && a.tryEnqueueAsync(tasks, durability, loop, done));
+            }
+            case ENQUEUE_TRANSIENT -> {
+                String queue = readString(in);
+                boolean mayWait = Fields.readBool(in);
+                List<Task> tasks = Values.readTasks(in);
+                // Memory allowing, at once on the event loop; else (waiting for memory, spilling, paced) on a
+                // waiting thread, so a blocked producer holds up none of the connection's other requests.
+                yield new Request(r -> r.body().writeLong(enqueueTransient(m.taskQueue(queue), tasks, mayWait)), true,
+                        null, r -> m.taskQueue(queue) instanceof TransientWrites t
+                                && written(r, t.tryEnqueueTransient(tasks)));
             }
             case DEQUEUE -> {
                 String queue = readString(in);

@@ -71,6 +71,15 @@ public final class MikyuConfig {
         // many destinations
         MAX_OPEN_SEGMENT_FILES("maxOpenSegmentFiles", "1024", "engine: segment files kept open (idle ones beyond"
                 + " it are closed, reopened on use); keep it well below the limit of open files (ulimit -n)"),
+
+        TRANSIENT_MEMORY_LIMIT("transientMemoryLimit", "25%", "engine: most heap transient tasks (NON_PERSISTENT"
+                + " queue messages) take, all queues: a size, or a percentage of the maximum heap; 0: none"),
+        TRANSIENT_MEMORY_LIMIT_PER_QUEUE("transientMemoryLimitPerQueue", "0", "engine: the same for each task"
+                + " queue: a size or a percentage of the maximum heap; 0: none"),
+        TRANSIENT_MEMORY_POLICY("transientMemoryPolicy", "block", "engine: a transient enqueue over a limit:"
+                + " block (wait up to transientMemoryBlockTimeout, then fail), fail, or spill (written as async)"),
+        TRANSIENT_MEMORY_BLOCK_TIMEOUT("transientMemoryBlockTimeout", "30s", "engine: how long a blocked"
+                + " transient enqueue waits for memory before it fails"),
         TLS_CERT("tls.cert", "", "TLS: certificate chain (PEM) of this side; with tls.key"),
         TLS_KEY("tls.key", "", "TLS: private key (PEM, PKCS#8) of tls.cert"),
         TLS_KEY_PASSWORD("tls.keyPassword", "", "TLS: password of an encrypted tls.key"),
@@ -311,6 +320,23 @@ public final class MikyuConfig {
         return ByteSizes.parseInt(key.key(), require(key));
     }
 
+    /** A size in bytes, or a percentage of the maximum heap ({@code 25%}, {@code 12.5%}). */
+    public long heapBytes(ConfigKey key) {
+        String v = require(key).trim();
+        if (!v.endsWith("%")) {
+            return bytes(key);
+        }
+        try {
+            double percent = Double.parseDouble(v.substring(0, v.length() - 1).trim());
+            if (percent >= 0 && percent <= 100) {
+                return (long) (Runtime.getRuntime().maxMemory() * percent / 100);
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw invalid(key.key(), v, ByteSizes.FORMS + ", or a percentage of the maximum heap from 0% to 100%");
+    }
+
     /** A whole number of things, at least 0. */
     public long count(ConfigKey key) {
         String v = require(key).trim().replace("_", "");
@@ -353,6 +379,16 @@ public final class MikyuConfig {
         } catch (IllegalArgumentException e) {
             throw invalid(Key.CORRUPTION_POLICY.key, policy, "quarantine or fail");
         }
+        String transientPolicy = require(Key.TRANSIENT_MEMORY_POLICY);
+        try {
+            b.transientMemoryPolicy(EngineConfig.TransientMemoryPolicy.valueOf(
+                    transientPolicy.trim().toUpperCase(Locale.ROOT)));
+        } catch (IllegalArgumentException e) {
+            throw invalid(Key.TRANSIENT_MEMORY_POLICY.key, transientPolicy, "block, fail or spill");
+        }
+        b.transientMemoryLimit(heapBytes(Key.TRANSIENT_MEMORY_LIMIT))
+                .transientMemoryLimitPerQueue(heapBytes(Key.TRANSIENT_MEMORY_LIMIT_PER_QUEUE))
+                .transientMemoryBlockTimeout(duration(Key.TRANSIENT_MEMORY_BLOCK_TIMEOUT));
         return b.flushInterval(duration(Key.FLUSH_INTERVAL))
                 .maxRecordBytes(intBytes(Key.MAX_RECORD_BYTES))
                 .maxBatchBytes(intBytes(Key.MAX_BATCH_BYTES))

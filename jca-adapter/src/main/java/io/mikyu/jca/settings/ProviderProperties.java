@@ -376,6 +376,38 @@ public abstract class ProviderProperties implements Serializable, SettingsLayer 
         option("corruptionPolicy", v);
     }
 
+    public String getTransientMemoryLimit() {
+        return option("transientMemoryLimit");
+    }
+
+    public void setTransientMemoryLimit(String v) {
+        option("transientMemoryLimit", v);
+    }
+
+    public String getTransientMemoryLimitPerQueue() {
+        return option("transientMemoryLimitPerQueue");
+    }
+
+    public void setTransientMemoryLimitPerQueue(String v) {
+        option("transientMemoryLimitPerQueue", v);
+    }
+
+    public String getTransientMemoryPolicy() {
+        return option("transientMemoryPolicy");
+    }
+
+    public void setTransientMemoryPolicy(String v) {
+        option("transientMemoryPolicy", v);
+    }
+
+    public String getTransientMemoryBlockTimeout() {
+        return option("transientMemoryBlockTimeout");
+    }
+
+    public void setTransientMemoryBlockTimeout(String v) {
+        option("transientMemoryBlockTimeout", v);
+    }
+
     // ------------------------------------------------------------------------------------------ storage
 
     private synchronized String option(String name) {

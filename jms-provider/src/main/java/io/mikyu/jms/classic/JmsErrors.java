@@ -3,6 +3,7 @@ package io.mikyu.jms.classic;
 import io.mikyu.engine.AccessDeniedException;
 import io.mikyu.engine.AuthenticationException;
 import io.mikyu.engine.InvalidQueueNameException;
+import io.mikyu.engine.MemoryLimitException;
 import io.mikyu.engine.QueueNotFoundException;
 import io.mikyu.engine.RecordTooLargeException;
 import io.mikyu.engine.StorageFullException;
@@ -27,7 +28,7 @@ final class JmsErrors {
             j = new InvalidDestinationException(e.getMessage());
         } else if (e instanceof RecordTooLargeException) {
             j = new MessageFormatException(e.getMessage());
-        } else if (e instanceof StorageFullException) {
+        } else if (e instanceof StorageFullException || e instanceof MemoryLimitException) {
             j = new ResourceAllocationException(e.getMessage());
         } else if (e instanceof StoreClosedException) {
             j = new jakarta.jms.IllegalStateException(e.getMessage());

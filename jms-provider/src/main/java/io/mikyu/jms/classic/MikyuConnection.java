@@ -157,11 +157,14 @@ public class MikyuConnection implements ConnectionOpener.AnyDomainConnection, Te
         nonPersistentPending.addAndGet(-n);
     }
 
-    /** Waits until every NON_PERSISTENT message this connection's sessions queued is written. */
+    /**
+     * Waits until every NON_PERSISTENT message this connection's sessions queued is written, but not for a write
+     * waiting for the store to free memory (the receive that calls this may be what frees it).
+     */
     void flushNonPersistent() {
         if (nonPersistentPending.get() > 0) {
             for (MikyuSession s : sessions) {
-                s.sender.flushPipeline();
+                s.sender.flushPipelineUnlessWaitingForMemory();
             }
         }
     }

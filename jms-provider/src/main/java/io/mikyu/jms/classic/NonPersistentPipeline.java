@@ -3,6 +3,8 @@ package io.mikyu.jms.classic;
 import io.mikyu.engine.Durability;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.Task;
+import io.mikyu.engine.TaskQueue;
+import io.mikyu.engine.spi.TransientWrites;
 import io.mikyu.jms.MikyuDestination;
 import io.mikyu.jms.message.EncodedMessage;
 import jakarta.jms.JMSException;
@@ -20,13 +22,19 @@ import java.util.List;
  * (as transient tasks, memory only, where a send would otherwise wait for a network round trip). NON_PERSISTENT promises at most once, so nothing is lost
  * that was promised; the ordering JMS does promise is kept: the pipeline is drained before any other send of the
  * session, before a receive on the same connection, and when the session closes. A failed write is reported to
- * the connection's ExceptionListener, the only place JMS has for it.
+ * the connection's ExceptionListener, the only place JMS has for it; a write the broker refused for lack of memory
+ * also makes the session's next send throw {@code ResourceAllocationException}, so the producer hears of it.
  */
 final class NonPersistentPipeline {
 
     private static final Logger LOG = LoggerFactory.getLogger(NonPersistentPipeline.class);
     /** Messages queued before send() waits: bounds the memory a fast producer can take. */
     private static final int CAPACITY = 2048;
+    /**
+     * Payload bytes queued before send() waits: without it 2,048 messages of up to 256 KiB could take 512 MiB, and
+     * a broker that holds back transient sends for memory would move the pile into the client.
+     */
+    private static final long CAPACITY_BYTES = 8L << 20;
     private static final int MAX_BATCH = 256;
     private static final long MAX_BATCH_BYTES = 4L << 20;
 
@@ -37,6 +45,12 @@ final class NonPersistentPipeline {
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
     private boolean writing;
     private boolean stopped;
+    private long queuedBytes;
+    /** Messages a broker refused for lack of memory since the last send heard of it, and why. */
+    private int refused;
+    private String refusal;
+    /** The write in progress waits for the store to free memory: a receive does not wait for it (it may free it). */
+    private boolean waitingForMemory;
     private Thread thread;
 
     NonPersistentPipeline(MikyuSession session) {
@@ -44,7 +58,7 @@ final class NonPersistentPipeline {
     }
 
     synchronized void submit(MikyuDestination destination, EncodedMessage message) throws JMSException {
-        while (queue.size() >= CAPACITY && !stopped) {
+        while ((queue.size() >= CAPACITY || queuedBytes >= CAPACITY_BYTES) && !stopped) {
             try {
                 wait();
             } catch (InterruptedException e) {
@@ -55,7 +69,16 @@ final class NonPersistentPipeline {
         if (stopped) {
             throw new jakarta.jms.IllegalStateException("the session is closed");
         }
+        if (refused > 0) {
+            // The producer hears of it from its next send, the exception the specification has for it.
+            String reason = refusal;
+            int count = refused;
+            refused = 0;
+            throw new jakarta.jms.ResourceAllocationException("this message was not sent, nor were " + count
+                    + " NON_PERSISTENT message(s) this session sent before it: " + reason);
+        }
         queue.add(new Pending(destination, message));
+        queuedBytes += message.payload().length;
         session.connection.nonPersistentQueued();
         if (thread == null) {
             thread = new Thread(this::run, "mikyu-jms-send-" + session.connection.id);
@@ -70,6 +93,21 @@ final class NonPersistentPipeline {
     /** Waits until everything queued so far is written. */
     synchronized void flush() {
         while ((!queue.isEmpty() || writing) && thread != null && thread.isAlive()) {
+            try {
+                wait();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /**
+     * As {@link #flush()}, but not for a write that waits for the store's consumers to free memory: a receive must
+     * not wait for it, since its taking may be what frees the memory.
+     */
+    synchronized void flushUnlessWaitingForMemory() {
+        while ((!queue.isEmpty() || writing) && !waitingForMemory && thread != null && thread.isAlive()) {
             try {
                 wait();
             } catch (InterruptedException e) {
@@ -106,6 +144,7 @@ final class NonPersistentPipeline {
                 while (!queue.isEmpty() && batch.size() < MAX_BATCH && bytes < MAX_BATCH_BYTES) {
                     Pending p = queue.poll();
                     bytes += p.message().payload().length;
+                    queuedBytes -= p.message().payload().length;
                     batch.add(p);
                 }
                 writing = true;
@@ -119,6 +158,24 @@ final class NonPersistentPipeline {
                 notifyAll();
             }
             session.connection.nonPersistentWritten(written);
+        }
+    }
+
+    /** A transient enqueue; if it has to wait for memory, receives on the connection stop waiting for it. */
+    private void enqueueTransient(TaskQueue queue, List<Task> tasks) {
+        if (queue instanceof TransientWrites t && t.enqueueTransientUnlessFull(tasks) != TransientWrites.MEMORY_FULL) {
+            return;
+        }
+        synchronized (this) {
+            waitingForMemory = true;
+            notifyAll();
+        }
+        try {
+            queue.enqueueTransient(tasks);
+        } finally {
+            synchronized (this) {
+                waitingForMemory = false;
+            }
         }
     }
 
@@ -138,7 +195,7 @@ final class NonPersistentPipeline {
                         tasks.add(batch.get(k).message().toTask());
                     }
                     // Memory only on the broker, as a NON_PERSISTENT queue message is in-VM.
-                    session.connection.taskQueue(d.name()).enqueueTransient(tasks);
+                    enqueueTransient(session.connection.taskQueue(d.name()), tasks);
                 } else {
                     List<Entry> entries = new ArrayList<>(j - i);
                     for (int k = i; k < j; k++) {
@@ -148,6 +205,12 @@ final class NonPersistentPipeline {
                 }
             } catch (RuntimeException e) {
                 LOG.warn("{} NON_PERSISTENT messages to {} could not be written", j - i, d, e);
+                if (e instanceof io.mikyu.engine.MemoryLimitException) {
+                    synchronized (this) {
+                        refused += j - i;
+                        refusal = e.getMessage();
+                    }
+                }
                 session.connection.report(JmsErrors.of(e));
             }
             i = j;

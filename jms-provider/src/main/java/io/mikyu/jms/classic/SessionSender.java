@@ -96,6 +96,17 @@ final class SessionSender {
         }
     }
 
+    /** As {@link #flushPipeline()}, but not for a write waiting for the store to free memory. */
+    void flushPipelineUnlessWaitingForMemory() {
+        NonPersistentPipeline p;
+        synchronized (this) {
+            p = pipeline;
+        }
+        if (p != null) {
+            p.flushUnlessWaitingForMemory();
+        }
+    }
+
     /** Runs an asynchronous send on the session's sender thread (sends complete in the order they were made). */
     void sendAsync(Runnable send) throws JMSException {
         session.checkOpen();

@@ -110,7 +110,10 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
     /** Engine settings of the config file a vm:// URL may override ({@code durability} is the sends' here). */
     static final Set<String> ENGINE = Set.of("flushInterval", "maxRecordBytes", "maxBatchBytes",
             "minFreeDiskBytes", "cacheBytesPerQueue", "paceProducersAbove", "housekeepingInterval",
-            "verifyChecksumsOnRead", "corruptionPolicy");
+            "verifyChecksumsOnRead", "corruptionPolicy",
+            // the memory limit of NON_PERSISTENT queue messages
+            "transientMemoryLimit", "transientMemoryLimitPerQueue", "transientMemoryPolicy",
+            "transientMemoryBlockTimeout");
     /** How long a JMS connection keeps reconnecting to a broker it lost, unless the URL says otherwise. */
     public static final String DEFAULT_RECONNECT = "30s";
 

@@ -7,6 +7,7 @@ import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.engine.internal.log.OpenSegmentFiles;
 import io.mikyu.engine.internal.log.SegmentedLog;
+import io.mikyu.engine.internal.memory.TransientMemory;
 import io.mikyu.engine.internal.task.TaskQueueHandle;
 import io.mikyu.engine.internal.txn.TxOp;
 import io.mikyu.engine.internal.write.GroupCommitWriter;
@@ -39,6 +40,8 @@ final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
     private final Consumer<List<TxOp>> transactions;
     private final OpenSegmentFiles files;
     private final ConcurrentHashMap<String, QueueMeters> meters = new ConcurrentHashMap<>();
+    /** What the queues' transient tasks take, against the store's limits. */
+    private final TransientMemory transientMemory;
 
     TaskQueues(Path root, EngineConfig config, GroupCommitWriter writer, ByteBuffer writerScratch,
                OpenSegmentFiles files,
@@ -49,6 +52,8 @@ final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
         this.writer = writer;
         this.writerScratch = writerScratch;
         this.files = files;
+
+        this.transientMemory = new TransientMemory(config);
     }
 
     @Override
@@ -102,6 +107,12 @@ final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
         m.counter("mikyu.queue.acked", handle, TaskQueueHandle::ackedCount, "tasks acked");
         m.counter("mikyu.queue.deadlettered", handle, TaskQueueHandle::deadLetteredCount,
                 "tasks moved to the dead-letter queue");
+        TransientMemory.Account transientAccount = transientMemory.account(name);
+        handle.countTransientMemory(transientAccount);
+        m.gauge("mikyu.queue.transient.bytes", transientAccount, TransientMemory.Account::bytes,
+                "estimated heap of transient (memory-only) tasks");
+        m.gauge("mikyu.queue.transient.tasks", transientAccount, TransientMemory.Account::tasks,
+                "transient (memory-only) tasks");
         queues.put(name, handle);
         meters.put(name, m);
         return handle;
@@ -140,6 +151,7 @@ final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
             return null;
         });
         for (TaskQueueHandle h : closing) {
+            h.releaseTransientMemory();
             h.wakeAll();
             QueueMeters m = meters.remove(h.name());
             if (m != null) {
@@ -156,9 +168,11 @@ final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
             } catch (IOException e) {
                 LOG.error("closing {} failed; it will be recovered on the next open", t.storage().describe(), e);
             }
+            t.releaseTransientMemory();
             t.wakeAll();
         }
         meters.values().forEach(QueueMeters::close);
+        transientMemory.close();
     }
 
     @Override

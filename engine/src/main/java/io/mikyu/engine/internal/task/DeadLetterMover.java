@@ -107,7 +107,7 @@ final class DeadLetterMover {
             byte[] payload = body == null ? new byte[0] : body;
             Task dead = new Task(payload, hb.build(), e.priority, 0, 0);
             if (e.isTransient()) {
-                queue.enqueueTransient(List.of(dead)); // stays as durable as it was: memory only
+                queue.enqueueTransient(List.of(dead), true); // stays as durable as it was: memory only
                 withLock(() -> state.finish(e.id));
                 moved++;
                 return;

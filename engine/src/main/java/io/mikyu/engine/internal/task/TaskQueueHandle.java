@@ -18,12 +18,14 @@ import io.mikyu.engine.internal.format.BatchEncoder;
 import io.mikyu.engine.internal.format.TaskRecordDescriptor;
 import io.mikyu.engine.internal.log.Retention;
 import io.mikyu.engine.internal.log.SegmentedLog;
+import io.mikyu.engine.internal.memory.TransientMemory;
 import io.mikyu.engine.internal.txn.TxOp;
 import io.mikyu.engine.internal.txn.TxTarget;
 import io.mikyu.engine.internal.write.AppendRequest;
 import io.mikyu.engine.internal.write.GroupCommitWriter;
 import io.mikyu.engine.spi.AsyncDequeue;
 import io.mikyu.engine.spi.AsyncWrites;
+import io.mikyu.engine.spi.TransientWrites;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -40,7 +42,8 @@ import java.util.concurrent.TimeUnit;
  * The {@link TaskQueue} callers hold. The queue's log holds both its task records (id = offset) and the state
  * records of their leases; {@link LeaseLedger} does the leasing, this class enqueues and waits.
  */
-public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, AsyncWrites, AsyncDequeue {
+public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, AsyncWrites, AsyncDequeue,
+        TransientWrites {
 
     private final SegmentedLog log;
     private final EngineConfig engine;
@@ -183,24 +186,91 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
         });
     }
 
+    /** Counts this queue's transient tasks against the store's memory limits (from open on). */
+    public void countTransientMemory(TransientMemory.Account account) {
+        ledger.withLock(() -> ledger.state.transientMemory = account);
+    }
+
+    /** The queue is deleted or closed: what its transient tasks took is given back. */
+    public void releaseTransientMemory() {
+        TransientMemory.Account account = ledger.state.transientMemory; // set once, before the queue was published
+        if (account != null) {
+            account.close();
+        }
+    }
+
     @Override
     public long enqueueTransient(List<Task> tasks) {
+        return enqueueTransient(tasks, false, true);
+    }
+
+    @Override
+    public long enqueueTransientUnlessFull(List<Task> tasks) {
+        return enqueueTransient(tasks, false, false);
+    }
+
+    /** Dead letters already counted in their queue ({@code moved}) are charged here whatever the limits. */
+    long enqueueTransient(List<Task> tasks, boolean moved) {
+        return enqueueTransient(tasks, moved, true);
+    }
+
+    private long enqueueTransient(List<Task> tasks, boolean moved, boolean mayWait) {
+        TransientMemory.Account account = ledger.state.transientMemory;
+        long size = account == null ? 0 : TransientMemory.footprint(tasks);
+        ledger.pacing.awaitRoom(tasks.size());
+        if (account != null && moved) {
+            account.force(size, tasks.size());
+        } else if (account != null) {
+            switch (account.admit(size, tasks.size(), mayWait)) {
+                case SPILL -> {
+                    return enqueueBatch(tasks, Durability.ASYNC);
+                }
+                case FULL -> {
+                    return MEMORY_FULL;
+                }
+                case HELD -> { }
+            }
+        }
+        return holdTransient(tasks, account, size);
+    }
+
+    @Override
+    public long tryEnqueueTransient(List<Task> tasks) {
+        TransientMemory.Account account = ledger.state.transientMemory;
+        long size = account == null ? 0 : TransientMemory.footprint(tasks);
+        if (ledger.pacing.wouldPace() || (account != null && !account.tryAdmit(size, tasks.size()))) {
+            return MEMORY_FULL;
+        }
+        return holdTransient(tasks, account, size);
+    }
+
+    /** Transient tasks whose memory is charged ({@code size} to {@code account}) join the queue. */
+    private long holdTransient(List<Task> tasks, TransientMemory.Account account, long size) {
         long enqueuedAt = clock.wallMillis();
         long now = clock.steadyMillis();
         long[] first = {-1};
-        ledger.pacing.awaitRoom(tasks.size());
-        ledger.withLock(() -> {
-            ledger.checkOpen();
-            for (Task t : tasks) {
-                TaskEntry e = ledger.state.enqueuedTransient(new TaskRecordDescriptor.Meta(t.priority(),
-                        t.deliverAt(), t.expiresAt()), enqueuedAt, t.headers(), t.payload(), now);
-                if (first[0] < 0 && e != null) {
-                    first[0] = e.id;
+        long[] placed = {0, 0}; // bytes and tasks now in the state, which gives them back as they leave
+        try {
+            ledger.withLock(() -> {
+                ledger.checkOpen();
+                for (Task t : tasks) {
+                    placed[0] += account == null ? 0 : TransientMemory.footprint(t.headers(), t.payload());
+                    placed[1]++;
+                    TaskEntry e = ledger.state.enqueuedTransient(new TaskRecordDescriptor.Meta(t.priority(),
+                            t.deliverAt(), t.expiresAt()), enqueuedAt, t.headers(), t.payload(), now);
+                    if (first[0] < 0 && e != null) {
+                        first[0] = e.id;
+                    }
                 }
+                ledger.pacing.noteReady();
+                ledger.waiting.signalReady(tasks.size(), allReady(tasks, now));
+            });
+        } catch (RuntimeException e) {
+            if (account != null) {
+                account.release(size - placed[0], tasks.size() - (int) placed[1]);
             }
-            ledger.pacing.noteReady();
-            ledger.waiting.signalReady(tasks.size(), allReady(tasks, now));
-        });
+            throw e;
+        }
         return first[0];
     }
 

@@ -46,6 +46,8 @@ final class TaskQueueState {
     private long expired;
     private final long hotPayloadBudget;
     private long hotPayloadBytes;
+    /** Given back what a transient task took as it leaves; {@code null}: not counted (TransientMemory). */
+    io.mikyu.engine.internal.memory.TransientMemory.Account transientMemory;
 
     TaskQueueState(String queue, TaskQueueConfig config, TimeSource clock, long hotPayloadBudget,
                    boolean keepIdsSorted) {
@@ -391,6 +393,9 @@ final class TaskQueueState {
         TaskEntry e = tasks.remove(id);
         if (e != null && sortedIds != null) {
             sortedIds.remove(id);
+        }
+        if (e != null && e.isTransient() && transientMemory != null) { // before forgetPayload: it counts the payload
+            transientMemory.release(io.mikyu.engine.internal.memory.TransientMemory.footprint(e.headers, e.payload), 1);
         }
         return e;
     }
