@@ -103,7 +103,7 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
             "tls.keystore", "tls.keystorePassword", "tls.ca", "tls.truststore", "tls.truststorePassword");
     /** Engine settings of the config file a vm:// URL may override ({@code durability} is the sends' here). */
     static final Set<String> ENGINE = Set.of("flushInterval", "maxRecordBytes", "maxBatchBytes",
-            "minFreeDiskBytes", "cacheBytesPerQueue", "paceProducersAbove", "housekeepingInterval",
+            "minFreeDiskBytes", "cacheBytesPerQueue", "paceProducersAbove", "taskWindow", "housekeepingInterval",
             "verifyChecksumsOnRead", "corruptionPolicy");
     /** How long a JMS connection keeps reconnecting to a broker it lost, unless the URL says otherwise. */
     public static final String DEFAULT_RECONNECT = "30s";

@@ -2,6 +2,7 @@ package io.mikyu.engine.internal.task;
 
 import io.mikyu.engine.Headers;
 import io.mikyu.engine.LeaseToken;
+import io.mikyu.engine.Record;
 import io.mikyu.engine.StaleLeaseException;
 import io.mikyu.engine.TaskCounts;
 import io.mikyu.engine.TaskFilter;
@@ -46,9 +47,21 @@ final class TaskQueueState {
     private long expired;
     private final long hotPayloadBudget;
     private long hotPayloadBytes;
+    /** The ready tasks held at most before further ones go cold (stay in the log only); 0: no limit. */
+    private final int window;
+    /** Ready tasks in the log only; {@code null} where every task is held (no window, or a shared group). */
+    private final ColdBacklog cold;
 
     TaskQueueState(String queue, TaskQueueConfig config, TimeSource clock, long hotPayloadBudget,
                    boolean keepIdsSorted) {
+        this(queue, config, clock, hotPayloadBudget, keepIdsSorted, 0, null);
+    }
+
+    /** {@code window} > 0 with a {@code log} to read back from: ready tasks past the window stay in the log. */
+    TaskQueueState(String queue, TaskQueueConfig config, TimeSource clock, long hotPayloadBudget,
+                   boolean keepIdsSorted, int window, ColdBacklog.LogReader log) {
+        this.window = window;
+        this.cold = window > 0 && log != null ? new ColdBacklog(queue, log) : null;
         this.clock = clock;
         this.sortedIds = keepIdsSorted ? new java.util.TreeSet<>() : null;
         this.queue = queue;
@@ -87,6 +100,11 @@ final class TaskQueueState {
     /** A task record, during replay or after an enqueue was written. */
     /** Returns the new entry, or {@code null} if it expired on arrival. */
     TaskEntry enqueued(long id, TaskRecordDescriptor.Meta meta, long enqueuedAt, Headers headers, long now) {
+        if (cold != null && ColdBacklog.readyAtEnqueue(meta, enqueuedAt)
+                && (cold.has(meta.priority()) || ready.size() >= window)) {
+            cold.add(id, meta.priority()); // tasks join in log order: see ColdBacklog
+            return null;
+        }
         TaskEntry e = new TaskEntry(id, meta.priority(), enqueuedAt, meta.deliverAt(), meta.expiresAt(), headers,
                 wallToSteady());
         track(id, e);
@@ -123,6 +141,9 @@ final class TaskQueueState {
      */
     void replay(TaskRecordDescriptor.State s) {
         TaskEntry e = tasks.get(s.taskId());
+        if (e == null && cold != null && !cold.isEmpty()) {
+            e = warm(s.taskId()); // went cold in this replay, though live it was held and leased
+        }
         if (s.lease() > lastLease) {
             lastLease = s.lease();
         }
@@ -216,6 +237,11 @@ final class TaskQueueState {
         List<TaskEntry> out = new ArrayList<>(Math.min(max, 64));
         TreeSet<TaskEntry> matching = filter == null ? null : filters.matches(filter, ready, now);
         while (out.size() < max) {
+            if (matching == null) {
+                topUp(now);
+            } else {
+                warmFirstMatch(filter, matching, now);
+            }
             TaskEntry e = matching == null ? ready.first() : matching.isEmpty() ? null : matching.first();
             if (e == null) {
                 break;
@@ -331,11 +357,19 @@ final class TaskQueueState {
         leased.add(e);
     }
 
-    /** Ready tasks in delivery order matching {@code filter}, up to {@code max}. */
+    /**
+     * Ready tasks in delivery order matching {@code filter}, up to {@code max}: held ones and cold ones merged (cold
+     * tasks of a priority come after its held ones, whose ids are lower). Cold ones are read from the log and are
+     * copies, not held.
+     */
     List<TaskEntry> browse(int max, TaskFilter filter, long now) {
         List<TaskEntry> out = new ArrayList<>();
         Iterable<TaskEntry> source = filter == null ? ready : filters.matches(filter, ready, now);
+        int coldLevel = ColdBacklog.LEVELS - 1; // cold tasks of priorities above this are listed
         for (TaskEntry e : source) {
+            while (coldLevel > e.priority && out.size() < max) {
+                browseCold(coldLevel--, max, filter, now, out);
+            }
             if (out.size() >= max) {
                 break;
             }
@@ -343,11 +377,42 @@ final class TaskQueueState {
                 out.add(e);
             }
         }
+        while (coldLevel >= 0 && out.size() < max) {
+            browseCold(coldLevel--, max, filter, now, out);
+        }
         return out;
     }
 
-    /** Ids of every ready and scheduled task, removed from the queue. */
-    List<Long> purge() {
+    private void browseCold(int priority, int max, TaskFilter filter, long now, List<TaskEntry> out) {
+        if (cold == null || !cold.has(priority)) {
+            return;
+        }
+        long wallToSteady = wallToSteady();
+        cold.peek(priority, r -> {
+            TaskEntry e = entryOf(r, wallToSteady);
+            if (!e.isExpired(now) && (filter == null || FilterIndex.test(filter, e))) {
+                e.payload = r.payload();
+                out.add(e);
+            }
+            return out.size() < max;
+        });
+    }
+
+    /** What {@link #purge} removed: the ids of held tasks, and the cold backlog (null: none) to walk for the rest. */
+    record Purged(List<Long> ids, ColdBacklog cold) {
+        long count() {
+            return ids.size() + (cold == null ? 0 : cold.total());
+        }
+    }
+
+    /** Every ready and scheduled task, removed from the queue. */
+    Purged purge() {
+        ColdBacklog purgedCold = cold == null || cold.isEmpty() ? null : cold.drain();
+        return new Purged(purgeHeld(), purgedCold);
+    }
+
+    /** Ids of every held ready and scheduled task, removed from the queue. */
+    private List<Long> purgeHeld() {
         List<Long> ids = new ArrayList<>(ready.size() + scheduled.size());
         for (TaskEntry e : ready) {
             ids.add(e.id);
@@ -365,7 +430,22 @@ final class TaskQueueState {
     }
 
     TaskCounts counts() {
-        return new TaskCounts(ready.size(), scheduled.size(), leased.size());
+        return new TaskCounts(readyCount(), scheduled.size(), leased.size());
+    }
+
+    /** Tasks held in memory (any state): what the window bounds, with the leased, delayed and returned ones. */
+    int heldCount() {
+        return tasks.size();
+    }
+
+    /** Ready tasks in the log only. */
+    long coldCount() {
+        return cold == null ? 0 : cold.total();
+    }
+
+    /** Records read back from the log for cold tasks so far. */
+    long coldRecordsRead() {
+        return cold == null ? 0 : cold.recordsRead();
     }
 
     /** The lowest unfinished id, or {@code Long.MAX_VALUE}: log segments below it hold nothing live. */
@@ -373,7 +453,7 @@ final class TaskQueueState {
         if (sortedIds != null) {
             return sortedIds.isEmpty() ? Long.MAX_VALUE : sortedIds.first();
         }
-        long min = Long.MAX_VALUE;
+        long min = cold == null ? Long.MAX_VALUE : cold.lowestId();
         for (long id : tasks.keySet()) {
             min = Math.min(min, id);
         }
@@ -422,11 +502,98 @@ final class TaskQueueState {
     }
 
     int readyCount() {
-        return ready.size();
+        return (int) Math.min(Integer.MAX_VALUE, ready.size() + coldCount());
     }
 
     boolean hasReady() {
-        return !ready.isEmpty();
+        return !ready.isEmpty() || coldCount() > 0;
+    }
+
+    // ------------------------------------------------------------------------------------------- the window
+
+    /** The most cold tasks read back at once to fill the window (each read holds the queue's lock). */
+    private static final int REFILL_CHUNK = 4096;
+
+    /**
+     * Before a take: brings cold tasks back so that the next task in delivery order is held (cold tasks of a
+     * priority above every held ready one come first), and keeps the window at least half full.
+     */
+    private void topUp(long now) {
+        if (cold == null || cold.isEmpty()) {
+            return;
+        }
+        int highest = cold.highestPriority();
+        TaskEntry first = ready.first();
+        if (first == null || first.priority < highest) {
+            admit(highest, Math.max(1, Math.min(REFILL_CHUNK, window - ready.size())), now);
+        } else if (ready.size() < window / 2) {
+            admit(highest, Math.min(REFILL_CHUNK, window - ready.size()), now);
+        }
+    }
+
+    /**
+     * Before a filtered take: if the first task in delivery order that matches {@code filter} may be cold (none is
+     * held, or cold tasks of a higher priority than the first held match exist), finds it in the log and holds it.
+     * The filter's set remembers how far it tested the cold tasks, so a filter whose matches are rare reads each
+     * cold task once, not once per take.
+     */
+    private void warmFirstMatch(TaskFilter filter, TreeSet<TaskEntry> matching, long now) {
+        if (cold == null || cold.isEmpty()) {
+            return;
+        }
+        // Cold tasks of the first held match's own priority come after it (their ids are higher).
+        int floor = matching.isEmpty() ? 0 : matching.first().priority + 1;
+        long[] tested = filters.coldTested(filter);
+        long wallToSteady = wallToSteady();
+        for (int p = ColdBacklog.LEVELS - 1; p >= floor; p--) {
+            while (cold.has(p)) {
+                Record r = cold.takeFirst(p, tested, rec -> FilterIndex.test(filter, entryOf(rec, wallToSteady)));
+                if (r == null) {
+                    break;
+                }
+                TaskEntry e = entryOf(r, wallToSteady);
+                track(e.id, e);
+                place(e, now);
+                if (tasks.get(e.id) == e) {
+                    keepPayload(e, r.payload());
+                    return; // in the filter's set now: the take finds it there
+                }
+            }
+        }
+    }
+
+    /** Reads up to {@code max} cold tasks of {@code priority} back into memory, in id order. */
+    private void admit(int priority, int max, long now) {
+        long wallToSteady = wallToSteady();
+        cold.take(priority, max, r -> {
+            TaskEntry e = entryOf(r, wallToSteady);
+            track(e.id, e);
+            place(e, now);
+            if (tasks.get(e.id) == e) {
+                keepPayload(e, r.payload());
+            }
+            return true;
+        });
+    }
+
+    /** A cold task named by a state record during replay, taken out of the backlog and held; or null. */
+    private TaskEntry warm(long id) {
+        Record r = cold.takeOne(id);
+        if (r == null) {
+            return null;
+        }
+        TaskEntry e = entryOf(r, wallToSteady());
+        track(id, e);
+        e.state = TaskEntry.State.READY;
+        ready.add(e);
+        filters.becameReady(e);
+        return e;
+    }
+
+    private static TaskEntry entryOf(Record r, long wallToSteady) {
+        TaskRecordDescriptor.Meta meta = TaskRecordDescriptor.Meta.decode(r.key());
+        return new TaskEntry(r.offset(), meta.priority(), r.timestamp(), meta.deliverAt(), meta.expiresAt(),
+                r.headers(), wallToSteady);
     }
 
     private void place(TaskEntry e, long now) {
