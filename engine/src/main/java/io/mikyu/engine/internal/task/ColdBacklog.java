@@ -89,6 +89,16 @@ final class ColdBacklog {
         total++;
     }
 
+    /** The id of the first cold task of {@code priority} (or a state record before it), if it has any. */
+    long from(int priority) {
+        return from[priority];
+    }
+
+    /** The id of the newest cold task of {@code priority}, if it has any. */
+    long last(int priority) {
+        return last[priority];
+    }
+
     /** The highest priority with cold tasks, or -1. */
     int highestPriority() {
         for (int p = LEVELS - 1; p >= 0; p--) {

@@ -576,8 +576,22 @@ final class TaskQueueState {
         });
     }
 
-    /** A cold task named by a state record during replay, taken out of the backlog and held; or null. */
+    /**
+     * A cold task named by a state record during replay, taken out of the backlog and held; or null. State records
+     * mostly name tasks in delivery order, so one near the front of its priority's cold run brings the next chunk
+     * of the run back with it (one read for many records, as the live queue reads them).
+     */
     private TaskEntry warm(long id) {
+        long now = clock.steadyMillis();
+        for (int p = ColdBacklog.LEVELS - 1; p >= 0; p--) {
+            if (cold.has(p) && id >= cold.from(p) && id <= cold.last(p) && id - cold.from(p) < REFILL_CHUNK) {
+                admit(p, REFILL_CHUNK, now);
+                TaskEntry e = tasks.get(id);
+                if (e != null) {
+                    return e;
+                }
+            }
+        }
         Record r = cold.takeOne(id);
         if (r == null) {
             return null;

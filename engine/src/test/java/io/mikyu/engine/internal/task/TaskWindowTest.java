@@ -18,7 +18,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -284,6 +292,96 @@ class TaskWindowTest {
             assertThat(drain(q, 5)).containsExactlyElementsOf(names("t", 40).subList(30, 40));
             clock.advance(LEASE.plusSeconds(2));
             assertThat(drain(q)).containsExactlyElementsOf(names("t", 30).subList(25, 30));
+        }
+    }
+
+    @Test
+    void concurrentProducersAndConsumersSeeEveryTaskExactlyOnce() throws Exception {
+        int producers = 4;
+        int perProducer = 2_000;
+        ExecutorService pool = Executors.newFixedThreadPool(producers + 2);
+        ExecutorService continuations = Executors.newSingleThreadExecutor();
+        try (Mikyu store = open()) {
+            TaskQueue q = store.createTaskQueue("jobs", TaskQueueConfig.defaults());
+            TaskQueueHandle handle = (TaskQueueHandle) q;
+            List<Future<?>> producing = new ArrayList<>();
+            for (int p = 0; p < producers; p++) {
+                int producer = p;
+                producing.add(pool.submit(() -> {
+                    int i = 0;
+                    while (i < perProducer) {
+                        int n = Math.min(perProducer - i, 1 + (i % 7));
+                        List<Task> batch = new ArrayList<>();
+                        for (int k = 0; k < n; k++) {
+                            batch.add(Task.of(producer + "-" + (i + k)).withPriority((i + k) % 3 == 0 ? 6 : 4));
+                        }
+                        if (producer % 2 == 0) {
+                            q.enqueueBatch(batch);
+                        } else {
+                            java.util.concurrent.CompletableFuture<Long> done = new java.util.concurrent.CompletableFuture<>();
+                            boolean started = handle.tryEnqueueAsync(batch, q.config().durability(), continuations,
+                                    new io.mikyu.engine.spi.AsyncWrites.Completion() {
+                                        @Override
+                                        public void completed(long first) {
+                                            done.complete(first);
+                                        }
+
+                                        @Override
+                                        public void failed(RuntimeException cause) {
+                                            done.completeExceptionally(cause);
+                                        }
+                                    });
+                            if (started) {
+                                done.get(1, TimeUnit.MINUTES);
+                            } else {
+                                q.enqueueBatch(batch); // paced: that needs a scheduler as its continuation
+                            }
+                        }
+                        i += n;
+                    }
+                    return null;
+                }));
+            }
+            Set<String> seen = ConcurrentHashMap.newKeySet();
+            List<String> duplicates = java.util.Collections.synchronizedList(new ArrayList<>());
+            AtomicBoolean producersRunning = new AtomicBoolean(true);
+            List<Future<?>> consuming = new ArrayList<>();
+            for (int c = 0; c < 2; c++) {
+                consuming.add(pool.submit(() -> {
+                    while (true) {
+                        boolean last = !producersRunning.get();
+                        List<LeasedTask> got = q.dequeue(5, LEASE, Duration.ofMillis(20), null);
+                        for (LeasedTask t : got) {
+                            if (!seen.add(text(t))) {
+                                duplicates.add(text(t));
+                            }
+                            q.ack(t.token());
+                        }
+                        if (got.isEmpty() && last) {
+                            return null;
+                        }
+                    }
+                }));
+            }
+            for (Future<?> f : producing) {
+                f.get(5, TimeUnit.MINUTES);
+            }
+            producersRunning.set(false);
+            for (Future<?> f : consuming) {
+                f.get(5, TimeUnit.MINUTES);
+            }
+            Set<String> expected = new HashSet<>();
+            for (int p = 0; p < producers; p++) {
+                for (int i = 0; i < perProducer; i++) {
+                    expected.add(p + "-" + i);
+                }
+            }
+            assertThat(duplicates).isEmpty();
+            assertThat(seen).isEqualTo(expected);
+            assertThat(q.counts()).isEqualTo(new TaskCounts(0, 0, 0));
+        } finally {
+            pool.shutdownNow();
+            continuations.shutdownNow();
         }
     }
 }
