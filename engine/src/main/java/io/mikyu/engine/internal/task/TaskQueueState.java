@@ -519,15 +519,18 @@ final class TaskQueueState {
      * priority above every held ready one come first), and keeps the window at least half full.
      */
     private void topUp(long now) {
-        if (cold == null || cold.isEmpty()) {
-            return;
-        }
-        int highest = cold.highestPriority();
-        TaskEntry first = ready.first();
-        if (first == null || first.priority < highest) {
-            admit(highest, Math.max(1, Math.min(REFILL_CHUNK, window - ready.size())), now);
-        } else if (ready.size() < window / 2) {
-            admit(highest, Math.min(REFILL_CHUNK, window - ready.size()), now);
+        while (cold != null && !cold.isEmpty()) {
+            int highest = cold.highestPriority();
+            TaskEntry first = ready.first();
+            if (first == null || first.priority < highest) {
+                // Again after it: what came back may all have expired on the way.
+                admit(highest, Math.max(1, Math.min(REFILL_CHUNK, window - ready.size())), now);
+            } else {
+                if (ready.size() < window / 2) {
+                    admit(highest, Math.min(REFILL_CHUNK, window - ready.size()), now);
+                }
+                return;
+            }
         }
     }
 

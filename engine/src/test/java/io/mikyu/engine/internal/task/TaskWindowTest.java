@@ -210,6 +210,23 @@ class TaskWindowTest {
     }
 
     @Test
+    void aTakeReadsOnPastColdTasksThatAllExpired() throws Exception {
+        try (Mikyu store = open()) {
+            TaskQueue q = store.createTaskQueue("jobs", TaskQueueConfig.defaults());
+            enqueue(q, "keep", 10);
+            for (int i = 0; i < 100; i++) {
+                q.enqueue(Task.of("gone" + i).expiresAt(clock.wallAfter(Duration.ofSeconds(1))));
+            }
+            q.enqueue(Task.of("last"));
+            clock.advance(Duration.ofSeconds(2));
+            List<LeasedTask> keep = q.dequeue(10, LEASE, Duration.ZERO, null);
+            assertThat(keep).extracting(TaskWindowTest::text).containsExactlyElementsOf(names("keep", 10));
+            assertThat(q.dequeue(5, LEASE, Duration.ZERO, null)).extracting(TaskWindowTest::text)
+                    .containsExactly("last");
+        }
+    }
+
+    @Test
     void tasksBeyondTheWindowGoToTheDeadLetterQueueWithTheirPayloads() throws Exception {
         try (Mikyu store = open()) {
             TaskQueue q = store.createTaskQueue("jobs", TaskQueueConfig.defaults().withMaxAttempts(1));
