@@ -171,23 +171,25 @@ final class ColdBacklog {
     }
 
     /**
-     * The first cold task of {@code priority} that {@code accept} takes, testing from {@code tested[priority]} on
-     * (what was tested before is not tested again), taken out of the backlog (a walk skips it later); or
-     * {@code null}. Moves {@code tested[priority]} past what was tested.
+     * Takes out of the backlog (a walk skips them later) up to {@code limit} cold tasks of {@code priority} that
+     * {@code accept} takes, in id order, handing each to {@code sink}; testing from {@code tested[priority]} on, so
+     * what was tested before is not tested again, and moving it past what was tested. Stops at the end of the read
+     * that found the first match (or at {@code limit}): a run of matches costs one read, not one read each.
+     * Returns how many were taken.
      */
-    Record takeFirst(int priority, long[] tested, Visitor accept) {
+    int takeMatches(int priority, long[] tested, int limit, Visitor accept, Visitor sink) {
         long next = Math.max(from[priority], tested[priority]);
-        while (count[priority] > 0 && next <= last[priority]) {
+        int taken = 0;
+        while (taken == 0 && count[priority] > 0 && next <= last[priority]) {
             List<Record> records = read(next, priority);
             for (Record r : records) {
-                if (r.offset() > last[priority]) {
+                if (r.offset() > last[priority] || taken == limit) {
                     break;
                 }
                 next = r.offset() + 1;
                 if (!isCold(priority, r) || ahead.contains(r.offset()) || !accept.visit(r)) {
                     continue;
                 }
-                tested[priority] = next;
                 count[priority]--;
                 total--;
                 if (r.offset() == from[priority]) {
@@ -195,14 +197,15 @@ final class ColdBacklog {
                 } else {
                     ahead.add(r.offset());
                 }
-                return r;
+                taken++;
+                sink.visit(r);
             }
-            if (!records.isEmpty() && records.get(records.size() - 1).offset() >= last[priority]) {
+            if (records.isEmpty() || records.get(records.size() - 1).offset() >= last[priority]) {
                 break;
             }
         }
         tested[priority] = Math.max(tested[priority], next);
-        return null;
+        return taken;
     }
 
     /**

@@ -538,7 +538,8 @@ final class TaskQueueState {
      * Before a filtered take: if the first task in delivery order that matches {@code filter} may be cold (none is
      * held, or cold tasks of a higher priority than the first held match exist), finds it in the log and holds it.
      * The filter's set remembers how far it tested the cold tasks, so a filter whose matches are rare reads each
-     * cold task once, not once per take.
+     * cold task once, not once per take; and one search holds every match of its read (up to
+     * {@link #WARM_MATCHES}), so a filter that matches much reads each chunk once, not once per match.
      */
     private void warmFirstMatch(TaskFilter filter, TreeSet<TaskEntry> matching, long now) {
         if (cold == null || cold.isEmpty()) {
@@ -548,22 +549,32 @@ final class TaskQueueState {
         int floor = matching.isEmpty() ? 0 : matching.first().priority + 1;
         long[] tested = filters.coldTested(filter);
         long wallToSteady = wallToSteady();
+        int[] held = new int[1];
         for (int p = ColdBacklog.LEVELS - 1; p >= floor; p--) {
             while (cold.has(p)) {
-                Record r = cold.takeFirst(p, tested, rec -> FilterIndex.test(filter, entryOf(rec, wallToSteady)));
-                if (r == null) {
-                    break;
+                int taken = cold.takeMatches(p, tested, WARM_MATCHES,
+                        rec -> FilterIndex.test(filter, entryOf(rec, wallToSteady)), r -> {
+                            TaskEntry e = entryOf(r, wallToSteady);
+                            track(e.id, e);
+                            place(e, now); // into the filter's set, unless it expired meanwhile
+                            if (tasks.get(e.id) == e) {
+                                keepPayload(e, r.payload());
+                                held[0]++;
+                            }
+                            return true;
+                        });
+                if (held[0] > 0) {
+                    return; // the take finds them in the filter's set
                 }
-                TaskEntry e = entryOf(r, wallToSteady);
-                track(e.id, e);
-                place(e, now);
-                if (tasks.get(e.id) == e) {
-                    keepPayload(e, r.payload());
-                    return; // in the filter's set now: the take finds it there
+                if (taken == 0) {
+                    break;
                 }
             }
         }
     }
+
+    /** The most cold matches of a filter one search holds (the rest of its read is tested again next time). */
+    private static final int WARM_MATCHES = 256;
 
     /** Reads up to {@code max} cold tasks of {@code priority} back into memory, in id order. */
     private void admit(int priority, int max, long now) {
