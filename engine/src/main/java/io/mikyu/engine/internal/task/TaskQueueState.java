@@ -2,7 +2,6 @@ package io.mikyu.engine.internal.task;
 
 import io.mikyu.engine.Headers;
 import io.mikyu.engine.LeaseToken;
-import io.mikyu.engine.Record;
 import io.mikyu.engine.StaleLeaseException;
 import io.mikyu.engine.TaskCounts;
 import io.mikyu.engine.TaskFilter;
@@ -47,10 +46,8 @@ final class TaskQueueState {
     private long expired;
     private final long hotPayloadBudget;
     private long hotPayloadBytes;
-    /** The ready tasks held at most before further ones go cold (stay in the log only); 0: no limit. */
-    private final int window;
-    /** Ready tasks in the log only; {@code null} where every task is held (no window, or a shared group). */
-    private final ColdBacklog cold;
+    /** Which ready tasks are held and which stay in the log; {@code null}: all held (no window, a shared group). */
+    private final ReadyWindow window;
 
     TaskQueueState(String queue, TaskQueueConfig config, TimeSource clock, long hotPayloadBudget,
                    boolean keepIdsSorted) {
@@ -60,8 +57,8 @@ final class TaskQueueState {
     /** {@code window} > 0 with a {@code log} to read back from: ready tasks past the window stay in the log. */
     TaskQueueState(String queue, TaskQueueConfig config, TimeSource clock, long hotPayloadBudget,
                    boolean keepIdsSorted, int window, ColdBacklog.LogReader log) {
-        this.window = window;
-        this.cold = window > 0 && log != null ? new ColdBacklog(queue, log) : null;
+        this.window = window > 0 && log != null ? new ReadyWindow(window, new ColdBacklog(queue, log), clock,
+                new WindowHolder()) : null;
         this.clock = clock;
         this.sortedIds = keepIdsSorted ? new java.util.TreeSet<>() : null;
         this.queue = queue;
@@ -100,9 +97,7 @@ final class TaskQueueState {
     /** A task record, during replay or after an enqueue was written. */
     /** Returns the new entry, or {@code null} if it expired on arrival. */
     TaskEntry enqueued(long id, TaskRecordDescriptor.Meta meta, long enqueuedAt, Headers headers, long now) {
-        if (cold != null && ColdBacklog.readyAtEnqueue(meta, enqueuedAt)
-                && (cold.has(meta.priority()) || ready.size() >= window)) {
-            cold.add(id, meta.priority()); // tasks join in log order: see ColdBacklog
+        if (window != null && window.goesCold(id, meta, enqueuedAt)) {
             return null;
         }
         TaskEntry e = new TaskEntry(id, meta.priority(), enqueuedAt, meta.deliverAt(), meta.expiresAt(), headers,
@@ -141,8 +136,8 @@ final class TaskQueueState {
      */
     void replay(TaskRecordDescriptor.State s) {
         TaskEntry e = tasks.get(s.taskId());
-        if (e == null && cold != null && !cold.isEmpty()) {
-            e = warm(s.taskId()); // went cold in this replay, though live it was held and leased
+        if (e == null && window != null) {
+            e = window.warm(s.taskId()); // went cold in this replay, though live it was held and leased
         }
         if (s.lease() > lastLease) {
             lastLease = s.lease();
@@ -237,10 +232,10 @@ final class TaskQueueState {
         List<TaskEntry> out = new ArrayList<>(Math.min(max, 64));
         TreeSet<TaskEntry> matching = filter == null ? null : filters.matches(filter, ready, now);
         while (out.size() < max) {
-            if (matching == null) {
-                topUp(now);
-            } else {
-                warmFirstMatch(filter, matching, now);
+            if (window != null && matching == null) {
+                window.topUp(now);
+            } else if (window != null) {
+                window.warmFirstMatch(filter, matching, filters.coldTested(filter), now);
             }
             TaskEntry e = matching == null ? ready.first() : matching.isEmpty() ? null : matching.first();
             if (e == null) {
@@ -367,8 +362,8 @@ final class TaskQueueState {
         Iterable<TaskEntry> source = filter == null ? ready : filters.matches(filter, ready, now);
         int coldLevel = ColdBacklog.LEVELS - 1; // cold tasks of priorities above this are listed
         for (TaskEntry e : source) {
-            while (coldLevel > e.priority && out.size() < max) {
-                browseCold(coldLevel--, max, filter, now, out);
+            while (window != null && coldLevel > e.priority && out.size() < max) {
+                window.browse(coldLevel--, max, filter, now, out);
             }
             if (out.size() >= max) {
                 break;
@@ -377,25 +372,10 @@ final class TaskQueueState {
                 out.add(e);
             }
         }
-        while (coldLevel >= 0 && out.size() < max) {
-            browseCold(coldLevel--, max, filter, now, out);
+        while (window != null && coldLevel >= 0 && out.size() < max) {
+            window.browse(coldLevel--, max, filter, now, out);
         }
         return out;
-    }
-
-    private void browseCold(int priority, int max, TaskFilter filter, long now, List<TaskEntry> out) {
-        if (cold == null || !cold.has(priority)) {
-            return;
-        }
-        long wallToSteady = wallToSteady();
-        cold.peek(priority, r -> {
-            TaskEntry e = entryOf(r, wallToSteady);
-            if (!e.isExpired(now) && (filter == null || FilterIndex.test(filter, e))) {
-                e.payload = r.payload();
-                out.add(e);
-            }
-            return out.size() < max;
-        });
     }
 
     /** What {@link #purge} removed: the ids of held tasks, and the cold backlog (null: none) to walk for the rest. */
@@ -407,7 +387,7 @@ final class TaskQueueState {
 
     /** Every ready and scheduled task, removed from the queue. */
     Purged purge() {
-        ColdBacklog purgedCold = cold == null || cold.isEmpty() ? null : cold.drain();
+        ColdBacklog purgedCold = window == null || window.cold().isEmpty() ? null : window.cold().drain();
         return new Purged(purgeHeld(), purgedCold);
     }
 
@@ -440,12 +420,12 @@ final class TaskQueueState {
 
     /** Ready tasks in the log only. */
     long coldCount() {
-        return cold == null ? 0 : cold.total();
+        return window == null ? 0 : window.cold().total();
     }
 
     /** Records read back from the log for cold tasks so far. */
     long coldRecordsRead() {
-        return cold == null ? 0 : cold.recordsRead();
+        return window == null ? 0 : window.cold().recordsRead();
     }
 
     /** The lowest unfinished id, or {@code Long.MAX_VALUE}: log segments below it hold nothing live. */
@@ -453,7 +433,7 @@ final class TaskQueueState {
         if (sortedIds != null) {
             return sortedIds.isEmpty() ? Long.MAX_VALUE : sortedIds.first();
         }
-        long min = cold == null ? Long.MAX_VALUE : cold.lowestId();
+        long min = window == null ? Long.MAX_VALUE : window.cold().lowestId();
         for (long id : tasks.keySet()) {
             min = Math.min(min, id);
         }
@@ -509,120 +489,6 @@ final class TaskQueueState {
         return !ready.isEmpty() || coldCount() > 0;
     }
 
-    // ------------------------------------------------------------------------------------------- the window
-
-    /** The most cold tasks read back at once to fill the window (each read holds the queue's lock). */
-    private static final int REFILL_CHUNK = 4096;
-
-    /**
-     * Before a take: brings cold tasks back so that the next task in delivery order is held (cold tasks of a
-     * priority above every held ready one come first), and keeps the window at least half full.
-     */
-    private void topUp(long now) {
-        while (cold != null && !cold.isEmpty()) {
-            int highest = cold.highestPriority();
-            TaskEntry first = ready.first();
-            if (first == null || first.priority < highest) {
-                // Again after it: what came back may all have expired on the way.
-                admit(highest, Math.max(1, Math.min(REFILL_CHUNK, window - ready.size())), now);
-            } else {
-                if (ready.size() < window / 2) {
-                    admit(highest, Math.min(REFILL_CHUNK, window - ready.size()), now);
-                }
-                return;
-            }
-        }
-    }
-
-    /**
-     * Before a filtered take: if the first task in delivery order that matches {@code filter} may be cold (none is
-     * held, or cold tasks of a higher priority than the first held match exist), finds it in the log and holds it.
-     * The filter's set remembers how far it tested the cold tasks, so a filter whose matches are rare reads each
-     * cold task once, not once per take; and one search holds every match of its read (up to
-     * {@link #WARM_MATCHES}), so a filter that matches much reads each chunk once, not once per match.
-     */
-    private void warmFirstMatch(TaskFilter filter, TreeSet<TaskEntry> matching, long now) {
-        if (cold == null || cold.isEmpty()) {
-            return;
-        }
-        // Cold tasks of the first held match's own priority come after it (their ids are higher).
-        int floor = matching.isEmpty() ? 0 : matching.first().priority + 1;
-        long[] tested = filters.coldTested(filter);
-        long wallToSteady = wallToSteady();
-        int[] held = new int[1];
-        for (int p = ColdBacklog.LEVELS - 1; p >= floor; p--) {
-            while (cold.has(p)) {
-                int taken = cold.takeMatches(p, tested, WARM_MATCHES,
-                        rec -> FilterIndex.test(filter, entryOf(rec, wallToSteady)), r -> {
-                            TaskEntry e = entryOf(r, wallToSteady);
-                            track(e.id, e);
-                            place(e, now); // into the filter's set, unless it expired meanwhile
-                            if (tasks.get(e.id) == e) {
-                                keepPayload(e, r.payload());
-                                held[0]++;
-                            }
-                            return true;
-                        });
-                if (held[0] > 0) {
-                    return; // the take finds them in the filter's set
-                }
-                if (taken == 0) {
-                    break;
-                }
-            }
-        }
-    }
-
-    /** The most cold matches of a filter one search holds (the rest of its read is tested again next time). */
-    private static final int WARM_MATCHES = 256;
-
-    /** Reads up to {@code max} cold tasks of {@code priority} back into memory, in id order. */
-    private void admit(int priority, int max, long now) {
-        long wallToSteady = wallToSteady();
-        cold.take(priority, max, r -> {
-            TaskEntry e = entryOf(r, wallToSteady);
-            track(e.id, e);
-            place(e, now);
-            if (tasks.get(e.id) == e) {
-                keepPayload(e, r.payload());
-            }
-            return true;
-        });
-    }
-
-    /**
-     * A cold task named by a state record during replay, taken out of the backlog and held; or null. State records
-     * mostly name tasks in delivery order, so one near the front of its priority's cold run brings the next chunk
-     * of the run back with it (one read for many records, as the live queue reads them).
-     */
-    private TaskEntry warm(long id) {
-        long now = clock.steadyMillis();
-        for (int p = ColdBacklog.LEVELS - 1; p >= 0; p--) {
-            if (cold.has(p) && id >= cold.from(p) && id <= cold.last(p) && id - cold.from(p) < REFILL_CHUNK) {
-                admit(p, REFILL_CHUNK, now);
-                TaskEntry e = tasks.get(id);
-                if (e != null) {
-                    return e;
-                }
-            }
-        }
-        Record r = cold.takeOne(id);
-        if (r == null) {
-            return null;
-        }
-        TaskEntry e = entryOf(r, wallToSteady());
-        track(id, e);
-        e.state = TaskEntry.State.READY;
-        ready.add(e);
-        filters.becameReady(e);
-        return e;
-    }
-
-    private static TaskEntry entryOf(Record r, long wallToSteady) {
-        TaskRecordDescriptor.Meta meta = TaskRecordDescriptor.Meta.decode(r.key());
-        return new TaskEntry(r.offset(), meta.priority(), r.timestamp(), meta.deliverAt(), meta.expiresAt(),
-                r.headers(), wallToSteady);
-    }
 
     private void place(TaskEntry e, long now) {
         if (e.visibleAt > now) {
@@ -653,5 +519,42 @@ final class TaskQueueState {
         untrack(e.id);
         forgetPayload(e);
         expired++;
+    }
+
+    /** What the window moves tasks in and out of: this state's own sets, under the same lock. */
+    private final class WindowHolder implements ReadyWindow.Holder {
+        @Override
+        public boolean hold(TaskEntry e, byte[] payload, long now) {
+            track(e.id, e);
+            place(e, now);
+            if (tasks.get(e.id) != e) {
+                return false; // expired on the way back
+            }
+            keepPayload(e, payload);
+            return true;
+        }
+
+        @Override
+        public void holdReady(TaskEntry e) {
+            track(e.id, e);
+            e.state = TaskEntry.State.READY;
+            ready.add(e);
+            filters.becameReady(e);
+        }
+
+        @Override
+        public TaskEntry firstReady() {
+            return ready.first();
+        }
+
+        @Override
+        public int heldReady() {
+            return ready.size();
+        }
+
+        @Override
+        public TaskEntry find(long id) {
+            return tasks.get(id);
+        }
     }
 }
