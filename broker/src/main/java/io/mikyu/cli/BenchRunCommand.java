@@ -39,6 +39,7 @@ import java.util.concurrent.atomic.AtomicReference;
         footer = {"", "Examples:",
             "  mikyu bench run --durability sync --bytes 4GiB",
             "  mikyu bench run --kind task --workers 8 --batch 64",
+            "  mikyu bench run --kind task --backlog --workers 4 --consumers 4 --bytes 10GiB",
             "  mikyu bench run --access remote --target tcp://127.0.0.1:7420"})
 final class BenchRunCommand implements Callable<Integer> {
 
@@ -96,6 +97,12 @@ final class BenchRunCommand implements Callable<Integer> {
                     + " JIT has settled, such as 10s (default: none).")
     Duration warmup;
 
+    @Option(names = "--backlog",
+            description = "Task queues, embedded: produce everything with no consumer running, close and reopen the"
+                    + " store (timed), then drain it with the consumers (the consume rate is the drain's); reports"
+                    + " the reopen time, the heap's high-water mark and the GC time as well.")
+    boolean backlog;
+
     @Option(names = "--data-dir", paramLabel = "DIR",
             description = "Store to benchmark in; its bench queues are kept for 'bench reopen' (task queues are"
                     + " emptied at the start of a run). Default: a new temporary directory, deleted afterwards.")
@@ -113,6 +120,9 @@ final class BenchRunCommand implements Callable<Integer> {
         if (how == Access.REMOTE && dataDir != null) {
             throw new ParameterException(spec.commandLine(), "--data-dir is for --access embedded; a remote bench"
                     + " writes to the daemon's store");
+        }
+        if (backlog && (how == Access.REMOTE || kind != QueueKind.TASK)) {
+            throw new ParameterException(spec.commandLine(), "--backlog is for --kind task, embedded");
         }
         if (messageSize > Integer.MAX_VALUE) {
             throw new CommandException("--message-size " + messageSize + " is larger than a record can be");
@@ -132,7 +142,11 @@ final class BenchRunCommand implements Callable<Integer> {
         BenchResult result;
         // On Ctrl-C, stop the workers, close the store and delete the temporary directory before the JVM exits.
         try (GracefulStop stop = new GracefulStop(() -> stopBench(running.get()), Duration.ofSeconds(10))) {
-            try (Mikyu store = how == Access.REMOTE ? TargetOption.dial(target) : Mikyu.open(dir)) {
+            AtomicReference<Mikyu> reopened = new AtomicReference<>();
+            // The engine's keys of the configuration file and -Dmikyu.<key> apply (e.g. -Dmikyu.taskWindow=0).
+            io.mikyu.engine.EngineConfig engine = how == Access.REMOTE ? null
+                    : io.mikyu.engine.config.MikyuConfig.load().engineConfig().build();
+            try (Mikyu store = how == Access.REMOTE ? TargetOption.dial(target) : Mikyu.open(dir, engine)) {
                 err.printf(Locale.ROOT, "bench: %,d %s of %d bytes (%s) from %d workers into %d %s queue(s), %s,"
                                 + " batch %d, %d consumer(s) per queue, in %s%n", settings.messages(),
                         kind == QueueKind.TASK ? "tasks" : "records", messageSize, Units.formatBytes(totalBytes),
@@ -140,9 +154,20 @@ final class BenchRunCommand implements Callable<Integer> {
                         settings.consumersPerQueue(), how == Access.REMOTE ? "the daemon at " + target : dir);
                 err.flush();
                 Bench<?, ?> bench = Bench.of(kind, store, settings, err);
+                if (backlog) {
+                    bench.backlogThenDrain(before -> {
+                        before.close();
+                        Mikyu again = Mikyu.open(dir, engine);
+                        reopened.set(again);
+                        return again;
+                    });
+                }
                 running.set(bench);
                 result = bench.run();
             } finally {
+                if (reopened.get() != null) {
+                    reopened.get().close();
+                }
                 if (dir != null && dataDir == null) {
                     deleteRecursively(dir, err);
                 }

@@ -186,6 +186,34 @@ class BenchCommandsTest {
     }
 
     @Test
+    void aBacklogRunProducesFirstReopensThenDrainsAndReportsHeapGcAndReopen() {
+        Path store = dir.resolve("store");
+        Cli.Run run = Cli.runExactly(null, "bench", "run", "--kind", "task", "--backlog", "--bytes", "2MiB",
+                "--workers", "2", "--consumers", "2", "--data-dir", store.toString(),
+                "--batch", "16");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains("verified  every task acked exactly once", "backlog   produced with no consumer");
+        String json = run.outLines().get(run.outLines().size() - 1).substring("BENCH_RESULT ".length());
+        assertThat(number(json, "produced_msgs")).isEqualTo(2048);
+        assertThat(number(json, "consumed_msgs")).isEqualTo(2048);
+        assertThat(json).contains("\"backlog\":true", "\"verified\":true");
+        for (String key : List.of("reopen_s", "heap_peak_mb", "heap_after_gc_mb", "gc_ms", "gc_count")) {
+            assertThat(number(json, key)).as(key).isGreaterThanOrEqualTo(0);
+        }
+        assertThat(number(json, "heap_peak_mb")).isPositive();
+        assertThat(new Cli(store).run("list").outLines()).contains("task/bench-0 ready=0 scheduled=0 in-flight=0");
+    }
+
+    @Test
+    void aBacklogRunIsForEmbeddedTaskQueues() {
+        Cli.Run run = Cli.runExactly(null, "bench", "run", "--kind", "log", "--backlog", "--bytes", "10KiB");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("--backlog is for --kind task, embedded");
+    }
+
+    @Test
     void tooFewBytesForTheWorkersIsAUsageError() {
         Cli.Run run = Cli.runExactly(null, "bench", "run", "--bytes", "1KiB", "--workers", "4");
 

@@ -36,6 +36,7 @@ public final class EngineConfig {
     private final int indexIntervalBytes;
     private final long cacheBytesPerQueue;
     private final int paceProducersAbove;
+    private final int taskWindow;
     private final long preallocateBytes;
     private final long minFreeDiskBytes;
     private final Duration housekeepingInterval;
@@ -59,6 +60,7 @@ public final class EngineConfig {
         this.indexIntervalBytes = b.indexIntervalBytes;
         this.cacheBytesPerQueue = b.cacheBytesPerQueue;
         this.paceProducersAbove = b.paceProducersAbove;
+        this.taskWindow = b.taskWindow;
         this.preallocateBytes = b.preallocateBytes;
         this.minFreeDiskBytes = b.minFreeDiskBytes;
         this.housekeepingInterval = b.housekeepingInterval;
@@ -92,6 +94,7 @@ public final class EngineConfig {
         b.indexIntervalBytes = indexIntervalBytes;
         b.cacheBytesPerQueue = cacheBytesPerQueue;
         b.paceProducersAbove = paceProducersAbove;
+        b.taskWindow = taskWindow;
         b.preallocateBytes = preallocateBytes;
         b.minFreeDiskBytes = minFreeDiskBytes;
         b.housekeepingInterval = housekeepingInterval;
@@ -147,6 +150,16 @@ public final class EngineConfig {
      */
     public int paceProducersAbove() {
         return paceProducersAbove;
+    }
+
+    /**
+     * The ready tasks a task queue keeps in memory: past this many, further ready tasks stay in the queue's log
+     * only (counted, not held) and are read back in order as the queue's consumers empty the window, so memory does
+     * not grow with the backlog. Delayed, leased and returned tasks are always held. 0: every task in memory.
+     * Default 32,768.
+     */
+    public int taskWindow() {
+        return taskWindow;
     }
 
     /** The longest one enqueue waits for room under {@link #paceProducersAbove()}. */
@@ -244,6 +257,7 @@ public final class EngineConfig {
         private int indexIntervalBytes = 4096;
         private long cacheBytesPerQueue = 32L * 1024 * 1024;
         private int paceProducersAbove = 8_192;
+        private int taskWindow = 32_768;
         private long preallocateBytes = 4L * 1024 * 1024;
         private long minFreeDiskBytes = 64L * 1024 * 1024;
         private Duration housekeepingInterval = Duration.ofSeconds(30);
@@ -308,6 +322,14 @@ public final class EngineConfig {
                 throw new IllegalArgumentException("paceProducersAbove must not be negative");
             }
             this.paceProducersAbove = value;
+            return this;
+        }
+
+        public Builder taskWindow(int value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("taskWindow must not be negative");
+            }
+            this.taskWindow = value;
             return this;
         }
 

@@ -35,8 +35,11 @@ public abstract class Bench<Q, E> {
     /** A consumer that sees nothing new this long after the producers finished has lost messages. */
     static final long STALL_NANOS = TimeUnit.SECONDS.toNanos(10);
 
-    final Mikyu store;
+    /** The store; a backlog run replaces it with the store opened again between producing and draining. */
+    volatile Mikyu store;
     final BenchSettings settings;
+    /** Set for a backlog run: closes the store and opens it again (see {@link #backlogThenDrain}). */
+    private java.util.function.UnaryOperator<Mikyu> reopen;
     private final PrintWriter progress;
 
     final LongAdder produced = new LongAdder();
@@ -86,6 +89,20 @@ public abstract class Bench<Q, E> {
     /** What {@link #consumers} expect during the warm-up: everything the producers write until it ends. */
     static final long WARM_UP = Long.MAX_VALUE;
 
+    /** The queue {@code name} of the reopened store, as the producers left it (a backlog run). */
+    Q reopenedQueue(String name) {
+        throw new UnsupportedOperationException(kind() + " queues have no backlog run");
+    }
+
+    /**
+     * Makes this a backlog run: the producers write everything with no consumer running, then {@code reopen}
+     * closes the store and opens it again (timed), and only then do the consumers drain what was produced (their
+     * rate is the drain's alone). The heap and the collector are watched over the whole run.
+     */
+    public void backlogThenDrain(java.util.function.UnaryOperator<Mikyu> reopen) {
+        this.reopen = java.util.Objects.requireNonNull(reopen);
+    }
+
     /** Asks a running bench to stop soon; {@link #run()} then throws {@link CancellationException}. */
     public void stop() {
         stopping = true;
@@ -105,6 +122,7 @@ public abstract class Bench<Q, E> {
             queues.add(prepareQueue("bench-" + q));
         }
         EngineStats before = store.stats();
+        HeapWatch heap = reopen == null ? null : new HeapWatch();
 
         CountDownLatch startGate = new CountDownLatch(1);
         List<Producer> producers = new ArrayList<>();
@@ -113,8 +131,10 @@ public abstract class Bench<Q, E> {
                     startGate));
         }
         List<Worker> consumers = new ArrayList<>();
-        for (int q = 0; q < queues.size(); q++) {
-            consumers.addAll(consumers(q, queues.get(q), settings.messagesOfQueue(q), startGate));
+        if (reopen == null) {
+            for (int q = 0; q < queues.size(); q++) {
+                consumers.addAll(consumers(q, queues.get(q), settings.messagesOfQueue(q), startGate));
+            }
         }
 
         List<Thread> threads = new ArrayList<>();
@@ -131,6 +151,23 @@ public abstract class Bench<Q, E> {
                 p.thread.join();
             }
             producersDone = true;
+            long consumeStart = startNanos;
+            double reopenSeconds = 0;
+            if (reopen != null && !stopping) {
+                rethrowFailure();
+                long reopenStart = System.nanoTime();
+                store = reopen.apply(store);
+                reopenSeconds = (System.nanoTime() - reopenStart) / 1e9;
+                before = store.stats(); // the engine's counters start again with the store: they show the drain
+                consumeStart = System.nanoTime();
+                for (int q = 0; q < queues.size(); q++) {
+                    consumers.addAll(consumers(q, reopenedQueue("bench-" + q), settings.messagesOfQueue(q),
+                            new CountDownLatch(0)));
+                }
+                for (int i = 0; i < consumers.size(); i++) {
+                    threads.add(start(consumers.get(i), "bench-consumer-" + i));
+                }
+            }
             for (Worker c : consumers) {
                 c.thread.join();
             }
@@ -146,13 +183,18 @@ public abstract class Bench<Q, E> {
                 latency.add(p.latency);
                 produceEnd = Math.max(produceEnd, p.endNanos);
             }
-            long consumeEnd = startNanos;
+            long consumeEnd = consumeStart;
             for (Worker c : consumers) {
                 consumeEnd = Math.max(consumeEnd, c.endNanos);
             }
+            BacklogRun backlog = null;
+            if (heap != null) {
+                long[] h = heap.stop();
+                backlog = new BacklogRun(reopenSeconds, h[0], h[1], h[2], h[3]);
+            }
             return new BenchResult(kind(), settings, produced.sum(), consumed.sum(),
-                    (produceEnd - startNanos) / 1e9, (consumeEnd - startNanos) / 1e9,
-                    latency, before, store.stats(), verificationError.get(), usage);
+                    (produceEnd - startNanos) / 1e9, (consumeEnd - consumeStart) / 1e9,
+                    latency, before, store.stats(), verificationError.get(), usage, backlog);
         } finally {
             // On failure or stop, let no worker go on using a store that is about to close. They notice within a
             // poll wait or one write; interrupting them instead could close the engine's file channels under them.

@@ -18,11 +18,13 @@ import java.util.Locale;
  * @param before          engine counters when the measured run started (after any warm-up)
  * @param verificationError the first record that was lost, duplicated or out of order; {@code null} if none
  * @param usage           what this process used (CPU, collector pauses, page faults) from start to finish
+ * @param backlog         a backlog run's reopen time, heap and GC ({@code consumeSeconds} then times the drain
+ *                        alone); {@code null} for a run whose consumers ran beside the producers
  */
 public record BenchResult(QueueKind kind, BenchSettings settings, long producedMessages, long consumedMessages,
-                             double produceSeconds, double consumeSeconds, Histogram latency,
-                             EngineStats before, EngineStats after, String verificationError,
-                          ProcessUsage usage) {
+                          double produceSeconds, double consumeSeconds, Histogram latency,
+                          EngineStats before, EngineStats after, String verificationError,
+                          ProcessUsage usage, BacklogRun backlog) {
 
     public boolean consumersRan() {
         return settings.consumersPerQueue() > 0;
@@ -110,6 +112,12 @@ public record BenchResult(QueueKind kind, BenchSettings settings, long producedM
                 task ? "write calls (enqueues, leases, acks)" : "append calls", fsyncs(), cacheHitRate() * 100);
         out.println("cpu       " + usage.describe());
         out.println("          MB = 10^6 bytes of payload");
+        if (backlog != null) {
+            out.printf(Locale.ROOT, "backlog   produced with no consumer, store reopened in %.3f s, then drained;"
+                            + " heap peak %.1f MiB, %.1f MiB after GC at most, GC %,d ms in %,d collections%n",
+                    backlog.reopenSeconds(), backlog.heapPeakBytes() / 1048576.0,
+                    backlog.heapAfterGcBytes() / 1048576.0, backlog.gcMillis(), backlog.gcCount());
+        }
         if (consumersRan()) {
             String verifiedLine = task ? "verified  every task acked exactly once"
                     : "verified  every record consumed once, in order";
@@ -146,6 +154,14 @@ public record BenchResult(QueueKind kind, BenchSettings settings, long producedM
             json.put("verification_error", verificationError);
         }
         usage.addTo(json);
+        if (backlog != null) {
+            json.put("backlog", true)
+                    .put("reopen_s", backlog.reopenSeconds())
+                    .put("heap_peak_mb", backlog.heapPeakBytes() / 1048576.0)
+                    .put("heap_after_gc_mb", backlog.heapAfterGcBytes() / 1048576.0)
+                    .put("gc_ms", backlog.gcMillis())
+                    .put("gc_count", backlog.gcCount());
+        }
         return json
                 .put("workers", settings.workers())
                 .put("durability", settings.durability().name().toLowerCase(Locale.ROOT))

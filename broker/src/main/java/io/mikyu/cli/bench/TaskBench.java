@@ -60,6 +60,11 @@ public final class TaskBench extends Bench<TaskQueue, Task> {
     }
 
     @Override
+    TaskQueue reopenedQueue(String name) {
+        return store.taskQueue(name);
+    }
+
+    @Override
     void deleteQueue(String name) {
         store.deleteTaskQueue(name);
     }

@@ -63,6 +63,8 @@ public final class MikyuConfig {
         CACHE_BYTES_PER_QUEUE("cacheBytesPerQueue", "32MiB", "engine: ring cache of recent batches per queue"),
         PACE_PRODUCERS_ABOVE("paceProducersAbove", "8192", "engine: above this many ready tasks, a task queue"
                 + " whose consumers are taking tasks paces its producers to them (at most 50 ms a send); 0: off"),
+        TASK_WINDOW("taskWindow", "32768", "engine: ready tasks a task queue keeps in memory; the rest of its"
+                + " backlog stays in its log and is read back in order; 0: all in memory"),
         HOUSEKEEPING_INTERVAL("housekeepingInterval", "30s", "engine: how often retention and compaction run"),
         COMPACTION_KEY_MAP_BYTES("compactionKeyMapBytes", "16MiB", "engine: memory of compaction's key map (24"
                 + " bytes a key, filled to 3/4); a log with more distinct keys compacts in several passes"),
@@ -395,6 +397,7 @@ public final class MikyuConfig {
                 .minFreeDiskBytes(bytes(Key.MIN_FREE_DISK_BYTES))
                 .cacheBytesPerQueue(bytes(Key.CACHE_BYTES_PER_QUEUE))
                 .paceProducersAbove(Math.toIntExact(count(Key.PACE_PRODUCERS_ABOVE)))
+                .taskWindow(Math.toIntExact(count(Key.TASK_WINDOW)))
                 .housekeepingInterval(duration(Key.HOUSEKEEPING_INTERVAL))
                 .compactionKeyMapBytes(bytes(Key.COMPACTION_KEY_MAP_BYTES))
                 .verifyChecksumsOnRead(bool(Key.VERIFY_CHECKSUMS))

@@ -109,7 +109,7 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
             "tls.keystore", "tls.keystorePassword", "tls.ca", "tls.truststore", "tls.truststorePassword");
     /** Engine settings of the config file a vm:// URL may override ({@code durability} is the sends' here). */
     static final Set<String> ENGINE = Set.of("flushInterval", "maxRecordBytes", "maxBatchBytes",
-            "minFreeDiskBytes", "cacheBytesPerQueue", "paceProducersAbove", "housekeepingInterval",
+            "minFreeDiskBytes", "cacheBytesPerQueue", "paceProducersAbove", "taskWindow", "housekeepingInterval",
             "verifyChecksumsOnRead", "corruptionPolicy",
             // the memory limit of NON_PERSISTENT queue messages
             "transientMemoryLimit", "transientMemoryLimitPerQueue", "transientMemoryPolicy",

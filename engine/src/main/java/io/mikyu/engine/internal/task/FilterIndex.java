@@ -19,6 +19,8 @@ final class FilterIndex {
 
     private static final class Matches {
         final TreeSet<TaskEntry> entries = new TreeSet<>(TaskEntry.DELIVERY_ORDER);
+        /** Per priority, the id up to which cold tasks were tested against the filter (see ColdBacklog). */
+        final long[] coldTested = new long[ColdBacklog.LEVELS];
         long lastUsed;
     }
 
@@ -38,6 +40,11 @@ final class FilterIndex {
         }
         m.lastUsed = now;
         return m.entries;
+    }
+
+    /** How far {@code filter} has tested the cold backlog, per priority (its set must exist: {@link #matches}). */
+    long[] coldTested(TaskFilter filter) {
+        return byFilter.get(filter).coldTested;
     }
 
     void becameReady(TaskEntry e) {

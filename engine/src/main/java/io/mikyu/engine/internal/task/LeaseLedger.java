@@ -73,7 +73,8 @@ final class LeaseLedger {
 
     LeaseLedger(String name, TaskQueueConfig config, SegmentedLog stateLog, GroupCommitWriter writer,
                 EngineConfig engine, TaskQueueHandle deadLetters, LongFunction<Record> item, LongSupplier stateStamp,
-                boolean window, String txTarget, Consumer<List<TxOp>> commitTransaction) {
+                boolean window, String txTarget, Consumer<List<TxOp>> commitTransaction,
+                ColdBacklog.LogReader coldReader) {
         this.name = name;
         this.config = config;
         this.stateLog = stateLog;
@@ -81,7 +82,8 @@ final class LeaseLedger {
         this.engine = engine;
         this.clock = engine.timeSource();
         this.stateStamp = stateStamp;
-        this.state = new TaskQueueState(name, config, clock, engine.cacheBytesPerQueue(), window);
+        this.state = new TaskQueueState(name, config, clock, engine.cacheBytesPerQueue(), window,
+                coldReader == null ? 0 : engine.taskWindow(), coldReader);
         this.deadLetters = new DeadLetterMover(name, lock, state, clock, deadLetters, item, txTarget,
                 commitTransaction);
         this.transactions = new LedgerTransactions(this);
@@ -420,13 +422,25 @@ final class LeaseLedger {
 
     /** As {@link #write}, without waiting: {@code callback} hears the outcome on the writer thread. */
     void writeAsync(List<Entry> entries, byte type, Durability durability, AppendRequest.Callback callback) {
+        writeAsync(entries, type, durability, null, callback);
+    }
+
+    /** As {@link #writeAsync}; {@code written} (if not null) as {@link AppendRequest#onWritten}. */
+    void writeAsync(List<Entry> entries, byte type, Durability durability, java.util.function.LongConsumer written,
+                    AppendRequest.Callback callback) {
         writer.appendAsync(new AppendRequest(stateLog, encode(entries, type), durability == Durability.SYNC, null,
-                callback));
+                callback).onWritten(written));
     }
 
     /** Writes items of a work log (task records) or state records; returns the first offset. */
     long write(List<Entry> entries, byte type, Durability durability) {
-        return writer.append(new AppendRequest(stateLog, encode(entries, type), durability == Durability.SYNC));
+        return write(entries, type, durability, null);
+    }
+
+    /** As {@link #write}; {@code written} (if not null) as {@link AppendRequest#onWritten}. */
+    long write(List<Entry> entries, byte type, Durability durability, java.util.function.LongConsumer written) {
+        return writer.append(new AppendRequest(stateLog, encode(entries, type), durability == Durability.SYNC)
+                .onWritten(written));
     }
 
     private byte[] encode(List<Entry> entries, byte type) {

@@ -63,7 +63,7 @@ public final class SharedGroupHandle extends LedgerHandle implements SharedGroup
         this.config = config;
         ledger = new LeaseLedger(source.name() + ":" + group, config.redelivery(), stateLog, writer, engine,
                 deadLetters, this::readRecord, () -> windowEnd, true, TxTarget.sharedGroup(source.name(), group),
-                transactions);
+                transactions, null);
     }
 
     /** Opens the group, replaying its state log from its committed offset. */

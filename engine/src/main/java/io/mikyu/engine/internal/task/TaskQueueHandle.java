@@ -48,6 +48,18 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     private final SegmentedLog log;
     private final EngineConfig engine;
     private final TimeSource clock;
+    /**
+     * Written tasks waiting to join the queue, in log order: the writer thread adds each batch as it completes it
+     * ({@link AppendRequest#onWritten}, in offset order), and whichever thread takes the lock next joins them all
+     * ({@link #joinWritten}). Joining in log order is what lets ready tasks past the window stay in the log
+     * uncounted by id (see {@link ColdBacklog}).
+     */
+    private final java.util.concurrent.ConcurrentLinkedQueue<Joining> joining =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+    /** Tasks written from {@code first} on; {@code keepPayloads}: hold their payloads while the budget allows. */
+    private record Joining(long first, List<Task> tasks, long enqueuedAt, boolean keepPayloads) {
+    }
 
     private TaskQueueHandle(String name, TaskQueueConfig config, SegmentedLog log, GroupCommitWriter writer,
                             EngineConfig engine, TaskQueueHandle deadLetters,
@@ -56,7 +68,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
         this.engine = engine;
         this.clock = engine.timeSource();
         ledger = new LeaseLedger(name, config, log, writer, engine, deadLetters, this::readTask,
-                clock::wallMillis, false, TxTarget.task(name), transactions);
+                clock::wallMillis, false, TxTarget.task(name), transactions, log::read);
     }
 
     /** Opens a task queue over its recovered log, replaying its records to rebuild the tasks' state. */
@@ -102,8 +114,9 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
         long now = clock.wallMillis();
         List<Entry> entries = taskEntries(tasks, now);
         ledger.pacing.awaitRoom(tasks.size());
-        long first = ledger.write(entries, BatchDescriptor.TYPE_TASK, durability);
-        joined(tasks, first, now);
+        long first = ledger.write(entries, BatchDescriptor.TYPE_TASK, durability,
+                base -> joining.add(new Joining(base, tasks, now, true)));
+        joinWritten();
         return first;
     }
 
@@ -137,13 +150,14 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                               AsyncWrites.Completion done) {
         long now = clock.wallMillis();
         List<Entry> entries = taskEntries(tasks, now);
-        ledger.writeAsync(entries, BatchDescriptor.TYPE_TASK, durability, new AppendRequest.Callback() {
+        ledger.writeAsync(entries, BatchDescriptor.TYPE_TASK, durability,
+                base -> joining.add(new Joining(base, tasks, now, true)), new AppendRequest.Callback() {
             @Override
             public void completed(long first) {
                 // The tasks join the queue on the caller's executor: the writer thread never waits for its lock.
                 AppendRequest.handOn(continuation, () -> {
                     try {
-                        joined(tasks, first, now);
+                        joinWritten();
                     } catch (RuntimeException e) {
                         done.failed(e);
                         return;
@@ -169,20 +183,31 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
         return true;
     }
 
-    /** Written tasks from {@code first} on join the queue (enqueueBatch after its write). */
-    private void joined(List<Task> tasks, long first, long enqueuedAt) {
+    /**
+     * Written tasks join the queue, in log order: this caller's and any other batch written before it that has not
+     * joined yet (its own caller will find it joined).
+     */
+    private void joinWritten() {
         ledger.withLock(() -> {
             long now = clock.steadyMillis();
-            long id = first;
-            for (Task t : tasks) {
-                TaskEntry e = ledger.state.enqueued(id++, new TaskRecordDescriptor.Meta(t.priority(),
-                        t.deliverAt(), t.expiresAt()), enqueuedAt, t.headers(), now);
-                if (e != null) {
-                    ledger.state.keepPayload(e, t.payload());
+            int count = 0;
+            boolean allReady = true;
+            for (Joining j = joining.poll(); j != null; j = joining.poll()) {
+                long id = j.first();
+                for (Task t : j.tasks()) {
+                    TaskEntry e = ledger.state.enqueued(id++, new TaskRecordDescriptor.Meta(t.priority(),
+                            t.deliverAt(), t.expiresAt()), j.enqueuedAt(), t.headers(), now);
+                    if (e != null && j.keepPayloads()) {
+                        ledger.state.keepPayload(e, t.payload());
+                    }
                 }
+                count += j.tasks().size();
+                allReady &= allReady(j.tasks(), now);
             }
-            ledger.pacing.noteReady();
-            ledger.waiting.signalReady(tasks.size(), allReady(tasks, now));
+            if (count > 0) {
+                ledger.pacing.noteReady();
+                ledger.waiting.signalReady(count, allReady);
+            }
         });
     }
 
@@ -397,19 +422,41 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
 
     @Override
     public long purge() {
-        List<Long> ids = new ArrayList<>();
-        ledger.withLock(() -> ids.addAll(ledger.state.purge()));
-        if (!ids.isEmpty()) {
-            List<Entry> records = new ArrayList<>(ids.size());
-            for (Long id : ids) {
-                if (id < TaskEntry.TRANSIENT_BASE) {
-                    records.add(new Entry(null, null, TaskRecordDescriptor.state(TaskRecordDescriptor.ACK, id, 0, 0,
-                            0, "purged"), Entry.NO_TIMESTAMP));
-                }
+        TaskQueueState.Purged[] purged = new TaskQueueState.Purged[1];
+        ledger.withLock(() -> purged[0] = ledger.state.purge());
+        long count = purged[0].count();
+        List<Entry> records = new ArrayList<>();
+        for (Long id : purged[0].ids()) {
+            if (id < TaskEntry.TRANSIENT_BASE) {
+                records.add(purgeRecord(id));
             }
-            ledger.writeState(records);
         }
-        return ids.size();
+        ledger.writeState(records);
+        ColdBacklog cold = purged[0].cold();
+        if (cold != null) {
+            // The cold tasks' records, a chunk at a time: a backlog in the log only is not all read into memory.
+            List<Entry> chunk = new ArrayList<>();
+            for (int p = ColdBacklog.LEVELS - 1; p >= 0; p--) {
+                cold.take(p, Integer.MAX_VALUE, r -> {
+                    chunk.add(purgeRecord(r.offset()));
+                    if (chunk.size() >= PURGE_CHUNK) {
+                        ledger.writeState(chunk);
+                        chunk.clear();
+                    }
+                    return true;
+                });
+            }
+            ledger.writeState(chunk);
+        }
+        return count;
+    }
+
+    /** Records of a purge of cold tasks written at once. */
+    private static final int PURGE_CHUNK = 8192;
+
+    private static Entry purgeRecord(long id) {
+        return new Entry(null, null, TaskRecordDescriptor.state(TaskRecordDescriptor.ACK, id, 0, 0, 0, "purged"),
+                Entry.NO_TIMESTAMP);
     }
 
     @Override
@@ -480,8 +527,11 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                     engine.maxBatchBytes(), BatchDescriptor.TYPE_TASK, txId);
             // Not fsynced here: the transaction's COMMIT record holds the tasks (see TransactionManager), and a
             // task is leased out only once its record is fsynced (LeaseLedger.transactionWritten).
-            AppendRequest request = new AppendRequest(log, batch, false);
-            out.add(new TxWrite(request, () -> enqueued(tasks, BatchDescriptor.baseOffset(batch), now)));
+            AppendRequest request = new AppendRequest(log, batch, false).onWritten(base -> {
+                ledger.transactionWritten(base + tasks.size());
+                joining.add(new Joining(base, tasks, now, false));
+            });
+            out.add(new TxWrite(request, this::joinWritten));
         }
         List<Settlement> settlements = settlements(ops);
         if (!settlements.isEmpty()) {
@@ -489,20 +539,6 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                     () -> ledger.transactions.settled(settlements)));
         }
         return out;
-    }
-
-    /** A transaction's tasks were written from {@code firstId} on: they join the queue. */
-    private void enqueued(List<Task> tasks, long firstId, long enqueuedAt) {
-        ledger.transactionWritten(firstId + tasks.size());
-        ledger.withLock(() -> {
-            long now = clock.steadyMillis();
-            long id = firstId;
-            for (Task t : tasks) {
-                ledger.state.enqueued(id++, new TaskRecordDescriptor.Meta(t.priority(), t.deliverAt(),
-                        t.expiresAt()), enqueuedAt, t.headers(), now);
-            }
-            ledger.waiting.signalReady(tasks.size(), allReady(tasks, now));
-        });
     }
 
     private static List<Entry> enqueueEntries(List<TxOp> ops, long now) {

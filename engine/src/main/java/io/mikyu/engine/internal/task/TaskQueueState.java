@@ -49,8 +49,19 @@ final class TaskQueueState {
     /** Given back what a transient task took as it leaves; {@code null}: not counted (TransientMemory). */
     io.mikyu.engine.internal.memory.TransientMemory.Account transientMemory;
 
+    /** Which ready tasks are held and which stay in the log; {@code null}: all held (no window, a shared group). */
+    private final ReadyWindow window;
+
     TaskQueueState(String queue, TaskQueueConfig config, TimeSource clock, long hotPayloadBudget,
                    boolean keepIdsSorted) {
+        this(queue, config, clock, hotPayloadBudget, keepIdsSorted, 0, null);
+    }
+
+    /** {@code window} > 0 with a {@code log} to read back from: ready tasks past the window stay in the log. */
+    TaskQueueState(String queue, TaskQueueConfig config, TimeSource clock, long hotPayloadBudget,
+                   boolean keepIdsSorted, int window, ColdBacklog.LogReader log) {
+        this.window = window > 0 && log != null ? new ReadyWindow(window, new ColdBacklog(queue, log), clock,
+                new WindowHolder()) : null;
         this.clock = clock;
         this.sortedIds = keepIdsSorted ? new java.util.TreeSet<>() : null;
         this.queue = queue;
@@ -89,6 +100,9 @@ final class TaskQueueState {
     /** A task record, during replay or after an enqueue was written. */
     /** Returns the new entry, or {@code null} if it expired on arrival. */
     TaskEntry enqueued(long id, TaskRecordDescriptor.Meta meta, long enqueuedAt, Headers headers, long now) {
+        if (window != null && window.goesCold(id, meta, enqueuedAt)) {
+            return null;
+        }
         TaskEntry e = new TaskEntry(id, meta.priority(), enqueuedAt, meta.deliverAt(), meta.expiresAt(), headers,
                 wallToSteady());
         track(id, e);
@@ -125,6 +139,9 @@ final class TaskQueueState {
      */
     void replay(TaskRecordDescriptor.State s) {
         TaskEntry e = tasks.get(s.taskId());
+        if (e == null && window != null) {
+            e = window.warm(s.taskId()); // went cold in this replay, though live it was held and leased
+        }
         if (s.lease() > lastLease) {
             lastLease = s.lease();
         }
@@ -218,6 +235,11 @@ final class TaskQueueState {
         List<TaskEntry> out = new ArrayList<>(Math.min(max, 64));
         TreeSet<TaskEntry> matching = filter == null ? null : filters.matches(filter, ready, now);
         while (out.size() < max) {
+            if (window != null && matching == null) {
+                window.topUp(now);
+            } else if (window != null) {
+                window.warmFirstMatch(filter, matching, filters.coldTested(filter), now);
+            }
             TaskEntry e = matching == null ? ready.first() : matching.isEmpty() ? null : matching.first();
             if (e == null) {
                 break;
@@ -333,11 +355,19 @@ final class TaskQueueState {
         leased.add(e);
     }
 
-    /** Ready tasks in delivery order matching {@code filter}, up to {@code max}. */
+    /**
+     * Ready tasks in delivery order matching {@code filter}, up to {@code max}: held ones and cold ones merged (cold
+     * tasks of a priority come after its held ones, whose ids are lower). Cold ones are read from the log and are
+     * copies, not held.
+     */
     List<TaskEntry> browse(int max, TaskFilter filter, long now) {
         List<TaskEntry> out = new ArrayList<>();
         Iterable<TaskEntry> source = filter == null ? ready : filters.matches(filter, ready, now);
+        int coldLevel = ColdBacklog.LEVELS - 1; // cold tasks of priorities above this are listed
         for (TaskEntry e : source) {
+            while (window != null && coldLevel > e.priority && out.size() < max) {
+                window.browse(coldLevel--, max, filter, now, out);
+            }
             if (out.size() >= max) {
                 break;
             }
@@ -345,11 +375,27 @@ final class TaskQueueState {
                 out.add(e);
             }
         }
+        while (window != null && coldLevel >= 0 && out.size() < max) {
+            window.browse(coldLevel--, max, filter, now, out);
+        }
         return out;
     }
 
-    /** Ids of every ready and scheduled task, removed from the queue. */
-    List<Long> purge() {
+    /** What {@link #purge} removed: the ids of held tasks, and the cold backlog (null: none) to walk for the rest. */
+    record Purged(List<Long> ids, ColdBacklog cold) {
+        long count() {
+            return ids.size() + (cold == null ? 0 : cold.total());
+        }
+    }
+
+    /** Every ready and scheduled task, removed from the queue. */
+    Purged purge() {
+        ColdBacklog purgedCold = window == null || window.cold().isEmpty() ? null : window.cold().drain();
+        return new Purged(purgeHeld(), purgedCold);
+    }
+
+    /** Ids of every held ready and scheduled task, removed from the queue. */
+    private List<Long> purgeHeld() {
         List<Long> ids = new ArrayList<>(ready.size() + scheduled.size());
         for (TaskEntry e : ready) {
             ids.add(e.id);
@@ -367,7 +413,22 @@ final class TaskQueueState {
     }
 
     TaskCounts counts() {
-        return new TaskCounts(ready.size(), scheduled.size(), leased.size());
+        return new TaskCounts(readyCount(), scheduled.size(), leased.size());
+    }
+
+    /** Tasks held in memory (any state): what the window bounds, with the leased, delayed and returned ones. */
+    int heldCount() {
+        return tasks.size();
+    }
+
+    /** Ready tasks in the log only. */
+    long coldCount() {
+        return window == null ? 0 : window.cold().total();
+    }
+
+    /** Records read back from the log for cold tasks so far. */
+    long coldRecordsRead() {
+        return window == null ? 0 : window.cold().recordsRead();
     }
 
     /** The lowest unfinished id, or {@code Long.MAX_VALUE}: log segments below it hold nothing live. */
@@ -375,7 +436,7 @@ final class TaskQueueState {
         if (sortedIds != null) {
             return sortedIds.isEmpty() ? Long.MAX_VALUE : sortedIds.first();
         }
-        long min = Long.MAX_VALUE;
+        long min = window == null ? Long.MAX_VALUE : window.cold().lowestId();
         for (long id : tasks.keySet()) {
             min = Math.min(min, id);
         }
@@ -427,12 +488,13 @@ final class TaskQueueState {
     }
 
     int readyCount() {
-        return ready.size();
+        return (int) Math.min(Integer.MAX_VALUE, ready.size() + coldCount());
     }
 
     boolean hasReady() {
-        return !ready.isEmpty();
+        return !ready.isEmpty() || coldCount() > 0;
     }
+
 
     private void place(TaskEntry e, long now) {
         if (e.visibleAt > now) {
@@ -463,5 +525,42 @@ final class TaskQueueState {
         untrack(e.id);
         forgetPayload(e);
         expired++;
+    }
+
+    /** What the window moves tasks in and out of: this state's own sets, under the same lock. */
+    private final class WindowHolder implements ReadyWindow.Holder {
+        @Override
+        public boolean hold(TaskEntry e, byte[] payload, long now) {
+            track(e.id, e);
+            place(e, now);
+            if (tasks.get(e.id) != e) {
+                return false; // expired on the way back
+            }
+            keepPayload(e, payload);
+            return true;
+        }
+
+        @Override
+        public void holdReady(TaskEntry e) {
+            track(e.id, e);
+            e.state = TaskEntry.State.READY;
+            ready.add(e);
+            filters.becameReady(e);
+        }
+
+        @Override
+        public TaskEntry firstReady() {
+            return ready.first();
+        }
+
+        @Override
+        public int heldReady() {
+            return ready.size();
+        }
+
+        @Override
+        public TaskEntry find(long id) {
+            return tasks.get(id);
+        }
     }
 }

@@ -42,6 +42,8 @@ public final class AppendRequest {
      * see {@link GroupCommitWriter#appendThen}. Set before submission, read on the writer thread.
      */
     java.util.List<AppendRequest> followers;
+    /** Told the base offset on the writer thread before anyone else hears of the completion; see {@link #onWritten}. */
+    private java.util.function.LongConsumer written;
 
     public AppendRequest(WriteTarget target, byte[] batch, boolean sync) {
         this(target, batch, sync, null);
@@ -70,6 +72,17 @@ public final class AppendRequest {
         this.callback = java.util.Objects.requireNonNull(callback, "callback");
     }
 
+    /**
+     * Runs {@code action} with the base offset on the writer thread as the request completes, before the producer or
+     * the callback hears of it. The writer completes a log's requests in offset order, so such actions see a log's
+     * writes in the order of their offsets (task queues join their new tasks in log order this way). Must be quick
+     * and must not block or take locks. Set before the request is submitted.
+     */
+    public AppendRequest onWritten(java.util.function.LongConsumer action) {
+        this.written = action;
+        return this;
+    }
+
     /** The producer's direct copy of the batch, or {@code null}. */
     public ByteBuffer staged() {
         return staged;
@@ -93,6 +106,10 @@ public final class AppendRequest {
             return;
         }
         this.baseOffset = assignedBaseOffset;
+        if (written != null) {
+            java.util.function.LongConsumer action = written;
+            tell(() -> action.accept(assignedBaseOffset));
+        }
         this.state = DONE;
         if (callback != null) {
             tell(() -> callback.completed(assignedBaseOffset));
