@@ -1,6 +1,6 @@
 package io.mikyu.engine.body;
 
-import io.mikyu.engine.internal.body.BodyRef;
+import io.mikyu.engine.LargeBody;
 import io.mikyu.engine.internal.body.BodyStore;
 import io.mikyu.engine.internal.body.BodyWriter;
 import io.mikyu.engine.internal.files.PowerLossFileSystem;
@@ -80,7 +80,7 @@ class BodyPowerLossTest {
                 BodyWriter w = store.create();
                 made = w.id();
                 w.writeFrom(new ByteArrayInputStream(BODY));
-                BodyRef ref = w.publish();
+                LargeBody ref = w.publish();
                 published = !disk.isCut();
                 assertThat(ref.length()).isEqualTo(BODY.length);
             } catch (Exception e) {

@@ -1,7 +1,7 @@
 package io.mikyu.engine.body;
 
 import io.mikyu.engine.CorruptionException;
-import io.mikyu.engine.internal.body.BodyRef;
+import io.mikyu.engine.LargeBody;
 import io.mikyu.engine.internal.body.BodyStore;
 import io.mikyu.engine.internal.body.BodyWriter;
 import io.mikyu.engine.internal.format.FileHeader;
@@ -17,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -35,7 +34,7 @@ class BodyStoreTest {
     void aBodyStreamedInIsReadBackByteForByte() throws Exception {
         BodyStore store = BodyStore.open(data, 4096);
         long length = 40L * 1024 * 1024 + 17; // many chunks and a partial last one
-        BodyRef ref;
+        LargeBody ref;
         try (BodyWriter w = store.create()) {
             assertThat(w.writeFrom(new PatternStream(length, 7))).isEqualTo(length);
             ref = w.publish();
@@ -54,7 +53,7 @@ class BodyStoreTest {
         BodyStore store = BodyStore.open(data, 1000);
         byte[] body = new byte[10_000];
         new SplittableRandom(3).nextBytes(body);
-        BodyRef ref;
+        LargeBody ref;
         try (BodyWriter w = store.create()) {
             w.write(body[0]);
             w.write(body, 1, 999);
@@ -71,7 +70,7 @@ class BodyStoreTest {
     @Test
     void anEmptyBodyIsABodyOfNoBytes() throws Exception {
         BodyStore store = BodyStore.open(data);
-        BodyRef ref;
+        LargeBody ref;
         try (BodyWriter w = store.create()) {
             ref = w.publish();
         }
@@ -84,7 +83,7 @@ class BodyStoreTest {
     @Test
     void aDamagedChunkIsAnErrorNamingTheFileBeforeAnyOfItsBytesIsHandedOut() throws Exception {
         BodyStore store = BodyStore.open(data, 1024);
-        BodyRef ref = publish(store, new byte[5000]);
+        LargeBody ref = publish(store, new byte[5000]);
         Path file = data.resolve("bodies").resolve(ref.id() + ".body");
         long second = FileHeader.LENGTH + 8 + 1024;
         flipByte(file, second + 8 + 100);
@@ -102,7 +101,7 @@ class BodyStoreTest {
     @Test
     void aFileCutAtAChunkBoundaryIsDamageNotAShorterBody() throws Exception {
         BodyStore store = BodyStore.open(data, 1024);
-        BodyRef ref = publish(store, new byte[4096]);
+        LargeBody ref = publish(store, new byte[4096]);
         Path file = data.resolve("bodies").resolve(ref.id() + ".body");
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
             ch.truncate(FileHeader.LENGTH + 2 * (8 + 1024));
@@ -116,7 +115,7 @@ class BodyStoreTest {
     @Test
     void aTrailerThatDisagreesWithTheChunksIsDamage() throws Exception {
         BodyStore store = BodyStore.open(data, 1024);
-        BodyRef ref = publish(store, new byte[3000]);
+        LargeBody ref = publish(store, new byte[3000]);
         Path file = data.resolve("bodies").resolve(ref.id() + ".body");
         // drop the middle chunk: the rest still checks chunk by chunk, the trailer does not
         byte[] all = Files.readAllBytes(file);
@@ -148,7 +147,7 @@ class BodyStoreTest {
         BodyStore store = BodyStore.open(data);
         BodyWriter w = store.create();
         w.write(new byte[300_000]); // a chunk on disk, the writer never published nor closed: the process died
-        BodyRef kept = publish(store, new byte[10]);
+        LargeBody kept = publish(store, new byte[10]);
 
         BodyStore reopened = BodyStore.open(data);
         assertThat(reopened.recoveredPending()).isEqualTo(1);
@@ -159,34 +158,43 @@ class BodyStoreTest {
     @Test
     void theSweepDeletesWhatNoRecordNamesAndKeepsWhatWaitsForItsRecord() throws Exception {
         BodyStore store = BodyStore.open(data);
-        BodyRef referred = publish(store, new byte[10]);
-        BodyRef orphan = publish(store, new byte[10]);
-        BodyRef waiting = publish(store, new byte[10]);
-        store.released(referred.id());
-        store.released(orphan.id());
+        LargeBody referred = publish(store, new byte[10]);
+        LargeBody orphan = publish(store, new byte[10]);
+        BodyWriter upload = store.create(); // published, its task not yet written: the upload is still open
+        LargeBody waiting = upload.publish();
 
+        assertThat(store.sweep(() -> Set.of(referred.id()))).as("the first sweep that finds it unnamed").isEmpty();
         List<String> deleted = store.sweep(() -> Set.of(referred.id()));
 
         assertThat(deleted).containsExactly(orphan.id());
         assertThat(store.publishedIds()).containsExactlyInAnyOrder(referred.id(), waiting.id());
-        store.released(waiting.id());
+        upload.close();
+        assertThat(store.sweep(Set::of)).isEmpty();
         assertThat(store.sweep(Set::of)).containsExactlyInAnyOrder(referred.id(), waiting.id());
         assertThat(store.publishedIds()).isEmpty();
     }
 
     @Test
-    void aBodyReleasedWhileTheSweepAsksTheQueuesIsKept() throws Exception {
+    void aBodyNamedAgainBetweenTwoSweepsIsKept() throws Exception {
         BodyStore store = BodyStore.open(data);
-        BodyRef ref = publish(store, new byte[10]);
-        Set<String> queues = new HashSet<>();
-        // the record is written and the body released after the sweep took the waiting ids, before it asks
-        List<String> deleted = store.sweep(() -> {
-            queues.add(ref.id());
-            store.released(ref.id());
-            return Set.copyOf(queues);
-        });
-        assertThat(deleted).isEmpty();
+        LargeBody ref = publish(store, new byte[10]);
+        assertThat(store.sweep(Set::of)).isEmpty(); // e.g. asked while its task moved from a queue to its DLQ
+        assertThat(store.sweep(() -> Set.of(ref.id()))).isEmpty();
+        assertThat(store.sweep(Set::of)).isEmpty();
         assertThat(store.exists(ref.id())).isTrue();
+    }
+
+    @Test
+    void closingAPublishedUploadHandsItToTheSweep() throws Exception {
+        BodyStore store = BodyStore.open(data);
+        LargeBody ref;
+        try (BodyWriter w = store.create()) {
+            ref = w.publish();
+            assertThat(store.sweep(Set::of)).isEmpty();
+            assertThat(store.sweep(Set::of)).as("kept while the upload is open").isEmpty();
+        }
+        assertThat(store.sweep(Set::of)).isEmpty();
+        assertThat(store.sweep(Set::of)).containsExactly(ref.id());
     }
 
     @Test
@@ -198,7 +206,7 @@ class BodyStoreTest {
                 .hasMessageContaining("chunk size");
     }
 
-    static BodyRef publish(BodyStore store, byte[] body) throws IOException {
+    static LargeBody publish(BodyStore store, byte[] body) throws IOException {
         try (BodyWriter w = store.create()) {
             w.writeFrom(new ByteArrayInputStream(body));
             return w.publish();

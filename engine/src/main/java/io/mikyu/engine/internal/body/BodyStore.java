@@ -1,5 +1,6 @@
 package io.mikyu.engine.internal.body;
 
+import io.mikyu.engine.LargeBody;
 import io.mikyu.engine.MikyuException;
 import io.mikyu.engine.internal.files.Directories;
 import io.mikyu.engine.internal.files.FileChannels;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -40,6 +42,8 @@ public final class BodyStore {
     /** Published bodies whose record may not be written yet: the sweep keeps them whatever the queues say. */
     private final Set<String> unreleased = ConcurrentHashMap.newKeySet();
     private int recoveredPending;
+    /** Bodies the last sweep found unreferenced: deleted if the next one does too. */
+    private Set<String> candidates = Set.of();
 
     private BodyStore(Path directory, int chunkSize) {
         this.directory = directory;
@@ -111,6 +115,11 @@ public final class BodyStore {
     }
 
     /** Reads a published body. */
+    public BodyInputStream open(LargeBody body) throws IOException {
+        return open(body.id());
+    }
+
+    /** Reads a published body. */
     public BodyInputStream open(String id) throws IOException {
         Path file = fileOf(checked(id));
         FileChannel ch;
@@ -129,26 +138,35 @@ public final class BodyStore {
 
     /** Whether a body is published under {@code id}. */
     public boolean exists(String id) {
-        return BodyRef.isValidId(id) && Files.exists(fileOf(id));
+        return LargeBody.isValidId(id) && Files.exists(fileOf(id));
     }
 
     /**
-     * Deletes every published body that {@code live} does not name and that is not waiting for its record. The
-     * files are listed first, then the waiting ids taken, then the live ones asked for: a body whose record was
-     * written before the waiting ids were taken is among the live ones, any other one among the waiting.
+     * Deletes every published body that neither this sweep nor the one before found named by a live record or
+     * waiting for its record. The files are listed first, then the waiting ids taken, then the live ones asked
+     * for: a body whose record was written before the waiting ids were taken is among the live ones, any other one
+     * among the waiting. Two sweeps, so that a record moving from one queue to another (a dead letter) while the
+     * queues are asked one by one is seen in one of them.
      *
      * @return the ids deleted
      */
-    public List<String> sweep(Supplier<Set<String>> live) throws IOException {
+    public synchronized List<String> sweep(Supplier<Set<String>> live) throws IOException {
         List<String> published = publishedIds();
         Set<String> waiting = Set.copyOf(unreleased);
         Set<String> referred = live.get();
+        Set<String> unreferenced = new HashSet<>();
         List<String> deleted = new ArrayList<>();
         for (String id : published) {
-            if (!waiting.contains(id) && !referred.contains(id) && Files.deleteIfExists(fileOf(id))) {
+            if (waiting.contains(id) || referred.contains(id)) {
+                continue;
+            }
+            if (!candidates.contains(id)) {
+                unreferenced.add(id);
+            } else if (Files.deleteIfExists(fileOf(id))) {
                 deleted.add(id);
             }
         }
+        candidates = unreferenced;
         return deleted;
     }
 
@@ -159,7 +177,7 @@ public final class BodyStore {
             for (Path f : files) {
                 String name = f.getFileName().toString();
                 String id = name.substring(0, name.length() - SUFFIX.length());
-                if (BodyRef.isValidId(id)) {
+                if (LargeBody.isValidId(id)) {
                     ids.add(id);
                 }
             }
@@ -203,7 +221,7 @@ public final class BodyStore {
     }
 
     private static String checked(String id) {
-        if (!BodyRef.isValidId(id)) {
+        if (!LargeBody.isValidId(id)) {
             throw new IllegalArgumentException("not a body id (32 lowercase hex digits): '" + id + "'");
         }
         return id;

@@ -1,5 +1,7 @@
 package io.mikyu.engine.internal.body;
 
+import io.mikyu.engine.BodyUpload;
+import io.mikyu.engine.LargeBody;
 import io.mikyu.engine.internal.format.BodyFileDescriptor;
 import io.mikyu.engine.internal.format.FileHeader;
 
@@ -15,9 +17,10 @@ import java.util.zip.CRC32C;
 
 /**
  * A body being written: bytes go to its pending file one chunk at a time, so it never sits whole in memory.
- * {@link #publish()} makes it complete and durable; {@link #close()} before that discards it.
+ * {@link #publish()} makes it complete and durable; {@link #close()} before that discards it, after it hands the
+ * body over to the queues (the sweep keeps it only while a task names it).
  */
-public final class BodyWriter extends OutputStream {
+public final class BodyWriter extends OutputStream implements BodyUpload {
 
     private final BodyStore store;
     private final String id;
@@ -28,6 +31,7 @@ public final class BodyWriter extends OutputStream {
     private long total;
     private int chunks;
     private boolean finished;
+    private boolean published;
 
     BodyWriter(BodyStore store, String id, Path file, FileChannel channel, int chunkSize) throws IOException {
         this.store = store;
@@ -41,12 +45,12 @@ public final class BodyWriter extends OutputStream {
         chunk.position(BodyFileDescriptor.CHUNK_HEADER);
     }
 
-    /** The id the body will be published under. */
+    @Override
     public String id() {
         return id;
     }
 
-    /** Bytes written so far. */
+    @Override
     public long length() {
         return total + chunk.position() - BodyFileDescriptor.CHUNK_HEADER;
     }
@@ -70,7 +74,7 @@ public final class BodyWriter extends OutputStream {
         }
     }
 
-    /** Copies {@code in} to its end into this body; returns the bytes copied. */
+    @Override
     public long writeFrom(InputStream in) throws IOException {
         ensureOpen();
         long copied = 0;
@@ -90,9 +94,10 @@ public final class BodyWriter extends OutputStream {
     /**
      * Writes the trailer, fsyncs the file, renames it into place and fsyncs the directory. From here the body is
      * complete and survives a crash; the store protects it from the sweep until {@link BodyStore#released} is
-     * called for its id (once the record naming it is written, or the send given up).
+     * called for its id (at {@link #close()}: once the record naming it is written, or the send given up).
      */
-    public BodyRef publish() throws IOException {
+    @Override
+    public LargeBody publish() throws IOException {
         ensureOpen();
         flushChunk();
         ByteBuffer trailer = ByteBuffer.allocate(BodyFileDescriptor.TRAILER).order(ByteOrder.LITTLE_ENDIAN);
@@ -104,14 +109,18 @@ public final class BodyWriter extends OutputStream {
         channel.force(true);
         channel.close();
         finished = true;
-        BodyRef ref = new BodyRef(id, total);
         store.publish(this, file);
-        return ref;
+        published = true;
+        return new LargeBody(id, total);
     }
 
-    /** Discards the body unless it was published. */
+    /** Discards the body unless it was published; releases it to the sweep if it was. */
     @Override
     public void close() throws IOException {
+        if (published) {
+            store.released(id);
+            return;
+        }
         if (finished) {
             return;
         }

@@ -85,6 +85,7 @@ public final class Store implements Mikyu {
     private final LogQueues logs;
     /** Task queues by name, dead-letter queues ({@code <name>/dlq}) included. */
     private final TaskQueues tasks;
+    private final StoreBodies bodies;
     private final ScheduledExecutorService housekeeper;
     private final BackgroundFlusher flusher;
     /** Redelivers and dead-letters on time, whether or not anyone is dequeuing. */
@@ -114,6 +115,7 @@ public final class Store implements Mikyu {
             logs.load();
             tasks.load();
             openTransactions();
+            bodies = new StoreBodies(dataDir, tasks, () -> transactions.inDoubtCount() > 0);
         } catch (IOException | RuntimeException e) {
             writer.close();
             if (transactions != null) {
@@ -263,6 +265,18 @@ public final class Store implements Mikyu {
     public Transaction beginTransaction() {
         checkOpen();
         return new TransactionHandle(transactions);
+    }
+
+    @Override
+    public io.mikyu.engine.BodyUpload uploadBody() {
+        checkOpen();
+        return bodies.upload();
+    }
+
+    @Override
+    public java.io.InputStream openBody(io.mikyu.engine.LargeBody body) {
+        checkOpen();
+        return bodies.open(body);
     }
 
     @Override
@@ -489,6 +503,7 @@ public final class Store implements Mikyu {
     private void housekeeping() {
         try {
             housekeep("the transaction log", () -> transactions.housekeeping());
+            housekeep("large bodies", bodies::sweep);
             for (TaskQueueHandle t : tasks.all()) {
                 housekeep(t.storage().describe(), t::housekeeping);
             }
