@@ -17,7 +17,8 @@ import java.io.InputStream;
  * }</pre>
  *
  * Until it is closed a published body is kept whatever the queues say; after, only while an unfinished task names
- * it. Closed unpublished, it is discarded; so is one left half-written by a crash.
+ * it. Closed unpublished, it is discarded; so is one left half-written by a crash. Only tasks keep a body: a log
+ * queue's record naming one does not (not yet).
  */
 public interface BodyUpload extends AutoCloseable {
 
