@@ -108,6 +108,27 @@ public interface Mikyu extends AutoCloseable {
      */
     boolean deleteGroupUnlessClaimed(String log, String group, String claim);
 
+    /**
+     * Starts a large body: one stored beside the queues, of any length, written and read as a stream, that tasks
+     * name instead of carrying it ({@link BodyUpload}).
+     *
+     * @throws UnsupportedOperationException where large bodies are not supported (over a broker, for now)
+     */
+    default BodyUpload uploadBody() {
+        throw new UnsupportedOperationException("large bodies are not supported by " + location());
+    }
+
+    /**
+     * Reads a published large body, one chunk at a time, each checked against its checksum before it is handed out
+     * (damage is an {@link java.io.IOException} naming the file and position).
+     *
+     * @throws MikyuException if there is no such body (it was never published, or no task names it any more)
+     * @throws UnsupportedOperationException where large bodies are not supported (over a broker, for now)
+     */
+    default java.io.InputStream openBody(LargeBody body) {
+        throw new UnsupportedOperationException("large bodies are not supported by " + location());
+    }
+
     /** Starts an atomic batch across queues; see {@link Transaction}. */
     Transaction beginTransaction();
 

@@ -279,9 +279,17 @@ public final class MikyuMessageProducer implements QueueSender, TopicPublisher {
         if (!d.isQueue()) {
             encoded = withTopicHeaders(encoded, connection.id);
         }
+        LargeMessages.Upload large = LargeMessages.prepare(session, d, message, encoded);
+        if (large != null) {
+            encoded = large.message();
+        }
         boolean persistent = mode == DeliveryMode.PERSISTENT;
         if (listener == null) {
-            session.sender.send(d, encoded, persistent, false);
+            try {
+                session.sender.send(d, encoded, persistent, false);
+            } finally {
+                closeUpload(large);
+            }
             return;
         }
         EncodedMessage toSend = encoded;
@@ -291,9 +299,18 @@ public final class MikyuMessageProducer implements QueueSender, TopicPublisher {
                 session.sender.send(d, toSend, persistent, true);
             } catch (JMSException | RuntimeException e) {
                 failure = e;
+            } finally {
+                closeUpload(large);
             }
             session.sender.complete(listener, message, failure);
         });
+    }
+
+    /** The record naming the body is written, or will never be: from now on its task keeps the body. */
+    private static void closeUpload(LargeMessages.Upload large) {
+        if (large != null) {
+            large.close();
+        }
     }
 
     /** A topic record carries what shared groups schedule by, and its connection for noLocal subscribers. */

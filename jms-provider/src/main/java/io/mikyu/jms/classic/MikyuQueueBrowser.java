@@ -62,8 +62,8 @@ public final class MikyuQueueBrowser implements QueueBrowser {
         List<Message> messages = new ArrayList<>(snapshot.size());
         for (LeasedTask t : snapshot) {
             // Attempt 0: a browsed message was not delivered by browsing; JMSRedelivered says if it was before.
-            messages.add(session.codec.decode(t.headers(), t.payload(), t.attempt() > 0 ? t.attempt() + 1 : 0,
-                    queue));
+            messages.add(LargeMessages.decode(session, t.headers(), t.payload(),
+                    t.attempt() > 0 ? t.attempt() + 1 : 0, queue));
         }
         return Collections.enumeration(messages);
     }

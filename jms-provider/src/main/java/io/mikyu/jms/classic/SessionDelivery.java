@@ -108,7 +108,7 @@ final class SessionDelivery {
         Inbound in = h.inbound;
         MikyuMessage m;
         try {
-            m = session.codec.decode(in.headers(), in.payload(), in.attempt(), c.destination());
+            m = LargeMessages.decode(session, in.headers(), in.payload(), in.attempt(), c.destination());
         } catch (JMSException | RuntimeException e) {
             LOG.warn("a message of {} cannot be decoded and is nacked (it will reach the dead-letter queue): {}",
                     c.destination(), e.toString());

@@ -3,6 +3,7 @@ package io.mikyu.jms.config;
 import io.mikyu.engine.Durability;
 import io.mikyu.engine.Secrets;
 import io.mikyu.engine.UrlQuery;
+import io.mikyu.engine.config.ByteSizes;
 import io.mikyu.engine.config.Durations;
 
 import java.nio.file.Path;
@@ -63,6 +64,8 @@ import java.util.TreeSet;
  * last session {@code end}s it, so its fsync runs while the transaction manager prepares the other resources;
  * a store that crashes before {@code prepare} then lists the branch in doubt after the restart, for the manager to
  * roll back (see {@code docs/xa.md})</td></tr>
+ * <tr><td>largeMessageThreshold</td><td>1MiB</td><td>{@code vm://} queues: a body larger than this (a size:
+ * {@code 512KiB}; a bare number is bytes) is stored as a large body beside the queue, not in the record</td></tr>
  * <tr><td>reconnect</td><td>30s</td><td>broker URLs only: how long to keep reconnecting, with backoff, to a broker
  * whose connection was lost before the connections' {@code ExceptionListener}s are told ({@code 0}: not at
  * all)</td></tr>
@@ -75,6 +78,7 @@ import java.util.TreeSet;
  *
  * @param dataDir     the embedded engine's directory; {@code null} for a broker URL
  * @param brokerUri   the broker to dial, without options ({@code tcp://127.0.0.1:7420}); {@code null} for vm://
+ * @param largeMessageThreshold bodies above this many bytes go to vm:// queues as large bodies
  * @param dialOptions the network client's options for {@code Mikyu.dial(brokerUri, dialOptions)}
  */
 public record ProviderOptions(String url, Path dataDir, Durability persistentDurability, String clientId,
@@ -83,7 +87,10 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
                               Map<String, String> dialOptions, Map<String, Integer> maxAttemptsByDestination,
                               Map<String, Duration> redeliveryDelayByDestination, Path configFile,
                               Map<String, String> configOverrides, Duration transactionTimeout,
-                              boolean prepareAhead) {
+                              boolean prepareAhead, long largeMessageThreshold) {
+
+    /** Bodies above this many bytes are stored as large bodies on vm:// queues, unless the URL says otherwise. */
+    public static final long DEFAULT_LARGE_MESSAGE_THRESHOLD = 1024 * 1024;
 
     /** The redelivery limit of a queue or topic: its own option, or the default. */
     public int maxAttemptsOf(String destination) {
@@ -101,7 +108,7 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
     public static final String TLS_SCHEME = "tls://";
     static final Set<String> KNOWN = Set.of("durability", "clientID", "users", "allowAnonymous", "prefetch",
             "maxAttempts", "redeliveryDelay", "leaseMillis", "config", "transactionTimeout",
-            "prepareAhead");
+            "prepareAhead", "largeMessageThreshold");
     /** The network client's options, passed to {@code Mikyu.dial} as they are. */
     static final Set<String> DIAL = Set.of("clientName", "connectTimeout", "requestTimeout",
             "maxFrameBytes", "heartbeat", "reconnect", "user", "password", "streams", "streamCredit",
@@ -184,7 +191,10 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
                 duration(url, opts, "leaseMillis", Duration.ofSeconds(30), ChronoUnit.MILLIS, Duration.ofMillis(100)),
                 remote ? scheme + where : null, Collections.unmodifiableMap(dial), Map.copyOf(attempts),
                 Map.copyOf(delays), opts.get("config") == null ? null : Path.of(opts.get("config")),
-                Map.copyOf(engine), transactionTimeout(url, opts), bool(url, opts, "prepareAhead"));
+                Map.copyOf(engine), transactionTimeout(url, opts), bool(url, opts, "prepareAhead"),
+                opts.get("largeMessageThreshold") == null ? DEFAULT_LARGE_MESSAGE_THRESHOLD
+                        : ByteSizes.parse("largeMessageThreshold", opts.get("largeMessageThreshold"), 0,
+                        Long.MAX_VALUE));
     }
 
     /** A duration option ({@link Durations}); a bare number is read in {@code bareUnit}, as documented. */

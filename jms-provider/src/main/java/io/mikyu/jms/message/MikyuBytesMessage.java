@@ -6,6 +6,8 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UTFDataFormatException;
 import java.util.Arrays;
 
@@ -24,9 +26,16 @@ public class MikyuBytesMessage extends MikyuMessage implements BytesMessage {
 
     private static final byte[] EMPTY = new byte[0];
 
+    /** Arrays cannot be longer than this, whatever the heap. */
+    private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
+
     private byte[] data = EMPTY;
     private int length;
     private int position;
+    /** Sending: where the body is read from at send ({@link LargeBodyStreams#INPUT_STREAM}), instead of data. */
+    private InputStream bodyStream;
+    /** Received: a large body not read yet; {@code data} holds nothing until a read method needs it. */
+    private LargeBodySource largeBody;
 
     public MikyuBytesMessage() {
     }
@@ -56,11 +65,113 @@ public class MikyuBytesMessage extends MikyuMessage implements BytesMessage {
         data = EMPTY;
         length = 0;
         position = 0;
+        bodyStream = null;
+        largeBody = null;
     }
 
-    /** The whole body, whatever the mode; a copy. For the codec. */
-    byte[] bodyBytes() {
-        return Arrays.copyOf(data, length);
+    /**
+     * The whole body, whatever the mode; the array is never changed afterwards (appends go past it or to a new
+     * array), so a full one is not copied. For the codec.
+     */
+    byte[] bodyBytes() throws JMSException {
+        loadLargeBody();
+        return length == data.length ? data : Arrays.copyOf(data, length);
+    }
+
+    /** The stream set as {@link LargeBodyStreams#INPUT_STREAM}, or null: the producer sends the body from it. */
+    public InputStream bodyStream() {
+        return bodyStream;
+    }
+
+    /** A received large body, read when first needed. For the session that delivers the message. */
+    public void setLargeBody(LargeBodySource source) {
+        data = EMPTY;
+        length = 0;
+        position = 0;
+        largeBody = source;
+    }
+
+    /**
+     * Handles the stream properties ({@link LargeBodyStreams}); every other name is an ordinary property. They are
+     * accepted on a received message too, whose properties are otherwise read-only, since that is where the saving
+     * ones are used.
+     */
+    @Override
+    public void setObjectProperty(String name, Object value) throws JMSException {
+        if (!LargeBodyStreams.isStreamProperty(name)) {
+            super.setObjectProperty(name, value);
+            return;
+        }
+        if (LargeBodyStreams.INPUT_STREAM.equals(name)) {
+            if (!(value instanceof InputStream in)) {
+                throw new MessageFormatException(name + " takes an InputStream, not " + describe(value));
+            }
+            checkBodyWritable();
+            if (length > 0) {
+                throw new MessageFormatException(name + " cannot be set on a BytesMessage with bytes written");
+            }
+            bodyStream = in;
+            return;
+        }
+        if (!(value instanceof OutputStream out)) {
+            throw new MessageFormatException(name + " takes an OutputStream, not " + describe(value));
+        }
+        if (!isReadOnlyBody()) {
+            throw new MessageNotReadableException(name + " saves a received message's body; this one is being"
+                    + " written");
+        }
+        if (LargeBodyStreams.SAVE_STREAM.equals(name)) {
+            try {
+                saveBody(out);
+            } catch (IOException e) {
+                throw withCause(new JMSException("could not save the message body: " + e.getMessage()), e);
+            }
+        } else {
+            LargeBodyStreams.inBackground("the body of " + getJMSMessageID(), () -> saveBody(out));
+        }
+    }
+
+    private void saveBody(OutputStream out) throws IOException {
+        LargeBodySource source = largeBody;
+        if (source == null) {
+            out.write(data, 0, length);
+            out.flush();
+            return;
+        }
+        try (InputStream in = source.open()) {
+            long copied = LargeBodyStreams.copy(in, out);
+            if (copied != source.length()) {
+                throw new IOException("the body has " + copied + " bytes, its message says " + source.length());
+            }
+        }
+    }
+
+    /** Reads a received large body into memory, the first time a read needs it. */
+    private void loadLargeBody() throws JMSException {
+        LargeBodySource source = largeBody;
+        if (source == null) {
+            return;
+        }
+        if (source.length() > MAX_ARRAY) {
+            throw new MessageFormatException("the body of " + source.length() + " bytes does not fit one array;"
+                    + " save it with the property " + LargeBodyStreams.SAVE_STREAM);
+        }
+        try (InputStream in = source.open()) {
+            byte[] all = in.readNBytes((int) source.length());
+            if (all.length != source.length() || in.read() >= 0) {
+                throw new MessageFormatException("the body's length is not the " + source.length()
+                        + " bytes its message says");
+            }
+            data = all;
+            length = all.length;
+            largeBody = null;
+        } catch (IOException e) {
+            throw withCause(new JMSException("could not read the message body: " + e.getMessage()), e);
+        }
+    }
+
+    private static String describe(Object value) {
+        return value == null ? "null" : value.getClass().getName();
     }
 
     /** Replaces the body with {@code body} (not copied). For the codec. */
@@ -70,10 +181,11 @@ public class MikyuBytesMessage extends MikyuMessage implements BytesMessage {
         position = 0;
     }
 
-    private void checkReadable() throws MessageNotReadableException {
+    private void checkReadable() throws JMSException {
         if (!isReadOnlyBody()) {
             throw new MessageNotReadableException("the BytesMessage is in write-only mode; call reset()");
         }
+        loadLargeBody();
     }
 
     private void checkAvailable(int n) throws JMSException {
@@ -88,6 +200,9 @@ public class MikyuBytesMessage extends MikyuMessage implements BytesMessage {
 
     @Override
     public long getBodyLength() throws JMSException {
+        if (largeBody != null && isReadOnlyBody()) {
+            return largeBody.length(); // known without reading the body
+        }
         checkReadable();
         return length;
     }
@@ -355,7 +470,7 @@ public class MikyuBytesMessage extends MikyuMessage implements BytesMessage {
 
     @Override
     protected boolean hasNoBody() {
-        return length == 0;
+        return largeBody == null ? length == 0 && bodyStream == null : largeBody.length() == 0;
     }
 
     @Override
@@ -364,8 +479,9 @@ public class MikyuBytesMessage extends MikyuMessage implements BytesMessage {
     }
 
     @Override
-    protected Object bodyValue() {
-        return bodyBytes();
+    protected Object bodyValue() throws JMSException {
+        byte[] body = bodyBytes();
+        return body == data ? Arrays.copyOf(body, body.length) : body;
     }
 
     static <E extends JMSException> E withCause(E exception, Exception cause) {

@@ -20,7 +20,9 @@ enum Case {
     Q_PERSIST_TX64_4P4C(Destination.QUEUE, 4, 4, true, Durability.SYNC, 64, 0),
     Q_PERSIST_ASYNC_RATE3K_1P1C(Destination.QUEUE, 1, 1, true, Durability.ASYNC, 0, 3_000),
     // a backlog: --messages produced with nobody consuming, then drained (BacklogRun), not a measured window
-    Q_BACKLOG_PERSIST_ASYNC_4P4C(Destination.QUEUE, 4, 4, true, Durability.ASYNC, 0, 0);
+    Q_BACKLOG_PERSIST_ASYNC_4P4C(Destination.QUEUE, 4, 4, true, Durability.ASYNC, 0, 0),
+    // large messages (run with --size 100MiB): one a second, latency = the round trip of one whole body
+    Q_LARGE_SYNC_RATE1_1P1C(Destination.QUEUE, 1, 1, true, Durability.SYNC, 0, 1);
 
     enum Destination { QUEUE, TOPIC }
 

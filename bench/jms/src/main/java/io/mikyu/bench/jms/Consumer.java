@@ -67,7 +67,7 @@ final class Consumer implements Runnable {
                     }
                     continue;
                 }
-                record(m, System.nanoTime(), buffer);
+                record(m, buffer);
                 if (transacted && ++uncommitted == workload.transactionBatch) {
                     session.commit();
                     uncommitted = 0;
@@ -85,7 +85,8 @@ final class Consumer implements Runnable {
         }
     }
 
-    private void record(Message m, long now, byte[] buffer) throws JMSException {
+    /** The receive time is taken once the body is read: a provider may fetch a large body only then. */
+    private void record(Message m, byte[] buffer) throws JMSException {
         if (!m.propertyExists(Stamp.RUN) || m.getLongProperty(Stamp.RUN) != runId) {
             tally.foreign++;
             return;
@@ -94,6 +95,7 @@ final class Consumer implements Runnable {
             tally.malformed++;
             return;
         }
+        long now = System.nanoTime();
         tally.record(m.getIntProperty(Stamp.PRODUCER), m.getLongProperty(Stamp.SEQ),
                 m.getLongProperty(Stamp.SENT_AT), m.getJMSRedelivered(), now, state.windowStart(), state.windowEnd());
     }

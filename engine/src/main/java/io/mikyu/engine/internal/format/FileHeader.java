@@ -22,7 +22,8 @@ public enum FileHeader {
     SEGMENT("MIKYUSEG", 1),
     INDEX("MIKYUIDX", 1),
     OFFSETS("MIKYUOFS", 1),
-    STORE_ID("MIKYUSID", 1);
+    STORE_ID("MIKYUSID", 1),
+    BODY("MIKYUBDY", 1);
 
     public static final int LENGTH = 16;
 

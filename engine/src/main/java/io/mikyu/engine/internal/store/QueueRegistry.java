@@ -130,6 +130,11 @@ abstract class QueueRegistry<H, C> {
         return names;
     }
 
+    /** Whether some queue was found unreadable at open and is not open. */
+    boolean anyQuarantined() {
+        return !quarantined.isEmpty();
+    }
+
     Collection<H> all() {
         return queues.values();
     }

@@ -88,6 +88,7 @@ public final class Store implements Mikyu {
     private final OpenSegmentFiles files;
     /** Task queues by name, dead-letter queues ({@code <name>/dlq}) included. */
     private final TaskQueues tasks;
+    private final StoreBodies bodies;
     private final ScheduledExecutorService housekeeper;
     private final BackgroundFlusher flusher;
     /** Redelivers and dead-letters on time, whether or not anyone is dequeuing. */
@@ -118,6 +119,7 @@ public final class Store implements Mikyu {
             logs.load();
             tasks.load();
             openTransactions();
+            bodies = new StoreBodies(dataDir, tasks, () -> transactions.inDoubtCount() > 0);
         } catch (IOException | RuntimeException e) {
             writer.close();
             if (transactions != null) {
@@ -274,6 +276,18 @@ public final class Store implements Mikyu {
     public Transaction beginTransaction() {
         checkOpen();
         return new TransactionHandle(transactions);
+    }
+
+    @Override
+    public io.mikyu.engine.BodyUpload uploadBody() {
+        checkOpen();
+        return bodies.upload();
+    }
+
+    @Override
+    public java.io.InputStream openBody(io.mikyu.engine.LargeBody body) {
+        checkOpen();
+        return bodies.open(body);
     }
 
     @Override
@@ -500,6 +514,7 @@ public final class Store implements Mikyu {
     private void housekeeping() {
         try {
             housekeep("the transaction log", () -> transactions.housekeeping());
+            housekeep("large bodies", bodies::sweep);
             for (TaskQueueHandle t : tasks.all()) {
                 housekeep(t.storage().describe(), t::housekeeping);
             }

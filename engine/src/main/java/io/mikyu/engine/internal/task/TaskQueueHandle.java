@@ -99,6 +99,11 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
         return ledger.config;
     }
 
+    /** Adds the ids of the large bodies this queue's unfinished tasks name (its dead-letter queue is its own). */
+    public void collectBodies(java.util.Collection<String> into) {
+        ledger.state.bodies.collectInto(into);
+    }
+
     @Override
     public TaskQueue deadLetters() {
         return ledger.deadLetters.queue();

@@ -42,6 +42,8 @@ final class TaskQueueState {
     private final TreeSet<TaskEntry> scheduled = new TreeSet<>(TaskEntry.BY_VISIBLE_AT);
     private final LeasedTasks leased = new LeasedTasks();
     private final FilterIndex filters = new FilterIndex();
+    /** The large bodies unfinished tasks name: what keeps them from the store's sweep. */
+    final io.mikyu.engine.internal.body.BodyReferences bodies = new io.mikyu.engine.internal.body.BodyReferences();
     private long lastLease;
     private long expired;
     private final long hotPayloadBudget;
@@ -445,6 +447,7 @@ final class TaskQueueState {
 
     private void track(long id, TaskEntry e) {
         tasks.put(id, e);
+        bodies.entered(id, e.headers);
         if (sortedIds != null) {
             sortedIds.add(id);
         }
@@ -452,6 +455,7 @@ final class TaskQueueState {
 
     private TaskEntry untrack(long id) {
         TaskEntry e = tasks.remove(id);
+        bodies.left(id);
         if (e != null && sortedIds != null) {
             sortedIds.remove(id);
         }
