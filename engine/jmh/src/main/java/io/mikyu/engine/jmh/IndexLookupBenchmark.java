@@ -39,7 +39,7 @@ import java.util.concurrent.TimeUnit;
  *   behind the ring cache, so it is the segment-map lookup, index floor, mmap slice, CRC check of the whole batch and
  *   decode up to the offset.</li>
  *   <li>{@code readRecent}: the same call at random offsets among the last 1024 records: served by the ring cache
- *   ({@code RecentBatchCache}), no CRC (the cached array is the producer's own).</li>
+ *   ({@code RecentBatchCache}), no CRC (the cache holds a copy of what the writer wrote).</li>
  * </ul>
  * The log is written with batches of {@code batchRecords} records of 1 KiB: with 64 a read of one record checks a
  * 66 KiB batch's CRC, which is what separates the two values.

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * <p>The writer copies each published batch into chunks of memory that the cache allocates once and reuses, rather
  * than keeping the producers' arrays: a kept array lives just long enough (tens of milliseconds, the budget's worth
  * of appends) to survive a young collection, so a collector copies and promotes the whole budget over and over and
- * the heap grows to hold what dies in the old generation. Chunks grow from 64 KiB to an eighth of the budget, so a
+ * the heap grows to hold what dies in the old generation. Chunks grow from 4 KiB to an eighth of the budget, so a
  * queue that holds little costs little. A batch larger than a chunk is kept as the array it came in.
  *
  * <p>One writer adds; readers search lock-free. A reader pins the chunk it decodes from, and the writer reuses a
@@ -31,8 +31,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  */
 final class RecentBatchCache {
 
-    /** The first chunk of a queue: a queue that keeps little pays little. */
-    static final int FIRST_CHUNK_BYTES = 64 * 1024;
+    /** The first chunk of a queue (or the first batch's size): ten thousand queues of a few records cost little. */
+    static final int FIRST_CHUNK_BYTES = 4 * 1024;
     /** The budget is held in this many full-size chunks. */
     private static final int CHUNKS_PER_BUDGET = 8;
     private static final int MAX_SPARE_CHUNKS = 2;
@@ -142,8 +142,8 @@ final class RecentBatchCache {
             reused.used = 0;
             return reused; // full-size, so large enough for any batch stored in chunks
         }
-        int size = Math.max(atLeast, nextChunkBytes);
-        nextChunkBytes = (int) Math.min(fullChunkBytes, 2L * nextChunkBytes);
+        int size = (int) Math.min(fullChunkBytes, Math.max(nextChunkBytes, Long.highestOneBit(atLeast - 1L) << 1));
+        nextChunkBytes = (int) Math.min(fullChunkBytes, 2L * size);
         allocatedBytes += size;
         return new Chunk(new byte[size], true);
     }

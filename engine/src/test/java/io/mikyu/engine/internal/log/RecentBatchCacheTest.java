@@ -78,6 +78,15 @@ class RecentBatchCacheTest {
     }
 
     @Test
+    void aQueueThatHoldsLittleCostsLittle() {
+        RecentBatchCache cache = new RecentBatchCache(4096, 32 << 20);
+        cache.add(batch(0, 1, 200));
+
+        assertThat(cache.allocatedBytes()).isLessThanOrEqualTo(RecentBatchCache.FIRST_CHUNK_BYTES);
+        assertThat(readAll(cache, 0, 1)).hasSize(1);
+    }
+
+    @Test
     void shouldServeOnlyTheBudgetsWorthOfRecentBatches() {
         RecentBatchCache cache = new RecentBatchCache(4096, 256 << 10);
         long offset = 0;
