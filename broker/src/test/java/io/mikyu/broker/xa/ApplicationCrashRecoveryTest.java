@@ -18,9 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * loop of {@link Cycles#count()} cycles: each cycle its transaction consumes {@code in-<n>}, sends {@code out-<n>}
  * and inserts {@code row-<n>}, and a test-only third resource halts the JVM ({@code Runtime.halt}) either in
  * {@code commit} (Narayana has logged its decision; odd cycles: mikyu and H2 are prepared and neither has
- * committed; even cycles: mikyu has committed, H2 has not) or in {@code prepare} (nothing is logged; cycles 1, 4,
- * ...: mikyu and H2 are prepared; 2, 5, ...: mikyu is prepared, H2 is not; 3, 6, ...: neither is, every resource
- * ended — with {@code prepareAhead}, {@link Transport#VM_AHEAD}, mikyu's record written at end is in doubt). The application is then started again and
+ * committed; even cycles: mikyu has committed, H2 has not) or in {@code prepare} (nothing is logged; odd cycles:
+ * mikyu and H2 are prepared; even cycles: mikyu is prepared, H2 is not). The application is then started again and
  * Narayana's recovery ({@code RecoveryManager.scan()}, with recovery helpers for mikyu and H2) settles the
  * transaction: the message and the row agree — both with the decision logged, neither without, and then the
  * consumed message is back, flagged redelivered. With {@code vm://} the engine dies with the application; with
@@ -46,7 +45,6 @@ class ApplicationCrashRecoveryTest {
 
     private void runCycles(Transport transport, String haltIn) throws Exception {
         int cycles = Cycles.count();
-        int aheadInDoubt = 0;
         try (MikyuStore store = MikyuStore.start(transport, dir)) {
             H2Db db = new H2Db(dir.resolve("h2")).createTable();
             Map<String, String> options = new LinkedHashMap<>();
@@ -55,24 +53,17 @@ class ApplicationCrashRecoveryTest {
             options.put("h2", dir.resolve("h2").toString());
             for (int cycle = 1; cycle <= cycles; cycle++) {
                 options.put("cycle", String.valueOf(cycle));
-                // prepare: edge, between, first in turn; commit: edge and between
-                String position = haltIn.equals("prepare") ? List.of("first", "edge", "between").get(cycle % 3)
-                        : cycle % 2 == 0 ? "between" : "edge";
-                boolean between = position.equals("between");
-                boolean first = position.equals("first");
-                options.put("position", position);
+                boolean between = cycle % 2 == 0;
+                options.put("position", between ? "between" : "edge");
                 String where = transport + ", halted in " + haltIn + (between ? " between mikyu and H2" : "")
-                        + (first ? " before every resource" : "") + ", cycle " + cycle + " of " + cycles;
+                        + ", cycle " + cycle + " of " + cycles;
                 // Who is left in doubt: with the third resource between the two, the one past it is not
-                // (commit: mikyu committed already; prepare: H2 was never prepared). Halted in prepare before
-                // both, neither was prepared; with prepareAhead mikyu's record, written at end, is in doubt if its
-                // fsync finished before the halt, and the manager's recovery rolls it back.
-                boolean mikyuInDoubtExpected = !first && !(between && haltIn.equals("commit"));
-                boolean h2InDoubtExpected = !first && !(between && haltIn.equals("prepare"));
+                // (commit: mikyu committed already; prepare: H2 was never prepared).
+                boolean mikyuInDoubtExpected = !(between && haltIn.equals("commit"));
+                boolean h2InDoubtExpected = !(between && haltIn.equals("prepare"));
 
                 long t0 = System.nanoTime();
                 String gtrid;
-                boolean messageBackAtRecovery;
                 try (ChildJvm app = ChildJvm.start(dir, "application", XaApplication.class,
                         Map.of(CrashingXAResource.HALT_IN, haltIn), XaApplication.args("transact", options))) {
                     app.awaitLine("halting in " + haltIn, Duration.ofSeconds(60));
@@ -88,19 +79,9 @@ class ApplicationCrashRecoveryTest {
                             restarted.awaitValue("in-doubt-mikyu", Duration.ZERO));
                     List<String> h2InDoubt = XaApplication.parseList(
                             restarted.awaitValue("in-doubt-h2", Duration.ZERO));
-                    if (first && transport == Transport.VM_AHEAD) {
-                        assertThat(mikyuInDoubt.stream().map(Xids::gtridOf).toList())
-                                .as("%s: global ids of mikyu's branches in doubt after the crash", where)
-                                .isSubsetOf(List.of(gtrid));
-                        aheadInDoubt += mikyuInDoubt.size();
-                    } else {
-                        assertThat(mikyuInDoubt.stream().map(Xids::gtridOf).toList())
-                                .as("%s: global ids of mikyu's branches in doubt after the crash", where)
-                                .isEqualTo(mikyuInDoubtExpected ? List.of(gtrid) : List.of());
-                    }
-                    // A branch never prepared nor in doubt holds its message until its timeout (60 s), as
-                    // AbandonedBranchTimeoutTest checks; the others are rolled back by the recovery.
-                    messageBackAtRecovery = !first || !mikyuInDoubt.isEmpty();
+                    assertThat(mikyuInDoubt.stream().map(Xids::gtridOf).toList())
+                            .as("%s: global ids of mikyu's branches in doubt after the crash", where)
+                            .isEqualTo(mikyuInDoubtExpected ? List.of(gtrid) : List.of());
                     assertThat(h2InDoubt.stream().map(Xids::gtridOf).toList())
                             .as("%s: global ids of H2's branches in doubt after the crash", where)
                             .isEqualTo(h2InDoubtExpected ? List.of(gtrid) : List.of());
@@ -122,8 +103,7 @@ class ApplicationCrashRecoveryTest {
                 try (Connection c = Jms.plain(store.url()).createConnection()) {
                     out = Jms.drain(c, XaApplication.OUT, haltIn.equals("commit") ? Jms.EXPECTED : Jms.QUIET);
                     // rolled back: the consumed message comes back; committed: it must not (a quiet queue)
-                    Duration wait = haltIn.equals("commit") ? Jms.QUIET : Duration.ofSeconds(5);
-                    in = messageBackAtRecovery ? Jms.drain(c, XaApplication.IN, wait) : List.of();
+                    in = Jms.drain(c, XaApplication.IN, haltIn.equals("commit") ? Jms.QUIET : Duration.ofSeconds(5));
                 }
                 int rows = db.rows("row-" + cycle);
                 System.out.printf("%s: crash %d ms, recovery %d ms, checks %d ms%n", where, (t1 - t0) / 1_000_000,
@@ -136,9 +116,6 @@ class ApplicationCrashRecoveryTest {
                 } else {
                     assertThat(out).as("%s: messages sent (rolled back by recovery)", where).isEmpty();
                     assertThat(rows).as("%s: the row inserted (rolled back by recovery)", where).isZero();
-                    if (!messageBackAtRecovery) {
-                        continue;
-                    }
                     assertThat(in).as("%s: the consumed message, back within 5 s of the recovery that rolled it back",
                             where).hasSize(1);
                     assertThat(in.get(0).text()).isEqualTo("in-" + cycle);
@@ -148,10 +125,6 @@ class ApplicationCrashRecoveryTest {
                 }
             }
             assertThat(db.ids()).as("every row after %d cycles", cycles).hasSize(haltIn.equals("commit") ? cycles : 0);
-            if (transport == Transport.VM_AHEAD && haltIn.equals("prepare")) {
-                System.out.printf("%s: halted before every prepare, %d branch(es) written ahead were in doubt and "
-                        + "rolled back by the recovery%n", transport, aheadInDoubt);
-            }
         }
     }
 }

@@ -30,8 +30,7 @@ import java.util.function.Supplier;
  *   {@link CrashingXAResource} that halts the JVM in the phase {@code -Dmikyu.xa.haltIn} names, enlisted at
  *   {@code position} {@code edge} (commit: before mikyu and H2, so neither has committed; prepare: after both, so
  *   both are prepared) or {@code between} (after mikyu, before H2: commit — mikyu has committed, H2 has not;
- *   prepare — mikyu is prepared, H2 is not) or, for prepare, {@code first} (before both: every resource ended,
- *   none prepared — with {@code prepareAhead} mikyu's PREPARE record is on disk all the same);</li>
+ *   prepare — mikyu is prepared, H2 is not);</li>
  *   <li>{@code recover}: the same application restarted: says what mikyu and H2 hold in doubt, runs Narayana's
  *   recovery ({@link RecoveryManager#scan()}) until neither does (at most {@value #MAX_SCANS} scans), says what is
  *   left, and exits 0;</li>
@@ -92,10 +91,8 @@ public final class XaApplication {
             tm.begin();
             Transaction tx = tm.getTransaction();
             boolean between = "between".equals(o.get("position"));
-            boolean first = "first".equals(o.get("position"));
-            if ("commit".equals(haltIn) && !between || "prepare".equals(haltIn) && first) {
-                tx.enlistResource(new CrashingXAResource(haltIn));      // first: halts before any other commits
-                                                                        // (or prepares: after every end)
+            if ("commit".equals(haltIn) && !between) {
+                tx.enlistResource(new CrashingXAResource("commit"));    // first: halts before any other commits
             }
             if (!tx.enlistResource(app.mikyuResource())) {
                 throw new IllegalStateException("mikyu's XAResource was not enlisted");
@@ -112,13 +109,9 @@ public final class XaApplication {
             }
             app.send(OUT, "out-" + cycle);
             app.insert("row-" + cycle);
-            if ("prepare".equals(haltIn) && !between && !first) {
+            if ("prepare".equals(haltIn) && !between) {
                 tx.enlistResource(new CrashingXAResource("prepare"));   // last: halts after the others prepared
             }
-            // Every resource's end before any prepare, as a container does when the application closes its
-            // connections: mikyu's PREPARE record is written there with prepareAhead.
-            tx.delistResource(app.mikyuResource(), XAResource.TMSUCCESS);
-            tx.delistResource(app.h2Resource(), XAResource.TMSUCCESS);
             ChildJvm.say("committing");
             tm.commit();
             ChildJvm.say("committed");
