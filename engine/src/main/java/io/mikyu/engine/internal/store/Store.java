@@ -483,6 +483,7 @@ public final class Store implements Mikyu {
     }
 
     private void tick() {
+        files.trim(); // channels fsynced since they were last in the way of the bound can go now
         for (TaskQueueHandle t : tasks.all()) {
             try {
                 t.tick();
