@@ -98,7 +98,7 @@ public final class Store implements Mikyu {
     private final List<RecoveryReport.Event> recoveryEvents = Collections.synchronizedList(new ArrayList<>());
     private final RecoveryReport recoveryReport;
     private volatile boolean closed;
-    private final java.util.concurrent.atomic.AtomicLong housekeepingFailures = new java.util.concurrent.atomic.AtomicLong();
+    private final StoreChores chores;
 
     private Store(Path dataDir, EngineConfig config, DataDirectoryLock lock) throws IOException {
         long started = System.nanoTime();
@@ -120,6 +120,7 @@ public final class Store implements Mikyu {
             tasks.load();
             openTransactions();
             bodies = new StoreBodies(dataDir, tasks, () -> transactions.inDoubtCount() > 0);
+            chores = new StoreChores(tasks, logs, files, transactions, bodies, () -> closed);
         } catch (IOException | RuntimeException e) {
             writer.close();
             if (transactions != null) {
@@ -147,7 +148,7 @@ public final class Store implements Mikyu {
         writerMetrics.own(Gauge.builder("mikyu.engine.disk.free", diskGuard, DiskSpaceGuard::freeBytes)
                 .baseUnit("bytes").register(config.meterRegistry()));
         writerMetrics.own(io.micrometer.core.instrument.FunctionCounter.builder("mikyu.engine.housekeeping.failures",
-                        housekeepingFailures, java.util.concurrent.atomic.AtomicLong::get)
+                        chores, StoreChores::housekeepingFailures)
                 .description("housekeeping steps (retention, compaction, checkpoints, cleanup) that failed")
                 .register(config.meterRegistry()));
         writerMetrics.own(Gauge.builder("mikyu.engine.segment.files.open", files, OpenSegmentFiles::openCount)
@@ -182,13 +183,13 @@ public final class Store implements Mikyu {
             return t;
         });
         long every = Math.max(1, config.housekeepingInterval().toMillis());
-        housekeeper.scheduleWithFixedDelay(this::housekeeping, every, every, TimeUnit.MILLISECONDS);
+        housekeeper.scheduleWithFixedDelay(chores::housekeeping, every, every, TimeUnit.MILLISECONDS);
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "mikyu-timer");
             t.setDaemon(true);
             return t;
         });
-        timer.scheduleWithFixedDelay(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(chores::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     /** Opens the store in {@code dataDir}, creating it (owner-only permissions) if needed. */
@@ -480,77 +481,6 @@ public final class Store implements Mikyu {
             }
         }
         transactions.confirmDurable();
-    }
-
-    private void tick() {
-        files.trim(); // channels fsynced since they were last in the way of the bound can go now
-        for (TaskQueueHandle t : tasks.all()) {
-            try {
-                t.tick();
-            } catch (RuntimeException e) {
-                if (!closed) {
-                    LOG.warn("timer of {} failed", t.name(), e);
-                }
-            }
-        }
-        for (LogQueueHandle h : logs.all()) {
-            for (SharedGroupHandle g : h.shared().all()) {
-                try {
-                    g.tick();
-                } catch (RuntimeException e) {
-                    if (!closed) {
-                        LOG.warn("timer of shared group {} failed", g.name(), e);
-                    }
-                }
-            }
-        }
-    }
-
-    /**
-     * Retention, compaction, checkpoints and log cleanup of every queue. Runs on a scheduled executor, which stops
-     * rescheduling a task for good once it throws: so nothing may escape, not even an Error (an OutOfMemoryError in
-     * one queue's compaction must not end retention for all of them and let the disk fill). Each failure is logged
-     * and counted ({@code mikyu.engine.housekeeping.failures}), and the next run tries again.
-     */
-    private void housekeeping() {
-        try {
-            housekeep("the transaction log", () -> transactions.housekeeping());
-            housekeep("large bodies", bodies::sweep);
-            for (TaskQueueHandle t : tasks.all()) {
-                housekeep(t.storage().describe(), t::housekeeping);
-            }
-            for (LogQueueHandle h : logs.all()) {
-                housekeep(h.storage().describe(), () -> {
-                    h.shared().checkpointAll();
-                    h.applyRetention();
-                    if (h.config().compacted()) {
-                        h.compact();
-                    }
-                });
-            }
-        } catch (Throwable t) {
-            housekeepingFailed("housekeeping", t);
-        }
-    }
-
-    private void housekeep(String what, Runnable step) {
-        try {
-            step.run();
-        } catch (Throwable t) {
-            housekeepingFailed(what, t);
-        }
-    }
-
-    private void housekeepingFailed(String what, Throwable t) {
-        if (closed) {
-            return;
-        }
-        housekeepingFailures.incrementAndGet();
-        if (t instanceof Error) {
-            LOG.error("housekeeping of {} failed; the next run tries again", what, t);
-        } else {
-            LOG.warn("housekeeping of {} failed; the next run tries again", what, t);
-        }
     }
 
     @Override

@@ -18,7 +18,7 @@ final class AheadRecord implements PreparedAhead {
     final TransactionManager manager;
     final ByteBuffer key;
     /** The xid's placeholder in the manager's prepared map until the record is confirmed or dropped. */
-    final TransactionManager.Prepared reservation;
+    final PreparedBranches.Prepared reservation;
     final long txId;
     final byte[] xid;
     final String owner;
@@ -29,7 +29,7 @@ final class AheadRecord implements PreparedAhead {
     final CompletableFuture<Long> written = new CompletableFuture<>();
     private final AtomicBoolean used = new AtomicBoolean();
 
-    AheadRecord(TransactionManager manager, ByteBuffer key, TransactionManager.Prepared reservation, long txId,
+    AheadRecord(TransactionManager manager, ByteBuffer key, PreparedBranches.Prepared reservation, long txId,
                 byte[] xid, String owner, long preparedAt, List<TxOp> ops, Map<String, List<TxOp>> byTarget,
                 Map<String, Long> scanFrom) {
         this.manager = manager;

@@ -6,12 +6,11 @@ import io.mikyu.engine.Entry;
 import io.mikyu.engine.Headers;
 import io.mikyu.engine.PreparedTransaction;
 import io.mikyu.engine.Record;
-import io.mikyu.engine.TransactionExistsException;
-import io.mikyu.engine.TransactionNotFoundException;
 import io.mikyu.engine.internal.format.BatchDescriptor;
 import io.mikyu.engine.internal.format.BatchEncoder;
 import io.mikyu.engine.internal.log.Retention;
 import io.mikyu.engine.internal.log.SegmentedLog;
+import io.mikyu.engine.internal.txn.PreparedBranches.Prepared;
 import io.mikyu.engine.internal.write.AppendRequest;
 import io.mikyu.engine.internal.write.GroupCommitWriter;
 import org.slf4j.Logger;
@@ -20,9 +19,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,18 +53,11 @@ public final class TransactionManager {
 
     private static final Logger LOG = LoggerFactory.getLogger(TransactionManager.class);
 
-    /**
-     * Fault injection for crash tests (system property {@code mikyu.test.txnCrashPoint}): {@code after-commit-record}
-     * halts the process once a COMMIT record is durable, {@code after-first-write} once the first queue of a
-     * transaction has been written. Read once; unset in production, where the checks cost a null test.
-     */
-    private static final String CRASH_POINT = System.getProperty("mikyu.test.txnCrashPoint");
-
     private final SegmentedLog txLog;
     private final GroupCommitWriter writer;
     private final EngineConfig engine;
     private final Function<String, TxParticipant> participants;
-    private final Map<ByteBuffer, Prepared> prepared = new ConcurrentHashMap<>();
+    private final PreparedBranches prepared = new PreparedBranches();
     /** Transaction-log offset of each unresolved transaction's first record: the log is kept from the lowest. */
     private final ConcurrentSkipListMap<Long, Long> unresolvedFrom = new ConcurrentSkipListMap<>();
     /** Committed transactions whose writes failed (a full disk, say): housekeeping tries them again. */
@@ -79,16 +69,6 @@ public final class TransactionManager {
     private record WrittenUpTo(SegmentedLog log, long end) {
     }
     private long nextTxId = 1;
-
-    /** {@code txId} -1: a reservation of the xid while its PREPARE is being written. */
-    record Prepared(long txId, byte[] xid, String owner, long preparedAt, List<TxOp> ops,
-                            Map<String, Long> scanFrom) {
-
-        PreparedTransaction describe() {
-            return new PreparedTransaction(xid, owner, Instant.ofEpochMilli(preparedAt),
-                    ops.stream().map(TxOp::queue).distinct().sorted().toList());
-        }
-    }
 
     public TransactionManager(SegmentedLog txLog, GroupCommitWriter writer, EngineConfig engine,
                               Function<String, TxParticipant> participants) {
@@ -128,7 +108,7 @@ public final class TransactionManager {
                                 Map<String, List<TxOp>> byTarget) {
         long txId = whole.txId();
         List<TxParticipant.TxWrite> writes = null;
-        if (CRASH_POINT == null) {
+        if (!TxnCrashPoints.anyArmed()) {
             try {
                 writes = writes(txId, byTarget);
             } catch (RuntimeException notNow) {
@@ -137,7 +117,7 @@ public final class TransactionManager {
         }
         if (writes == null) {
             unresolvedFrom.putIfAbsent(txId, writeRecord(record));
-            crashPoint("after-commit-record");
+            TxnCrashPoints.reach(TxnCrashPoints.AFTER_COMMIT_RECORD);
             applyOrDefer(whole, byTarget);
             return;
         }
@@ -176,10 +156,7 @@ public final class TransactionManager {
 
     public void prepare(byte[] xid, String owner, List<TxOp> ops) {
         ByteBuffer key = ByteBuffer.wrap(xid.clone());
-        Prepared reservation = new Prepared(-1, xid.clone(), owner, 0, ops, Map.of());
-        if (prepared.putIfAbsent(key, reservation) != null) {
-            throw new TransactionExistsException("a transaction is already prepared as xid " + hex(xid));
-        }
+        Prepared reservation = prepared.reserve(key, xid, owner, ops);
         try {
             Map<String, List<TxOp>> byTarget = group(ops);
             validate(byTarget);
@@ -189,13 +166,12 @@ public final class TransactionManager {
             }
             Map<String, Long> scanFrom = scanFrom(byTarget);
             long now = engine.timeSource().wallMillis();
-            long at = writeRecord(new TransactionRecord(TransactionRecord.PREPARE, txId, xid, owner, scanFrom, ops),
-                    true, now);
+            long at = writeRecord(TransactionRecord.prepare(txId, xid, owner, scanFrom, ops), now);
             unresolvedFrom.put(txId, at);
-            prepared.replace(key, reservation, new Prepared(txId, xid.clone(), owner, now, ops, scanFrom));
+            prepared.prepared(key, reservation, new Prepared(txId, xid.clone(), owner, now, ops, scanFrom));
             byTarget.forEach((target, part) -> participants.apply(target).hold(part));
         } catch (RuntimeException e) {
-            prepared.remove(key, reservation);
+            prepared.release(key, reservation);
             throw e;
         }
     }
@@ -208,10 +184,7 @@ public final class TransactionManager {
      */
     public io.mikyu.engine.PreparedAhead prepareAhead(byte[] xid, String owner, List<TxOp> ops) {
         ByteBuffer key = ByteBuffer.wrap(xid.clone());
-        Prepared reservation = new Prepared(-1, xid.clone(), owner, 0, ops, Map.of());
-        if (prepared.putIfAbsent(key, reservation) != null) {
-            throw new TransactionExistsException("a transaction is already prepared as xid " + hex(xid));
-        }
+        Prepared reservation = prepared.reserve(key, xid, owner, ops);
         long txId = -1;
         try {
             Map<String, List<TxOp>> byTarget = group(ops);
@@ -221,8 +194,7 @@ public final class TransactionManager {
             }
             Map<String, Long> scanFrom = scanFrom(byTarget);
             long now = engine.timeSource().wallMillis();
-            byte[] batch = encode(new TransactionRecord(TransactionRecord.PREPARE, txId, xid, owner, scanFrom, ops),
-                    now);
+            byte[] batch = encode(TransactionRecord.prepare(txId, xid, owner, scanFrom, ops), now);
             AheadRecord ahead = new AheadRecord(this, key, reservation, txId, xid.clone(), owner, now, ops, byTarget,
                     scanFrom);
             // The record's offset is not known before it is written; the log's end now is below it, so the log is
@@ -241,7 +213,7 @@ public final class TransactionManager {
             }));
             return ahead;
         } catch (RuntimeException e) {
-            prepared.remove(key, reservation);
+            prepared.release(key, reservation);
             if (txId >= 0) {
                 unresolvedFrom.remove(txId);
             }
@@ -255,7 +227,7 @@ public final class TransactionManager {
         try {
             at = awaitWritten(a);
         } catch (RuntimeException notWritten) {
-            prepared.remove(a.key, a.reservation);
+            prepared.release(a.key, a.reservation);
             unresolvedFrom.remove(a.txId);
             throw notWritten;
         }
@@ -263,12 +235,12 @@ public final class TransactionManager {
             // A lease may have ended while the record was written; a prepare must not hold what others now hold.
             validate(a.byTarget);
         } catch (RuntimeException stale) {
-            prepared.remove(a.key, a.reservation);
+            prepared.release(a.key, a.reservation);
             rollBackRecord(a, stale);
             throw stale;
         }
         unresolvedFrom.put(a.txId, at);
-        prepared.replace(a.key, a.reservation, new Prepared(a.txId, a.xid, a.owner, a.preparedAt, a.ops, a.scanFrom));
+        prepared.prepared(a.key, a.reservation, new Prepared(a.txId, a.xid, a.owner, a.preparedAt, a.ops, a.scanFrom));
         a.byTarget.forEach((target, part) -> participants.apply(target).hold(part));
     }
 
@@ -291,13 +263,13 @@ public final class TransactionManager {
                     a.ops);
             commitAndApply(commit, commit, a.byTarget);
         } finally {
-            prepared.remove(a.key, a.reservation);
+            prepared.release(a.key, a.reservation);
         }
     }
 
     /** Drops a transaction written ahead: a ROLLBACK behind its PREPARE in the log, fsynced. */
     void rollbackAhead(AheadRecord a) {
-        prepared.remove(a.key, a.reservation);
+        prepared.release(a.key, a.reservation);
         rollBackRecord(a, null);
     }
 
@@ -332,50 +304,22 @@ public final class TransactionManager {
     }
 
     public List<byte[]> preparedXids() {
-        List<byte[]> out = new ArrayList<>();
-        for (Prepared p : prepared.values()) {
-            if (p.txId() >= 0) {
-                out.add(p.xid().clone());
-            }
-        }
-        return out;
+        return prepared.xids();
     }
 
     /** The prepared, undecided transactions, oldest first. */
     public List<PreparedTransaction> inDoubt() {
-        List<Prepared> all = new ArrayList<>();
-        for (Prepared p : prepared.values()) {
-            if (p.txId() >= 0) {
-                all.add(p);
-            }
-        }
-        all.sort(Comparator.comparingLong(Prepared::txId));
-        List<PreparedTransaction> out = new ArrayList<>(all.size());
-        for (Prepared p : all) {
-            out.add(p.describe());
-        }
-        return out;
+        return prepared.inDoubt();
     }
 
     /** How many transactions are in doubt (a gauge). */
     public int inDoubtCount() {
-        int n = 0;
-        for (Prepared p : prepared.values()) {
-            if (p.txId() >= 0) {
-                n++;
-            }
-        }
-        return n;
+        return prepared.count();
     }
 
     /** Seconds since the oldest in-doubt transaction was prepared; 0 when none is (a gauge). */
     public double oldestInDoubtSeconds() {
-        long oldest = Long.MAX_VALUE;
-        for (Prepared p : prepared.values()) {
-            if (p.txId() >= 0) {
-                oldest = Math.min(oldest, p.preparedAt());
-            }
-        }
+        long oldest = prepared.oldestPreparedAt();
         return oldest == Long.MAX_VALUE ? 0 : Math.max(0, engine.timeSource().wallMillis() - oldest) / 1000.0;
     }
 
@@ -384,26 +328,17 @@ public final class TransactionManager {
      * the same writer cycle: a committed branch waits for one fsync.
      */
     public void commitPrepared(byte[] xid) {
-        Prepared p = takePrepared(xid);
+        Prepared p = prepared.take(xid);
         commitAndApply(new TransactionRecord(TransactionRecord.COMMIT, p.txId(), xid, null, Map.of(), List.of()),
                 new TransactionRecord(TransactionRecord.COMMIT, p.txId(), p.xid(), null, p.scanFrom(), p.ops()),
                 group(p.ops()));
     }
 
     public void rollbackPrepared(byte[] xid) {
-        Prepared p = takePrepared(xid);
+        Prepared p = prepared.take(xid);
         writeRecord(new TransactionRecord(TransactionRecord.ROLLBACK, p.txId(), xid, null, Map.of(), List.of()));
         group(p.ops()).forEach((target, part) -> participants.apply(target).release(part));
         unresolvedFrom.remove(p.txId());
-    }
-
-    private Prepared takePrepared(byte[] xid) {
-        ByteBuffer key = ByteBuffer.wrap(xid);
-        Prepared p = prepared.get(key);
-        if (p == null || p.txId() < 0 || !prepared.remove(key, p)) {
-            throw new TransactionNotFoundException("no transaction is prepared as xid " + hex(xid));
-        }
-        return p;
     }
 
     // ------------------------------------------------------------------------------------------------ apply
@@ -430,9 +365,9 @@ public final class TransactionManager {
      */
     private List<AppendRequest> submit(List<TxParticipant.TxWrite> writes) {
         List<AppendRequest> requests = requests(writes);
-        if (CRASH_POINT != null && CRASH_POINT.equals("after-first-write") && !requests.isEmpty()) {
+        if (TxnCrashPoints.armed(TxnCrashPoints.AFTER_FIRST_WRITE) && !requests.isEmpty()) {
             writer.appendAll(List.of(requests.get(0)));
-            crashPoint("after-first-write");
+            TxnCrashPoints.reach(TxnCrashPoints.AFTER_FIRST_WRITE);
         }
         writer.appendAll(requests);
         for (TxParticipant.TxWrite w : writes) {
@@ -506,12 +441,6 @@ public final class TransactionManager {
         }
     }
 
-    private static void crashPoint(String point) {
-        if (point.equals(CRASH_POINT)) {
-            Runtime.getRuntime().halt(137);
-        }
-    }
-
     // --------------------------------------------------------------------------------------------- recovery
 
     /** Replays the transaction log: finishes committed transactions, restores prepared ones as in doubt. */
@@ -560,7 +489,7 @@ public final class TransactionManager {
                     unapplied.put(t.txId(), t);
                 }
             } else {
-                prepared.put(ByteBuffer.wrap(t.xid()), new Prepared(t.txId(), t.xid(), t.owner(),
+                prepared.restore(new Prepared(t.txId(), t.xid(), t.owner(),
                         preparedAt.get(t.txId()), t.ops(), t.scanFrom()));
                 group(t.ops()).forEach((target, part) -> participants.apply(target).hold(part));
                 LOG.warn("transaction {} (xid {}) is prepared and in doubt: commit or roll it back", t.txId(),
@@ -644,12 +573,12 @@ public final class TransactionManager {
     }
 
     private long writeRecord(TransactionRecord record) {
-        return writeRecord(record, true, engine.timeSource().wallMillis());
+        return writeRecord(record, engine.timeSource().wallMillis());
     }
 
-    /** {@code nowMillis} becomes the record's timestamp: a PREPARE's is its transaction's time of preparing. */
-    private long writeRecord(TransactionRecord record, boolean sync, long nowMillis) {
-        return writer.append(new AppendRequest(txLog, encode(record, nowMillis), sync));
+    /** Written and fsynced; {@code nowMillis} is the record's timestamp (a PREPARE's: its time of preparing). */
+    private long writeRecord(TransactionRecord record, long nowMillis) {
+        return writer.append(new AppendRequest(txLog, encode(record, nowMillis), true));
     }
 
     private byte[] encode(TransactionRecord record, long nowMillis) {
@@ -665,10 +594,6 @@ public final class TransactionManager {
     }
 
     static String hex(byte[] bytes) {
-        StringBuilder b = new StringBuilder();
-        for (byte x : bytes) {
-            b.append(String.format("%02x", x));
-        }
-        return b.toString();
+        return java.util.HexFormat.of().formatHex(bytes);
     }
 }

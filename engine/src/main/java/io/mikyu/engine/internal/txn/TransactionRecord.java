@@ -45,6 +45,12 @@ record TransactionRecord(byte kind, long txId, byte[] xid, String owner, Map<Str
     /** Set in the kind byte when an owner follows the xid. */
     private static final int OWNER_FLAG = 0x40;
 
+    /** Phase one: every operation, the xid and its owner. */
+    static TransactionRecord prepare(long txId, byte[] xid, String owner, Map<String, Long> scanFrom,
+                                     List<TxOp> ops) {
+        return new TransactionRecord(PREPARE, txId, xid, owner, scanFrom, ops);
+    }
+
     private static final byte OP_APPEND = 1;
     private static final byte OP_ENQUEUE = 2;
     private static final byte OP_SETTLE = 3;
