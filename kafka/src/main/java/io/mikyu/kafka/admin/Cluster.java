@@ -29,6 +29,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -51,6 +52,14 @@ public final class Cluster implements AutoCloseable {
     private final Admin admin;
     private final Producer<byte[], byte[]> producer;
     private final AtomicInteger clients = new AtomicInteger();
+    /**
+     * Topics this client created or deleted lately, with when: each broker's metadata catches up on its own, and a
+     * listing answered by a broker that has not yet seen the change must not undo it for the client that made it.
+     */
+    private final Map<String, Long> recentlyCreated = new ConcurrentHashMap<>();
+    private final Map<String, Long> recentlyDeleted = new ConcurrentHashMap<>();
+    /** How long a change of this client's counts over what the brokers list: longer than metadata takes to spread. */
+    private static final long READ_YOUR_WRITES_NANOS = TimeUnit.SECONDS.toNanos(60);
 
     public Cluster(String bootstrapServers, String clientName, Map<String, String> clientSettings,
                    short replicationFactor) {
@@ -98,6 +107,8 @@ public final class Cluster implements AutoCloseable {
                 ? Optional.empty() : Optional.of(replicationFactor)).configs(configs);
         try {
             await(admin.createTopics(List.of(newTopic)).all(), "create queue '" + queue + "'");
+            recentlyDeleted.remove(topic);
+            recentlyCreated.put(topic, System.nanoTime());
             awaitListed(topic, true);
         } catch (KafkaCallException e) {
             if (e.getCause() instanceof TopicExistsException) {
@@ -113,7 +124,7 @@ public final class Cluster implements AutoCloseable {
      */
     private void awaitListed(String topic, boolean listed) {
         long giveUpAt = System.nanoTime() + CALL_TIMEOUT.toNanos();
-        while (topicExists(topic) != listed) {
+        while (listedTopics().contains(topic) != listed) {
             if (System.nanoTime() - giveUpAt >= 0) {
                 throw new MikyuException("topic " + topic + " was " + (listed ? "created" : "deleted")
                         + " but the cluster's metadata did not show it within " + CALL_TIMEOUT.toSeconds() + " s");
@@ -127,20 +138,32 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
-    /** Whether the topic exists. */
+    /** Whether the topic exists, as the broker asked lists it (what this client changed lately counts first). */
     public boolean topicExists(String topic) {
-        return await(admin.listTopics().names(), "list topics").contains(topic);
+        return topics().contains(topic);
     }
 
-    /** The names of the topics, internal ones left out. */
+    /** The names of the topics, internal ones left out, with what this client created or deleted lately. */
     public List<String> topics() {
-        return new ArrayList<>(await(admin.listTopics().names(), "list topics"));
+        java.util.Set<String> names = new java.util.TreeSet<>(listedTopics());
+        long now = System.nanoTime();
+        recentlyCreated.entrySet().removeIf(e -> now - e.getValue() > READ_YOUR_WRITES_NANOS);
+        recentlyDeleted.entrySet().removeIf(e -> now - e.getValue() > READ_YOUR_WRITES_NANOS);
+        names.addAll(recentlyCreated.keySet());
+        names.removeAll(recentlyDeleted.keySet());
+        return new ArrayList<>(names);
+    }
+
+    private java.util.Set<String> listedTopics() {
+        return await(admin.listTopics().names(), "list topics");
     }
 
     /** Deletes the topic; {@code false} if there was none. */
     public boolean deleteTopic(String topic) {
         try {
             await(admin.deleteTopics(List.of(topic)).all(), "delete topic " + topic);
+            recentlyCreated.remove(topic);
+            recentlyDeleted.put(topic, System.nanoTime());
             awaitListed(topic, false);
             return true;
         } catch (KafkaCallException e) {
