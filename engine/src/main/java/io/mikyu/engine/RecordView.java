@@ -24,4 +24,42 @@ public interface RecordView {
 
     /** Copies the view into a {@link Record} that outlives the handler call. */
     Record toRecord();
+
+    /**
+     * A view of a record already copied out of storage (a remote or another backend's read): the buffers wrap its
+     * arrays read-only, and {@link #toRecord()} is the record itself.
+     */
+    static RecordView of(Record record) {
+        return new RecordView() {
+            @Override
+            public long offset() {
+                return record.offset();
+            }
+
+            @Override
+            public long timestamp() {
+                return record.timestamp();
+            }
+
+            @Override
+            public ByteBuffer key() {
+                return record.key() == null ? null : ByteBuffer.wrap(record.key()).asReadOnlyBuffer();
+            }
+
+            @Override
+            public ByteBuffer payload() {
+                return record.payload() == null ? null : ByteBuffer.wrap(record.payload()).asReadOnlyBuffer();
+            }
+
+            @Override
+            public Headers headers() {
+                return record.headers();
+            }
+
+            @Override
+            public Record toRecord() {
+                return record;
+            }
+        };
+    }
 }

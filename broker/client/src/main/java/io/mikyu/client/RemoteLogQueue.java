@@ -11,6 +11,7 @@ import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.OffsetReset;
 import io.mikyu.engine.QueueStats;
 import io.mikyu.engine.Record;
+import io.mikyu.engine.RecordView;
 import io.mikyu.engine.RecordHandler;
 import io.mikyu.engine.SharedGroup;
 import io.mikyu.engine.SharedGroupConfig;
@@ -158,7 +159,7 @@ final class RemoteLogQueue extends RemoteHandle implements LogQueue {
         }
         List<Record> records = poll(fromOffset, maxRecords, Long.MAX_VALUE, wait);
         for (Record r : records) {
-            handler.onRecord(new CopiedRecordView(r));
+            handler.onRecord(RecordView.of(r));
         }
         return records.isEmpty() ? fromOffset : records.get(records.size() - 1).offset() + 1;
     }
@@ -217,7 +218,7 @@ final class RemoteLogQueue extends RemoteHandle implements LogQueue {
             } else if (kind == ITEM_RECORD) {
                 Record r = Values.readRecord(b);
                 if (shown[0] < max && r.offset() >= next[0]) {
-                    counting.onRecord(new CopiedRecordView(r));
+                    counting.onRecord(RecordView.of(r));
                     next[0] = r.offset() + 1;
                 }
             } else {

@@ -5,7 +5,6 @@ import io.mikyu.engine.Durability;
 import io.mikyu.engine.EncodedBatch;
 import io.mikyu.engine.EncodedBatchHandler;
 import io.mikyu.engine.Entry;
-import io.mikyu.engine.Headers;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.OffsetOutOfRangeException;
@@ -31,7 +30,6 @@ import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -186,7 +184,7 @@ public final class KafkaLogQueue implements LogQueue, AutoCloseable {
             throws InterruptedException {
         List<Record> records = poll(fromOffset, maxRecords, Long.MAX_VALUE, wait);
         for (Record r : records) {
-            handler.onRecord(new View(r));
+            handler.onRecord(RecordView.of(r));
         }
         return records.isEmpty() ? fromOffset : records.get(records.size() - 1).offset() + 1;
     }
@@ -348,38 +346,5 @@ public final class KafkaLogQueue implements LogQueue, AutoCloseable {
         sharedGroups.values().forEach(KafkaSharedGroup::close);
         sharedGroups.clear();
         reader.close();
-    }
-
-    /** A record shown to a {@link RecordHandler}. */
-    private record View(Record record) implements RecordView {
-        @Override
-        public long offset() {
-            return record.offset();
-        }
-
-        @Override
-        public long timestamp() {
-            return record.timestamp();
-        }
-
-        @Override
-        public ByteBuffer key() {
-            return record.key() == null ? null : ByteBuffer.wrap(record.key()).asReadOnlyBuffer();
-        }
-
-        @Override
-        public ByteBuffer payload() {
-            return record.payload() == null ? null : ByteBuffer.wrap(record.payload()).asReadOnlyBuffer();
-        }
-
-        @Override
-        public Headers headers() {
-            return record.headers();
-        }
-
-        @Override
-        public Record toRecord() {
-            return record;
-        }
     }
 }
