@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * <p>The writer copies each published batch into chunks of memory that the cache allocates once and reuses, rather
  * than keeping the producers' arrays: a kept array lives just long enough (tens of milliseconds, the budget's worth
  * of appends) to survive a young collection, so a collector copies and promotes the whole budget over and over and
- * the heap grows to hold what dies in the old generation. Chunks grow from 4 KiB to an eighth of the budget, so a
+ * the heap grows to hold what dies in the old generation. Chunks grow from 512 bytes to an eighth of the budget, so a
  * queue that holds little costs little. A batch larger than a chunk is kept as the array it came in.
  *
  * <p>One writer adds; readers search lock-free. A reader pins the chunk it decodes from, and the writer reuses a
@@ -37,7 +37,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 final class RecentBatchCache {
 
     /** The first chunk of a queue (or the first batch's size): ten thousand queues of a few records cost little. */
-    static final int FIRST_CHUNK_BYTES = 4 * 1024;
+    static final int FIRST_CHUNK_BYTES = 512;
     /** The budget is held in this many full-size chunks. */
     private static final int CHUNKS_PER_BUDGET = 8;
     private static final int MAX_SPARE_CHUNKS = 2;

@@ -83,6 +83,8 @@ class RecentBatchCacheTest {
         cache.add(batch(0, 1, 200));
 
         assertThat(cache.allocatedBytes()).isLessThanOrEqualTo(RecentBatchCache.FIRST_CHUNK_BYTES);
+        // Thirty thousand logs holding a message each: 4 KiB first chunks were a hundred megabytes of them.
+        assertThat(cache.allocatedBytes()).as("one small message").isLessThanOrEqualTo(512);
         assertThat(readAll(cache, 0, 1)).hasSize(1);
     }
 
