@@ -130,7 +130,7 @@ final class LeaseLedger {
                 records.add(stateRecord(TaskRecordDescriptor.LEASE, e.id, e.lease, leaseUntil, e.attempts, null));
             }
             handedOut.add(new LeasedTask(e.id, new LeaseToken(e.id, e.lease), e.attempts, e.priority, e.enqueuedAt,
-                    e.expiresAt, leaseUntil, e.headers, e.payload, e.leaseRanOut));
+                    e.expiresAt, leaseUntil, e.headers(), e.payload, e.leaseRanOut));
         }
         return new Taken(taken, records, handedOut);
     }

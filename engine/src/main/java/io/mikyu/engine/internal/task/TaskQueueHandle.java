@@ -439,7 +439,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
         });
         List<LeasedTask> out = new ArrayList<>(entries.size());
         for (TaskEntry e : entries) {
-            out.add(new LeasedTask(e.id, null, e.attempts, e.priority, e.enqueuedAt, e.expiresAt, 0, e.headers,
+            out.add(new LeasedTask(e.id, null, e.attempts, e.priority, e.enqueuedAt, e.expiresAt, 0, e.headers(),
                     e.payload != null ? e.payload : readTask(e.id).payload()));
         }
         return out;

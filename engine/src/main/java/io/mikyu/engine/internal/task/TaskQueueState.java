@@ -447,7 +447,7 @@ final class TaskQueueState {
 
     private void track(long id, TaskEntry e) {
         tasks.put(id, e);
-        bodies.entered(id, e.headers);
+        bodies.entered(id, e.headers());
         if (sortedIds != null) {
             sortedIds.add(id);
         }
@@ -460,7 +460,7 @@ final class TaskQueueState {
             sortedIds.remove(id);
         }
         if (e != null && e.isTransient() && transientMemory != null) { // before forgetPayload: it counts the payload
-            transientMemory.release(io.mikyu.engine.internal.memory.TransientMemory.footprint(e.headers, e.payload), 1);
+            transientMemory.release(io.mikyu.engine.internal.memory.TransientMemory.footprint(e.headers(), e.payload), 1);
         }
         return e;
     }
