@@ -113,7 +113,7 @@ final class LedgerCheckpoints {
         if (waiting == null && !upToDate()) {
             waiting = capture();
         }
-        if (waiting != null && log.durableEnd() >= waiting.end()) {
+        if (waiting != null && log.durableEnd() >= waiting.end() && log.isOpen()) {
             write(waiting);
             waiting = null;
         }

@@ -99,6 +99,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
             }
         });
         q.joinedEnd = log.endOffset();
+        q.ledger.writtenEnd.set(log.endOffset()); // all of it is in the memory now
         q.recordsReadToOpen = (restored == null ? 0 : restored.recordsRead()) + replayed[0]
                 + q.ledger.state.coldRecordsRead();
         return q;

@@ -152,6 +152,21 @@ class LedgerCheckpointTest {
     }
 
     @Test
+    void anOpenWithoutWorkLeavesACheckpointAsGood() throws Exception {
+        Path dir = tmp.resolve("data");
+        try (Mikyu store = open(dir, WINDOW)) {
+            TaskQueue q = store.createTaskQueue("jobs", TaskQueueConfig.defaults());
+            for (int i = 0; i < 200; i++) {
+                q.enqueue(Task.of("t" + i));
+            }
+        }
+        long first = reopen(dir, WINDOW).recordsRead();
+        Opened second = reopen(dir, WINDOW);
+        assertThat(second.recordsRead()).isLessThan(100).isEqualTo(first);
+        assertThat(second.fingerprint()).isEqualTo(reopen(copy(dir, "replayed", true), WINDOW).fingerprint());
+    }
+
+    @Test
     void reopeningReadsTheWindowAndTheTailNotTheBacklog() throws Exception {
         int window = 64;
         int backlog = window * 100;
