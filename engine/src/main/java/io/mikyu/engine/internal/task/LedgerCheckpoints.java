@@ -43,10 +43,23 @@ final class LedgerCheckpoints {
     private final Runnable joinWritten;
     /** The end of the task records joined so far (all task records below it are in memory or finished). */
     private final LongSupplier joinedEnd;
-    /** Captured, waiting for the log to be fsynced past its end (housekeeping's thread only). */
-    private LedgerCheckpoint waiting;
-    /** The last checkpoint written or restored (housekeeping's or the closing thread). */
-    private volatile LedgerCheckpoint current;
+    /**
+     * Captured and encoded (the window's worth of tasks is not kept as objects), waiting for the log to be fsynced
+     * past its end; housekeeping's thread only.
+     */
+    private Waiting waiting;
+    /** What the last checkpoint written or restored says of the log (housekeeping's or the closing thread). */
+    private volatile Summary current;
+
+    /** A checkpoint's offsets and the lowest id it names: all that is kept of it once written or restored. */
+    private record Summary(long replayFrom, long joinedEnd, long end, long lowestId) {
+        static Summary of(LedgerCheckpoint c) {
+            return new Summary(c.replayFrom(), c.joinedEnd(), c.end(), c.lowestId());
+        }
+    }
+
+    private record Waiting(Summary summary, byte[] encoded) {
+    }
 
     LedgerCheckpoints(LeaseLedger ledger, SegmentedLog log, Runnable joinWritten, LongSupplier joinedEnd) {
         this.ledger = ledger;
@@ -111,10 +124,11 @@ final class LedgerCheckpoints {
             return;
         }
         if (waiting == null && !upToDate()) {
-            waiting = capture();
+            LedgerCheckpoint c = capture();
+            waiting = new Waiting(Summary.of(c), c.encode());
         }
-        if (waiting != null && log.durableEnd() >= waiting.end() && log.isOpen()) {
-            write(waiting);
+        if (waiting != null && log.durableEnd() >= waiting.summary().end() && log.isOpen()) {
+            write(waiting.summary(), waiting.encoded());
             waiting = null;
         }
     }
@@ -126,15 +140,16 @@ final class LedgerCheckpoints {
         }
         try {
             LedgerCheckpoint c = capture();
-            if (current != null && current.end() == c.end() && current.replayFrom() == c.replayFrom()
-                    && current.joinedEnd() == c.joinedEnd()) {
+            Summary s = Summary.of(c);
+            if (current != null && current.end() == s.end() && current.replayFrom() == s.replayFrom()
+                    && current.joinedEnd() == s.joinedEnd()) {
                 return; // nothing changed since the last one
             }
             if (log.durableEnd() < c.end()) {
                 log.force();
             }
             if (log.durableEnd() >= c.end()) {
-                write(c);
+                write(s, c.encode());
             }
         } catch (IOException | RuntimeException e) {
             LOG.warn("{}: no checkpoint written at close; the next open replays its log", log.describe(), e);
@@ -143,19 +158,19 @@ final class LedgerCheckpoints {
 
     /** The lowest id the checkpoint on disk names: the log from there on must stay for it to be used. */
     long keepFrom() {
-        LedgerCheckpoint c = current;
+        Summary c = current;
         return c == null ? Long.MAX_VALUE : c.lowestId();
     }
 
     private boolean upToDate() {
-        LedgerCheckpoint c = current;
+        Summary c = current;
         long written = ledger.writtenEnd.get();
         return c != null && c.end() >= written && c.replayFrom() >= written;
     }
 
-    private void write(LedgerCheckpoint c) throws IOException {
-        DurableFiles.write(file, c.encode());
-        current = c;
+    private void write(Summary s, byte[] encoded) throws IOException {
+        DurableFiles.write(file, encoded);
+        current = s;
     }
 
     // --------------------------------------------------------------------------------------------- restoring
@@ -201,7 +216,7 @@ final class LedgerCheckpoints {
                 state.coldBacklog().restore(c.coldFrom(), c.coldCount(), c.coldLast(), c.ahead());
             }
         });
-        current = c;
+        current = Summary.of(c);
         return new Restored(Math.max(c.replayFrom(), log.startOffset()), c.joinedEnd(), read[0]);
     }
 
