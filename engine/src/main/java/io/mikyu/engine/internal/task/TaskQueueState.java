@@ -447,7 +447,7 @@ final class TaskQueueState {
 
     private void track(long id, TaskEntry e) {
         tasks.put(id, e);
-        bodies.entered(id, e.headers);
+        bodies.entered(id, e.headers());
         if (sortedIds != null) {
             sortedIds.add(id);
         }
@@ -460,7 +460,7 @@ final class TaskQueueState {
             sortedIds.remove(id);
         }
         if (e != null && e.isTransient() && transientMemory != null) { // before forgetPayload: it counts the payload
-            transientMemory.release(io.mikyu.engine.internal.memory.TransientMemory.footprint(e.headers, e.payload), 1);
+            transientMemory.release(io.mikyu.engine.internal.memory.TransientMemory.footprint(e.headers(), e.payload), 1);
         }
         return e;
     }
@@ -529,6 +529,39 @@ final class TaskQueueState {
         untrack(e.id);
         forgetPayload(e);
         expired++;
+    }
+
+    // ------------------------------------------------------------------------------ checkpoint (LedgerCheckpoints)
+
+    void forEachTask(java.util.function.Consumer<TaskEntry> action) {
+        tasks.values().forEach(action);
+    }
+
+    long lastLease() {
+        return lastLease;
+    }
+
+    void restoreLastLease(long lease) {
+        lastLease = Math.max(lastLease, lease);
+    }
+
+    /** The backlog in the log only, or {@code null} if this state holds every ready task. */
+    ColdBacklog coldBacklog() {
+        return window == null ? null : window.cold();
+    }
+
+    /** A task as a checkpoint kept it (its state and times set), before the replay of the log's tail. */
+    void restore(TaskEntry e) {
+        track(e.id, e);
+        switch (e.state) {
+            case READY -> {
+                ready.add(e);
+                filters.becameReady(e);
+            }
+            case SCHEDULED -> scheduled.add(e);
+            case LEASED -> leased.add(e);
+            default -> throw new IllegalStateException("a checkpoint cannot hold a task " + e.state);
+        }
     }
 
     /** What the window moves tasks in and out of: this state's own sets, under the same lock. */
