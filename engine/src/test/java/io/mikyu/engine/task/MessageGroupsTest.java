@@ -106,7 +106,7 @@ class MessageGroupsTest {
                 for (GroupMember m : members) {
                     running.add(pool.submit(() -> {
                         while (true) {
-                            List<LeasedTask> got = q.dequeue(7, LONG_LEASE, Duration.ofMillis(300), m.take(null));
+                            List<LeasedTask> got = q.dequeue(7, LONG_LEASE, Duration.ofSeconds(3), m.take(null));
                             if (got.isEmpty()) {
                                 return null;
                             }

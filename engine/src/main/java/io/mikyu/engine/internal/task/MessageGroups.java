@@ -146,6 +146,9 @@ final class MessageGroups {
             pickedUpTo.put(g, e.id);
             out.add(e);
         }
+        if (claims > 0 && othersLive) {
+            changed.run(); // the fewest owned may have risen: members that held back from claiming look again
+        }
         return out;
     }
 
