@@ -36,7 +36,7 @@ public final class GroupMember implements AutoCloseable {
         return new Take(this, filter);
     }
 
-    /** This member's groups go free once their leases end; its later takes are refused nothing, but own nothing. */
+    /** This member's groups go free once its leases of their tasks end; from now on it claims no group. */
     @Override
     public void close() {
         closed = true;
