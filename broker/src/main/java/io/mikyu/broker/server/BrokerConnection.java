@@ -588,6 +588,7 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
         if (streams != null) {
             streams.closeAll();
         }
+        state.groupMember.close(); // its groups move on once their leases end
         server.reclaimLater(state.releaseAll());
         LOG.debug("client '{}' disconnected", clientName);
         super.channelInactive(ctx);

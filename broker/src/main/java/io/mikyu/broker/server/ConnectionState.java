@@ -27,6 +27,8 @@ final class ConnectionState {
     private final ConcurrentHashMap<String, SharedGroup> sharedGroups = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Deque<Claim>> claims = new ConcurrentHashMap<>();
     private volatile boolean ended;
+    /** The message-group member of this connection's plain dequeues (its streams are members of their own). */
+    final io.mikyu.engine.GroupMember groupMember = new io.mikyu.engine.GroupMember("connection");
     /** The consumer streams, if the handshake agreed on the feature; set before the first request is read. */
     private volatile ConnectionStreams streams;
     /** Who the handshake authenticated; set before the first request is read. */

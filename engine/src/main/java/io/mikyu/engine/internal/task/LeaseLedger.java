@@ -93,6 +93,7 @@ final class LeaseLedger {
         this.transactions = new LedgerTransactions(this);
         this.waiting = new WaitingConsumers(name, lock, state);
         this.pacing = new ProducerPacing(lock, state, engine.paceProducersAbove());
+        this.state.groups.onChange(waiting::wakeAll, this::withLock);
     }
 
     /** Leases are taken by the caller under {@link #lock}; this snapshots them and their lease records. */
