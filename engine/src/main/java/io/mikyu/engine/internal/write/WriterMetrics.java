@@ -23,6 +23,7 @@ public final class WriterMetrics implements AutoCloseable {
     private volatile long backgroundFsyncs;
     private volatile long bytes;
     private volatile long syncBehindFsync;
+    private volatile long aheadFsyncs;
     /** Written by the writer and the flusher: failures are rare enough for an atomic. */
     private final java.util.concurrent.atomic.AtomicLong fsyncFailures = new java.util.concurrent.atomic.AtomicLong();
     private final Timer fsyncLatency;
@@ -101,6 +102,11 @@ public final class WriterMetrics implements AutoCloseable {
         fsyncFailures.incrementAndGet();
     }
 
+    /** An fsync of the transaction log for PREPARE records written ahead, by their own thread. */
+    public void aheadFsync() {
+        aheadFsyncs++;
+    }
+
     /** An fsync by the background flusher thread. */
     public void backgroundFsync() {
         backgroundFsyncs++;
@@ -123,6 +129,6 @@ public final class WriterMetrics implements AutoCloseable {
     }
 
     public long fsyncs() {
-        return fsyncs + backgroundFsyncs;
+        return fsyncs + backgroundFsyncs + aheadFsyncs;
     }
 }
