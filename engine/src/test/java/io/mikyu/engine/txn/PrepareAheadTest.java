@@ -186,8 +186,9 @@ class PrepareAheadTest {
     void leftUnconfirmedWhenTheStoreStopsItIsInDoubtAfterTheReopenForItsManagerToRollBack() throws Exception {
         byte[] xid = xid("never-confirmed");
         try (Mikyu store = open()) {
+            LeasedTask job = createAndLease(store); // its own fsyncs counted before
             long fsyncsBefore = fsyncs();
-            ackAndSendAhead(store, xid, createAndLease(store));
+            ackAndSendAhead(store, xid, job);
             await().atMost(Duration.ofSeconds(30)).until(() -> fsyncs() - fsyncsBefore == 1);
         }
         try (Mikyu store = open()) {
