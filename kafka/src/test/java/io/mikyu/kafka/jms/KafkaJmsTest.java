@@ -33,10 +33,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Tag("kafka")
 @ExtendWith(KafkaTestCluster.Shared.class)
-class KafkaJmsTest {
+public class KafkaJmsTest {
 
     /** Generous: a share consumer's first fetch waits for its group join, seconds on a loaded machine. */
-    private static final long RECEIVE_MS = 120_000;
+    public static final long RECEIVE_MS = 120_000;
     /** How long a consumer is given to show that nothing more is there (a negative check, not a deadline). */
     private static final long NOTHING_MS = 3_000;
 
