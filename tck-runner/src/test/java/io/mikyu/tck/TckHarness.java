@@ -28,6 +28,18 @@ public final class TckHarness implements LauncherSessionListener {
         init();
     }
 
+    @Override
+    public void launcherSessionClosed(LauncherSession session) {
+        if (kafkaMode()) {
+            TckKafka.stop();
+        }
+    }
+
+    /** Read here, not through {@link TckKafka}, which is only loaded in kafka mode (its dependencies with it). */
+    private static boolean kafkaMode() {
+        return "kafka".equals(System.getProperty("tck.mode"));
+    }
+
     /** Idempotent; also called by {@link TckSummary} in case a launcher opens no session. */
     static synchronized void init() {
         if (initialised) {
@@ -43,6 +55,9 @@ public final class TckHarness implements LauncherSessionListener {
         java.util.logging.Logger.getLogger("").addHandler(new TckLog.SevereHandler());
         if (TckDaemon.remoteMode()) {
             TckDaemon.uri(); // started before the first test, so that a daemon that cannot start fails at once
+        }
+        if (kafkaMode()) {
+            TckKafka.bootstrapServers(); // the cluster, started before the first test likewise
         }
     }
 }

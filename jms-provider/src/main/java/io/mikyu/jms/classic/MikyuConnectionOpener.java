@@ -36,6 +36,9 @@ public final class MikyuConnectionOpener implements ConnectionOpener {
 
     @Override
     public MikyuXAConnection openXA(ProviderOptions options, String user, String password) throws JMSException {
+        if (options.isKafka()) {
+            throw KafkaStores.noXa(options);
+        }
         return open(options, user, password, MikyuXAConnection::new);
     }
 
@@ -47,6 +50,9 @@ public final class MikyuConnectionOpener implements ConnectionOpener {
 
     private static <C extends MikyuConnection> C open(ProviderOptions options, String user, String password,
                                                       Maker<C> maker) throws JMSException {
+        if (options.isKafka()) {
+            return maker.make(options, KafkaStores.dial(options), Principal.UNRESTRICTED);
+        }
         MikyuConfig config;
         UserStore users;
         try {

@@ -17,7 +17,8 @@ import java.util.TreeSet;
 
 /**
  * A connection URL, parsed: {@code vm://<data-dir>[?name=value&...]} for an engine embedded in this JVM, or a
- * broker's {@code tcp://host:port[?...]} or {@code unix:///path/mikyu.sock[?...]}. The data directory may be
+ * broker's {@code tcp://host:port[?...]} or {@code unix:///path/mikyu.sock[?...]}, or a Kafka cluster's
+ * {@code kafka://host:port[,host:port...][?...]} ({@link KafkaUrls}). The data directory may be
  * relative ({@code vm://data}, {@code vm://./data}) or absolute ({@code vm:///var/lib/mikyu}). Unknown option names
  * are refused, so a typo never silently falls back to a default. The query is read by
  * {@link io.mikyu.engine.UrlQuery} and durations by {@link io.mikyu.engine.config.Durations}, as on every
@@ -106,6 +107,8 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
     public static final String TCP_SCHEME = "tcp://";
     public static final String UNIX_SCHEME = "unix://";
     public static final String TLS_SCHEME = "tls://";
+    /** A Kafka cluster serving the engine's interface (the artifact io.mikyu:mikyu-kafka): see {@link KafkaUrls}. */
+    public static final String KAFKA_SCHEME = KafkaUrls.SCHEME;
     static final Set<String> KNOWN = Set.of("durability", "clientID", "users", "allowAnonymous", "prefetch",
             "maxAttempts", "redeliveryDelay", "leaseMillis", "config", "transactionTimeout",
             "prepareAhead", "largeMessageThreshold");
@@ -129,16 +132,23 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
         return brokerUri != null;
     }
 
+    /** Whether this URL names a Kafka cluster ({@code kafka://}), a remote store without XA. */
+    public boolean isKafka() {
+        return brokerUri != null && brokerUri.startsWith(KAFKA_SCHEME);
+    }
+
     /** Parses a URL; {@link IllegalArgumentException} names what is wrong. */
     public static ProviderOptions parse(String url) {
         if (url == null || url.isBlank()) {
             throw new IllegalArgumentException("connection URL is empty; expected vm://<data-dir>, "
                     + "tcp://<host>:<port> or unix://<socket path> [?options]");
         }
-        boolean remote = url.startsWith(TCP_SCHEME) || url.startsWith(UNIX_SCHEME) || url.startsWith(TLS_SCHEME);
+        boolean kafka = url.startsWith(KAFKA_SCHEME);
+        boolean remote = kafka || url.startsWith(TCP_SCHEME) || url.startsWith(UNIX_SCHEME) || url.startsWith(TLS_SCHEME);
         if (!url.startsWith(VM_SCHEME) && !remote) {
             throw new IllegalArgumentException("'" + Secrets.redact(url) + "' is not a mikyu URL; expected vm://<data-dir>, "
-                    + "tcp://<host>:<port>, tls://<host>:<port> or unix://<socket path> [?options]");
+                    + "tcp://<host>:<port>, tls://<host>:<port>, unix://<socket path> or kafka://<host>:<port>[,...]"
+                    + " [?options]");
         }
         String scheme = url.substring(0, url.indexOf("://") + 3);
         String rest = url.substring(scheme.length());
@@ -148,15 +158,20 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
             throw new IllegalArgumentException("'" + Secrets.redact(url) + "' names no " + (remote ? "broker" : "data directory")
                     + "; expected " + (remote ? "tcp://<host>:<port> or unix:///path/mikyu.sock" : "vm://<data-dir>"));
         }
-        Map<String, String> all = q < 0 ? Map.of() : query(url, rest.substring(q + 1), remote);
+        Map<String, String> all = q < 0 ? Map.of()
+                : kafka ? UrlQuery.parse(rest.substring(q + 1), url) : query(url, rest.substring(q + 1), remote);
         Map<String, String> opts = new LinkedHashMap<>();
         Map<String, String> dial = new LinkedHashMap<>();
         Map<String, String> engine = new LinkedHashMap<>();
-        all.forEach((k, v) -> (DIAL.contains(k) ? dial : ENGINE.contains(k) ? engine : opts).put(k, v));
+        if (kafka) {
+            KafkaUrls.split(url, all, opts, dial);
+        } else {
+            all.forEach((k, v) -> (DIAL.contains(k) ? dial : ENGINE.contains(k) ? engine : opts).put(k, v));
+        }
         if (!remote && opts.containsKey("allowAnonymous")) {
             engine.put("security.allowAnonymous", String.valueOf(bool(url, opts, "allowAnonymous")));
         }
-        if (remote) {
+        if (remote && !kafka) {
             dial.putIfAbsent("reconnect", DEFAULT_RECONNECT);
             if (intOption(url, opts, "prefetch", 64, 0) == 0) {
                 dial.putIfAbsent("streams", "false");   // strictly fair dispatch: nothing pushed ahead either
@@ -238,7 +253,7 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
         return Collections.unmodifiableMap(options);
     }
 
-    private static boolean perDestination(String name) {
+    static boolean perDestination(String name) {
         return (name.startsWith("maxAttempts.") || name.startsWith("redeliveryDelay."))
                 && name.indexOf('.') < name.length() - 1;
     }

@@ -22,6 +22,7 @@ import java.util.TreeMap;
  * connectionFactory.MyConnectionFactory=vm://data
  * connectionFactory.DurableFactory=vm://data?clientID=app-1
  * connectionFactory.Broker=tcp://127.0.0.1:7420
+ * connectionFactory.Cluster=kafka://kafka1:9092,kafka2:9092?prefix=shop
  * queue.jms/orders=orders
  * topic.prices=prices
  * </pre>

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -32,11 +33,36 @@ class TopicSubscriptionTest {
     Path data;
 
     private MikyuConnectionFactory factory(String extra) {
-        return new MikyuConnectionFactory("vm://" + data + "?durability=async" + extra);
+        return new MikyuConnectionFactory(url(extra));
+    }
+
+    /**
+     * The URL of this test's store, with more options ({@code "&name=value..."}): an engine in the test's directory.
+     * The kafka module runs these tests on its backend by overriding this (its exclusions list names the tests a
+     * backend cannot pass, each with its reason).
+     */
+    protected String url(String options) {
+        return "vm://" + data + "?durability=async" + options;
+    }
+
+    /** How long a receive waits for a message that is there (a backend whose consumers join a group first needs longer). */
+    protected long waitMillis() {
+        return 5_000;
     }
 
     private static String text(Message m) throws JMSException {
         return m == null ? null : ((TextMessage) m).getText();
+    }
+
+    /** The first message within {@link #waitMillis()}, then the others until the consumer is quiet for a while. */
+    private List<String> firstAndRest(MessageConsumer c, long quietMillis) throws JMSException {
+        List<String> out = new ArrayList<>();
+        Message first = c.receive(waitMillis());
+        if (first != null) {
+            out.add(text(first));
+            out.addAll(drain(c, quietMillis));
+        }
+        return out;
     }
 
     private static List<String> drain(MessageConsumer c, long quietMillis) throws JMSException {
@@ -80,8 +106,8 @@ class TopicSubscriptionTest {
             TextMessage remote = os.createTextMessage("remote");
             remote.setIntProperty("price", 50);
             os.createProducer(t).send(remote);
-            assertThat(drain(noLocal, 300)).containsExactly("remote");
-            assertThat(drain(cheap, 300)).containsExactly("local");
+            assertThat(firstAndRest(noLocal, 300)).containsExactly("remote");
+            assertThat(firstAndRest(cheap, 300)).containsExactly("local");
         }
     }
 
@@ -107,7 +133,7 @@ class TopicSubscriptionTest {
                     .isInstanceOf(jakarta.jms.IllegalStateException.class);
             List<Message> got = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
-                got.add(sub.receive(5_000));
+                got.add(sub.receive(waitMillis()));
             }
             assertThat(got).extracting(TopicSubscriptionTest::textOf).containsExactly("o0", "o1", "o2");
             got.get(2).acknowledge();
@@ -141,7 +167,8 @@ class TopicSubscriptionTest {
             }
             List<String> fromA = new ArrayList<>();
             List<String> fromB = new ArrayList<>();
-            for (int i = 0; i < 20; i++) {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2 * waitMillis());
+            for (int i = 0; i < 20 || (fromA.size() + fromB.size() < 40 && System.nanoTime() < deadline); i++) {
                 Message m = a.receive(200);
                 if (m != null) {
                     fromA.add(text(m));
@@ -181,9 +208,9 @@ class TopicSubscriptionTest {
             p.send(s.createTextMessage("later"));
             p.setDeliveryDelay(0);
             p.send(s.createTextMessage("now"));
-            assertThat(text(sub.receive(5_000))).isEqualTo("now");
+            assertThat(text(sub.receive(waitMillis()))).isEqualTo("now");
             assertThat(sub.receive(300)).as("not yet due").isNull();
-            assertThat(text(sub.receive(5_000))).isEqualTo("later");
+            assertThat(text(sub.receive(waitMillis()))).isEqualTo("later");
             assertThat(sub.receive(200)).as("the expired one never comes").isNull();
         }
     }
@@ -198,7 +225,7 @@ class TopicSubscriptionTest {
             assertThatThrownBy(() -> os.createConsumer(tq)).isInstanceOf(JMSException.class);
             owner.start();
             MessageConsumer c = s.createConsumer(tq);
-            assertThat(text(c.receive(5_000))).isEqualTo("reply");
+            assertThat(text(c.receive(waitMillis()))).isEqualTo("reply");
             assertThatThrownBy(tq::delete).as("in use").isInstanceOf(JMSException.class);
             c.close();
             tq.delete();

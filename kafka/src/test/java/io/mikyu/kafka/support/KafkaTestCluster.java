@@ -32,14 +32,8 @@ public final class KafkaTestCluster {
         @Override
         public void beforeAll(ExtensionContext context) {
             context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL).getOrComputeIfAbsent(
-                    KafkaTestCluster.class.getName(), key -> (ExtensionContext.Store.CloseableResource) () -> {
-                        synchronized (KafkaTestCluster.class) {
-                            if (cluster != null) {
-                                cluster.close();
-                                cluster = null;
-                            }
-                        }
-                    });
+                    KafkaTestCluster.class.getName(),
+                    key -> (ExtensionContext.Store.CloseableResource) KafkaTestCluster::stop);
         }
     }
 
@@ -62,6 +56,14 @@ public final class KafkaTestCluster {
             System.out.println("in-JVM Kafka cluster (3 brokers, 1 controller) started in " + startMillis + " ms");
         }
         return cluster;
+    }
+
+    /** Stops the cluster if it runs (a runner that is not JUnit's, such as the TCK's kafka mode, calls this at its end). */
+    public static synchronized void stop() throws Exception {
+        if (cluster != null) {
+            cluster.close();
+            cluster = null;
+        }
     }
 
     /** How long the cluster took to start. */
