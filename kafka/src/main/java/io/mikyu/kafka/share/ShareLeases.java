@@ -211,6 +211,23 @@ public final class ShareLeases implements AutoCloseable {
         return leaseEnds;
     }
 
+    /**
+     * Checks that the lease is still held by this handle, and renews it if less than half the lock duration is left:
+     * what a transaction does before its commit, so that the acks it applies after the commit find their leases.
+     * {@link StaleLeaseException} if it is not held.
+     */
+    public void keep(LeaseToken token) {
+        long marginMillis = defaultLockMillis / 2;
+        Held h = held.get(token);
+        long now = System.currentTimeMillis();
+        if (h == null || h.expiresAt() <= now) {
+            throw new StaleLeaseException("no lease " + token + " on '" + queue + "'");
+        }
+        if (h.expiresAt() - now < marginMillis) {
+            extend(token);
+        }
+    }
+
     /** Leases this handle holds. */
     public int inFlight() {
         return held.size();

@@ -17,10 +17,12 @@ import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.kafka.admin.Cluster;
 import io.mikyu.kafka.admin.KafkaCallException;
 import io.mikyu.kafka.log.KafkaLogQueue;
+import io.mikyu.kafka.record.RecordMapping;
 import io.mikyu.kafka.share.ShareLeases;
 
 import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.SharePartitionOffsetInfo;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 
 import java.time.Duration;
@@ -83,6 +85,16 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
             entries.add(entry(t));
         }
         return log.appendBatch(entries, durability);
+    }
+
+    /** The Kafka record an enqueue of {@code task} sends (what a transaction sends for it). */
+    public ProducerRecord<byte[], byte[]> record(Task task) {
+        return RecordMapping.toKafka(log.topic(), entry(task));
+    }
+
+    /** The leases this handle holds (a transaction checks, renews and settles them). */
+    public ShareLeases leases() {
+        return leases;
     }
 
     /** The task as a record: its priority and times travel as the headers shared groups read too. */
