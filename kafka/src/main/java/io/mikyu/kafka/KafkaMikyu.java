@@ -22,6 +22,7 @@ import io.mikyu.kafka.admin.KafkaCallException;
 import io.mikyu.kafka.admin.TopicNames;
 import io.mikyu.kafka.admin.TopicSettings;
 import io.mikyu.kafka.claim.LocalClaims;
+import io.mikyu.kafka.delay.DelayedTasks;
 import io.mikyu.kafka.log.KafkaLogQueue;
 import io.mikyu.kafka.task.KafkaTaskQueue;
 import io.mikyu.kafka.txn.KafkaTransaction;
@@ -57,6 +58,7 @@ public final class KafkaMikyu implements Mikyu {
     private final Map<String, KafkaLogQueue> logs = new ConcurrentHashMap<>();
     private final Map<String, KafkaTaskQueue> tasks = new ConcurrentHashMap<>();
     private final TransactionalProducers transactionalProducers;
+    private final DelayedTasks delays;
     private volatile boolean open = true;
 
     private KafkaMikyu(String location, KafkaOptions options, Cluster cluster) {
@@ -65,6 +67,7 @@ public final class KafkaMikyu implements Mikyu {
         this.cluster = cluster;
         this.names = new TopicNames(options.topicPrefix());
         this.transactionalProducers = new TransactionalProducers(cluster, options.topicPrefix());
+        this.delays = new DelayedTasks(cluster, names);
     }
 
     /** Connects to the cluster and checks it answers. */
@@ -197,7 +200,7 @@ public final class KafkaMikyu implements Mikyu {
     private KafkaTaskQueue taskHandle(String name, String topic, TaskQueueConfig config) {
         return tasks.computeIfAbsent(name, n -> new KafkaTaskQueue(n, config, cluster,
                 new KafkaLogQueue(n, topic, LogQueueConfig.defaults().withDurability(Durability.SYNC), cluster, names),
-                names.taskShareGroup(n), dlq -> (KafkaTaskQueue) taskQueue(dlq)));
+                names.taskShareGroup(n), dlq -> (KafkaTaskQueue) taskQueue(dlq), delays));
     }
 
     @Override
@@ -375,6 +378,7 @@ public final class KafkaMikyu implements Mikyu {
         logs.values().forEach(KafkaLogQueue::close);
         logs.clear();
         transactionalProducers.close();
+        delays.close();
         cluster.close();
     }
 

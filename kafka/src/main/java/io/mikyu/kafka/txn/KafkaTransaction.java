@@ -125,7 +125,7 @@ public final class KafkaTransaction extends BufferedTransaction<KafkaTransaction
         for (Settle s : settles) {
             try {
                 if (s.nack()) {
-                    s.leases().nack(s.token(), s.reason());
+                    s.leases().nack(s.token(), s.delay(), s.reason());
                 } else {
                     s.leases().ack(s.token());
                 }

@@ -47,11 +47,6 @@ public final class TransactionalProducers implements AutoCloseable {
         this.idBase = topicPrefix + ".txn." + cluster.clientName() + "." + UUID.randomUUID() + ".";
     }
 
-    /** The {@code transactional.id} the next new producer gets (for tests and tools: the scheme above). */
-    String nextId() {
-        return idBase + (made.get() + 1);
-    }
-
     /**
      * Runs {@code work} (sends, offsets) in one Kafka transaction and commits it. A failure aborts it (nothing is
      * visible to {@code read_committed} readers) and is thrown as a {@link MikyuException}; a commit the cluster did
@@ -67,8 +62,8 @@ public final class TransactionalProducers implements AutoCloseable {
         } catch (TimeoutException e) {
             // Whether the coordinator wrote the commit is unknown; this producer's state is too.
             reusable = false;
-            throw new NoAnswerException("no answer from the Kafka cluster within " + Cluster.CALL_TIMEOUT.toSeconds()
-                    + " s to commit a transaction: it may or may not have been committed (" + e.getMessage() + ")");
+            throw new NoAnswerException("no answer from the Kafka cluster in time (max.block.ms) to commit a"
+                    + " transaction: it may or may not have been committed (" + e.getMessage() + ")");
         } catch (ProducerFencedException | InvalidProducerEpochException | OutOfOrderSequenceException
                  | AuthorizationException | UnsupportedVersionException e) {
             // Fatal for this producer (Kafka's list): it can only be closed; the transaction is not committed.
