@@ -14,12 +14,17 @@ import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.engine.Transaction;
 import io.mikyu.kafka.support.KafkaTestCluster;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -134,6 +139,32 @@ class KafkaTransactionTest {
                 tx.commit();
             }
             assertThat(events.read(0, 10)).extracting(Record::payloadAsString).containsExactly("after", "done");
+            assertThat(jobs.dequeue(1, LEASE, Duration.ofSeconds(3), null)).isEmpty();
+        }
+    }
+
+    @Test
+    void anAbortedEnqueueIsNeverDelivered() throws Exception {
+        String uri = KafkaTestCluster.uri();
+        try (Mikyu mikyu = Mikyu.dial(uri)) {
+            mikyu.createLog("small");
+            TaskQueue jobs = mikyu.createTaskQueue("jobs", config());
+            // The brokers refuse records over 1 KB on the log's topic: a transaction appending one is aborted after
+            // its enqueue reached the queue's topic.
+            String topic = uri.replaceAll(".*[?&]prefix=([^&]+).*", "$1") + ".log.small";
+            try (Admin admin = KafkaTestCluster.get().admin()) {
+                ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+                admin.incrementalAlterConfigs(Map.of(resource, List.of(new AlterConfigOp(
+                        new ConfigEntry("max.message.bytes", "1024"), AlterConfigOp.OpType.SET)))).all().get();
+            }
+            try (Transaction tx = mikyu.beginTransaction()) {
+                tx.enqueue("jobs", Task.of("aborted")).append("small", Entry.of(new byte[64 * 1024]));
+                assertThatThrownBy(tx::commit).isInstanceOf(MikyuException.class);
+            }
+            jobs.enqueue(Task.of("committed"));
+            LeasedTask first = dequeueOne(jobs);
+            assertThat(first.payloadAsString()).isEqualTo("committed");
+            jobs.ack(first.token());
             assertThat(jobs.dequeue(1, LEASE, Duration.ofSeconds(3), null)).isEmpty();
         }
     }
