@@ -89,6 +89,8 @@ final class DelayForwarder implements AutoCloseable {
         consumerProps.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, 2000);
         Map<String, Object> producerProps = cluster.producerSettings("delays");
         producerProps.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        // A forward is small: a forwarder that died in one holds back read_committed readers of the queue briefly.
+        producerProps.putIfAbsent(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 10_000);
         Map<TopicPartition, Long> pausedUntil = new HashMap<>();
         try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(consumerProps);
              KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps, new ByteArraySerializer(),
@@ -242,7 +244,12 @@ final class DelayForwarder implements AutoCloseable {
             c.wakeup();
         }
         try {
-            thread.join(Duration.ofSeconds(30).toMillis());
+            thread.join(Duration.ofSeconds(5).toMillis());
+            if (thread.isAlive()) {
+                // Still starting (initTransactions waits for the coordinator) or committing: interrupt it.
+                thread.interrupt();
+                thread.join(Duration.ofSeconds(25).toMillis());
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

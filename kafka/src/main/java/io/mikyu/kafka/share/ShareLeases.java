@@ -252,19 +252,15 @@ public final class ShareLeases implements AutoCloseable {
     }
 
     /**
-     * Checks that the lease is still held by this handle, and renews it if less than half the lock duration is left:
-     * what a transaction does before its commit, so that the acks it applies after the commit find their leases.
-     * {@link StaleLeaseException} if it is not held.
+     * Checks that the lease is still held by this handle and its lock has not ended: what a transaction does before
+     * its commit. {@link StaleLeaseException} if not. It does not renew the lock: Kafka's share consumer hands a
+     * renewed record back in the member's next poll and refuses to acknowledge the one held before, so an ack after
+     * a renewal would fail here.
      */
     public void keep(LeaseToken token) {
-        long marginMillis = defaultLockMillis / 2;
         Held h = held.get(token);
-        long now = System.currentTimeMillis();
-        if (h == null || h.expiresAt() <= now) {
+        if (h == null || h.expiresAt() <= System.currentTimeMillis()) {
             throw new StaleLeaseException("no lease " + token + " on '" + queue + "'");
-        }
-        if (h.expiresAt() - now < marginMillis) {
-            extend(token);
         }
     }
 

@@ -3,7 +3,6 @@ package io.mikyu.kafka.txn;
 import io.mikyu.engine.Entry;
 import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.PreparedAhead;
-import io.mikyu.engine.StaleLeaseException;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.spi.BufferedTransaction;
 import io.mikyu.kafka.share.ShareLeases;
@@ -23,8 +22,7 @@ import java.util.Map;
  * A transaction on Kafka: its appends and enqueues are sent, and its consumer-group offsets committed, in one Kafka
  * transaction ({@link TransactionalProducers}), so {@code read_committed} readers see all of them or none. The acks
  * and nacks of leased tasks and shared-group records cannot join a Kafka transaction (share-group acknowledgements
- * are not transactional in Kafka), so they are held: checked (and renewed if half their lock has passed) before the
- * Kafka commit, and applied after it. A crash between the two leaves the consumed records leased until their locks
+ * are not transactional in Kafka), so they are held: checked before the Kafka commit, and applied after it. A crash between the two leaves the consumed records leased until their locks
  * end; Kafka then delivers them again with their delivery count raised: a flagged duplicate, never a loss.
  *
  * <p>Nothing is written before {@link #commit()}: a rollback, or a failed commit, leaves the queues as they were and
@@ -129,8 +127,9 @@ public final class KafkaTransaction extends BufferedTransaction<KafkaTransaction
                 } else {
                     s.leases().ack(s.token());
                 }
-            } catch (StaleLeaseException e) {
-                // Committed all the same: Kafka delivers the record again, its delivery count raised.
+            } catch (RuntimeException e) {
+                // Committed all the same (a lock that ended, a client that refused): Kafka delivers the record
+                // again, its delivery count raised.
             }
         }
     }

@@ -68,6 +68,38 @@ class KafkaBrokerFailureTest {
         }
     }
 
+    /** Delayed tasks wait in a delay tier while its leader broker is shut down and started again. */
+    @Test
+    void delayedTasksAreNeverEarlyAcrossABrokerRestart() throws Exception {
+        KafkaClusterTestKit kit = KafkaTestCluster.get();
+        String uri = KafkaTestCluster.uri();
+        try (Mikyu mikyu = Mikyu.dial(uri)) {
+            TaskQueue work = mikyu.createTaskQueue("work", TaskQueueConfig.defaults().withDefaultLease(LOCK));
+            Map<String, Long> due = new ConcurrentHashMap<>();
+            for (int i = 0; i < 20; i++) {
+                Task t = Task.of("d" + i).withDelay(Duration.ofSeconds(5 + i % 10));
+                work.enqueue(t);
+                due.put("d" + i, t.deliverAt());
+            }
+            // Tier 1 (4 s) holds them first: restart its leader while they wait there.
+            int leader = leaderOf(kit, prefixOf(uri) + ".delay.1");
+            kit.brokers().get(leader).shutdown();
+            kit.brokers().get(leader).startup();
+            kit.waitForReadyBrokers();
+            Map<String, Long> receivedAt = new ConcurrentHashMap<>();
+            long giveUpAt = System.nanoTime() + DEADLINE.toNanos();
+            while (receivedAt.size() < due.size() && System.nanoTime() - giveUpAt < 0) {
+                for (LeasedTask t : work.dequeue(10, LOCK, Duration.ofSeconds(1), null)) {
+                    receivedAt.putIfAbsent(t.payloadAsString(), System.currentTimeMillis());
+                    work.ack(t.token());
+                }
+            }
+            assertThat(receivedAt.keySet()).as("every delayed task delivered").isEqualTo(due.keySet());
+            receivedAt.forEach((payload, at) ->
+                    assertThat(at).as(payload + " not before its time").isGreaterThanOrEqualTo(due.get(payload)));
+        }
+    }
+
     private void runCycle(int tasks, boolean alsoTheController) throws Exception {
         KafkaClusterTestKit kit = KafkaTestCluster.get();
         String uri = KafkaTestCluster.uri();
