@@ -11,8 +11,8 @@ import java.io.InputStream;
 
 /**
  * A large body read from a broker one chunk per request ({@link Op#BODY_READ}): only the chunk being read is in
- * memory. The broker checks each chunk against its checksum before it sends it; the length read must be the length
- * the record named, or the read fails.
+ * memory. The broker checks each chunk against its checksum before it sends it; the body must hold the length the
+ * record names, or the read fails.
  */
 final class RemoteBodyInputStream extends InputStream {
 
@@ -78,7 +78,9 @@ final class RemoteBodyInputStream extends InputStream {
     }
 
     private boolean next() throws IOException {
-        if (ended) {
+        if (ended || received == body.length()) {
+            // all the record names: no request for the end, which the broker saw if the last answer was short
+            ended = true;
             return false;
         }
         try {

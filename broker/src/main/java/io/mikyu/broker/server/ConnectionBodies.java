@@ -111,15 +111,16 @@ final class ConnectionBodies {
                 throw e;
             }
         }
+        int want = Math.min(max, chunkBytes);
         byte[] bytes;
         try {
-            bytes = in.readNBytes(Math.min(max, chunkBytes));
+            bytes = in.readNBytes(want);
         } catch (IOException | RuntimeException e) {
             in.close();
             throw e;
         }
-        if (bytes.length == 0) {
-            in.close();
+        if (bytes.length < want) {
+            in.close(); // the end, its trailer checked: the file (deleted once acknowledged) is let go at once
         } else {
             keepReader(id, offset + bytes.length, in);
         }
