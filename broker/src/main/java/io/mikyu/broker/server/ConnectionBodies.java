@@ -30,7 +30,11 @@ final class ConnectionBodies {
 
     private final Mikyu mikyu;
     private final int chunkBytes;
-    private final AtomicInteger nextUpload = new AtomicInteger();
+    /**
+     * Upload numbers are unique across the broker's connections, not only within one: a chunk a reconnected client
+     * sends for an upload of its lost connection is refused as unknown, never appended to another body.
+     */
+    private static final AtomicInteger NEXT_UPLOAD = new AtomicInteger();
     private final ConcurrentHashMap<Integer, Upload> uploads = new ConcurrentHashMap<>();
     /** Open readers by body id and the offset they are at, least recently used first. */
     private final LinkedHashMap<String, InputStream> readers = new LinkedHashMap<>();
@@ -48,7 +52,7 @@ final class ConnectionBodies {
                     + " uploaded at once");
         }
         BodyUpload body = mikyu.uploadBody(queue);
-        int number = nextUpload.incrementAndGet();
+        int number = NEXT_UPLOAD.incrementAndGet();
         Upload upload = new Upload(body);
         uploads.put(number, upload);
         synchronized (this) {
