@@ -63,6 +63,24 @@ final class CompactHeaders {
         return b.build();
     }
 
+    /** The last value of {@code name} as UTF-8, or {@code null}: read in place, for lookups on the dispatch path. */
+    static String getString(byte[] encoded, String name) {
+        byte[] wanted = name.getBytes(StandardCharsets.UTF_8);
+        String found = null;
+        int[] p = {0};
+        while (p[0] < encoded.length) {
+            int nameLength = varint(encoded, p);
+            int nameAt = p[0];
+            p[0] += nameLength;
+            int valueLength = varint(encoded, p);
+            if (java.util.Arrays.equals(encoded, nameAt, nameAt + nameLength, wanted, 0, wanted.length)) {
+                found = new String(encoded, p[0], valueLength, StandardCharsets.UTF_8);
+            }
+            p[0] += valueLength;
+        }
+        return found;
+    }
+
     private static int varintSize(int v) {
         int n = 1;
         while ((v >>>= 7) != 0) {

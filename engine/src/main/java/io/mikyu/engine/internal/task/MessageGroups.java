@@ -57,7 +57,7 @@ final class MessageGroups {
     }
 
     static String groupOf(TaskEntry e) {
-        return e.headers.isEmpty() ? null : e.headers.getString(GroupMember.GROUP);
+        return e.header(GroupMember.GROUP);
     }
 
     /** Whether any group is known: takes by members go through {@link #pick} only then. */
@@ -90,7 +90,7 @@ final class MessageGroups {
         if (g == null || g.held.remove(e.id) == null) {
             return;
         }
-        if ("-1".equals(e.headers.getString(GroupMember.GROUP_SEQ))) {
+        if ("-1".equals(e.header(GroupMember.GROUP_SEQ))) {
             g.ending = true;
         }
         GroupMember owner = effectiveOwner(g);

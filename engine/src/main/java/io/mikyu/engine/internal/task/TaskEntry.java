@@ -104,6 +104,11 @@ final class TaskEntry implements TaskView {
         return CompactHeaders.decode(headers);
     }
 
+    /** One header's last value as UTF-8, or {@code null}, without decoding the others. */
+    String header(String name) {
+        return CompactHeaders.getString(headers, name);
+    }
+
     @Override
     public int attempts() {
         return attempts;
