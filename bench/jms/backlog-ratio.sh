@@ -15,6 +15,9 @@ set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+BENCH=backlog-ratio
+# shellcheck source=lib.sh
+. "$here/lib.sh"
 REPS="${REPS:-3}"
 MESSAGES="${MESSAGES:-1000000}"
 BASE_MESSAGES="${BASE_MESSAGES:-100000}"
@@ -30,66 +33,13 @@ CASE=q_backlog_persist_async_4p4c
 [[ "$TRANSPORT" == vm || "$TRANSPORT" == tcp ]] || { echo "backlog-ratio: TRANSPORT is vm or tcp" >&2; exit 64; }
 read -r -a providers <<< "$PROVIDERS"
 
-if [[ "$BUILD" == 1 ]]; then
-    echo "building: mvn -q -Pjms-bench -pl bench/jms -am package -DskipTests"
-    (cd "$root" && mvn -q -Pjms-bench -pl bench/jms -am package -DskipTests)
-fi
-jar="$here/target/mikyu-jms-bench.jar"
-[[ -f "$jar" ]] || { echo "backlog-ratio: $jar is missing (build with BUILD=1)" >&2; exit 1; }
-cp="$jar:$here/target/lib/*"
-native="-Djava.library.path=$here/target/native/lib/linux-x86_64"
+bench_jar
 logs="$here/target/backlog-ratio-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$logs" "$DATA_DIR"
 results="$logs/results.tsv"
 : > "$results"
 
-broker_pid=""
-stop_broker() {
-    [[ -n "$broker_pid" ]] || return 0
-    kill "$broker_pid" 2>/dev/null || true
-    for _ in $(seq 300); do
-        kill -0 "$broker_pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    kill -9 "$broker_pid" 2>/dev/null || true
-    wait "$broker_pid" 2>/dev/null || true
-    broker_pid=""
-}
 trap stop_broker EXIT
-
-# start_broker PROVIDER HEAP DIR PORT LOG: a broker of its own for one run over TCP; returns once it listens
-start_broker() {
-    local provider="$1" heap="$2" dir="$3" port="$4" log="$5" ready
-    if [[ "$provider" == mikyu ]]; then
-        java "-Xmx$heap" -cp "$cp" io.mikyu.cli.MikyuCli daemon --data-dir "$dir/daemon" \
-            --target "tcp://127.0.0.1:$port" > "$log" 2>&1 &
-        ready="mikyu daemon listening on"
-    else
-        java "-Xmx$heap" "$native" -cp "$cp" io.mikyu.bench.jms.ArtemisServer --dir "$dir/artemis" --port "$port" \
-            --case "$CASE" > "$log" 2>&1 &
-        ready="artemis server ready"
-    fi
-    broker_pid=$!
-    for _ in $(seq 600); do
-        grep -q "$ready" "$log" 2>/dev/null && return 0
-        kill -0 "$broker_pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    echo "backlog-ratio: the $provider broker did not start ($log):" >&2
-    tail -20 "$log" >&2
-    stop_broker
-    return 1
-}
-
-field() { # field NAME JSON -> the value of a number, boolean or string field
-    sed -E -n "s/.*\"$1\":\"?([^,\"}]*)\"?.*/\1/p" <<< "$2"
-}
-
-median() { # median of the arguments
-    printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {
-        if (NR == 0) { print "nan"; exit }
-        if (NR % 2) { print v[(NR + 1) / 2] } else { printf "%.1f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 } }'
-}
 
 echo "backlog over $TRANSPORT: ${providers[*]} interleaved, $REPS reps; big: $MESSAGES msgs at -Xmx$HEAP," \
      "base: $BASE_MESSAGES msgs at -Xmx$BASE_HEAP; $SIZE B persistent (async) messages; logs in $logs"
@@ -109,7 +59,7 @@ for ((rep = 1; rep <= REPS; rep++)); do
             load_before="$(cut -d' ' -f1 /proc/loadavg)"
             if [[ "$TRANSPORT" == tcp ]]; then
                 port=$((PORTS + run % 100))
-                start_broker "$p" "$heap" "$dir" "$port" "$logs/$p-$size-$rep.broker.log" || { failures=$((failures + 1)); continue; }
+                start_broker "$p" "$CASE" "$dir" "$port" "$logs/$p-$size-$rep.broker.log" "-Xmx$heap" || { failures=$((failures + 1)); continue; }
                 port_args=(--port "$port")
                 bench_heap=1g
             fi
@@ -162,7 +112,6 @@ for p in "${providers[@]}"; do
             "${drain[$p-$size]}" "$(median $(col 6))" "$(median $(col 7))" "$(median $(col 8))"
     done
 done
-ratio() { awk -v x="$1" -v y="$2" 'BEGIN { if (x == "nan" || y == "nan" || y == 0) print "-"; else printf "%.2f", x / y }'; }
 for p in "${providers[@]}"; do
     echo "$p big / base: produce $(ratio "${prod[$p-big]}" "${prod[$p-base]}"), drain $(ratio "${drain[$p-big]}" "${drain[$p-base]}")"
 done

@@ -20,6 +20,9 @@ set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+BENCH=jms-ratio
+# shellcheck source=lib.sh
+. "$here/lib.sh"
 ALL_CASES="q_persist_sync_4p4c q_persist_async_4p4c q_persist_async_1p1c q_nonpersist_4p4c t_nonpersist_1p2s
 q_persist_tx64_4p4c q_persist_async_rate3k_1p1c"
 REPS="${REPS:-3}"
@@ -48,68 +51,14 @@ done
 read -r -a cases <<< "$(echo $CASES)"
 read -r -a providers <<< "$PROVIDERS"
 
-if [[ "$BUILD" == 1 ]]; then
-    echo "building: mvn -q -Pjms-bench -pl bench/jms -am package -DskipTests"
-    (cd "$root" && mvn -q -Pjms-bench -pl bench/jms -am package -DskipTests)
-fi
-jar="$here/target/mikyu-jms-bench.jar"
-[[ -f "$jar" ]] || { echo "jms-ratio: $jar is missing (build with BUILD=1)" >&2; exit 1; }
-cp="$jar:$here/target/lib/*"
-native="-Djava.library.path=$here/target/native/lib/linux-x86_64"
+bench_jar
 
 logs="$here/target/jms-ratio-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$logs" "$DATA_DIR"
 results="$logs/results.tsv"
 : > "$results"
 
-broker_pid=""
-stop_broker() {
-    [[ -n "$broker_pid" ]] || return 0
-    kill "$broker_pid" 2>/dev/null || true
-    for _ in $(seq 300); do
-        kill -0 "$broker_pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    kill -9 "$broker_pid" 2>/dev/null || true
-    wait "$broker_pid" 2>/dev/null || true
-    broker_pid=""
-}
 trap stop_broker EXIT
-
-# start_broker PROVIDER CASE DIR PORT LOG: a broker of its own for one run over TCP; returns once it listens
-start_broker() {
-    local provider="$1" case="$2" dir="$3" port="$4" log="$5" ready
-    # shellcheck disable=SC2086
-    if [[ "$provider" == mikyu ]]; then
-        java $JAVA_OPTS -cp "$cp" io.mikyu.cli.MikyuCli daemon --data-dir "$dir/daemon" \
-            --target "tcp://127.0.0.1:$port" > "$log" 2>&1 &
-        ready="mikyu daemon listening on"
-    else
-        java $JAVA_OPTS "$native" -cp "$cp" io.mikyu.bench.jms.ArtemisServer --dir "$dir/artemis" --port "$port" \
-            --case "$case" > "$log" 2>&1 &
-        ready="artemis server ready"
-    fi
-    broker_pid=$!
-    for _ in $(seq 600); do
-        grep -q "$ready" "$log" 2>/dev/null && return 0
-        kill -0 "$broker_pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    echo "jms-ratio: the $provider broker did not start ($log):" >&2
-    tail -20 "$log" >&2
-    stop_broker
-    return 1
-}
-
-field() { # field NAME JSON -> the value of a number, boolean or string field
-    sed -E -n "s/.*\"$1\":\"?([^,\"}]*)\"?.*/\1/p" <<< "$2"
-}
-
-median() { # median of the arguments
-    printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {
-        if (NR == 0) { print "nan"; exit }
-        if (NR % 2) { print v[(NR + 1) / 2] } else { printf "%.1f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 } }'
-}
 
 echo "JMS bench over $TRANSPORT: ${providers[*]} interleaved, $REPS reps, ${DURATION}s measured after ${WARMUP}s" \
      "warm-up, $SIZE B messages, JVMs $JAVA_OPTS; cases: ${cases[*]}; logs in $logs"
@@ -128,7 +77,7 @@ for ((rep = 1; rep <= REPS; rep++)); do
             load_before="$(cut -d' ' -f1 /proc/loadavg)"
             if [[ "$TRANSPORT" == tcp ]]; then
                 port=$((PORTS + run % 100))
-                start_broker "$p" "$c" "$dir" "$port" "$logs/$c-$p-$rep.broker.log" || { failures=$((failures + 1)); continue; }
+                start_broker "$p" "$c" "$dir" "$port" "$logs/$c-$p-$rep.broker.log" "$JAVA_OPTS" || { failures=$((failures + 1)); continue; }
                 port_args=(--port "$port")
                 journal="$(sed -E -n 's/.*"journal":"([A-Z]+)".*/\1/p' "$logs/$c-$p-$rep.broker.log" | head -1)"
             fi
@@ -182,7 +131,7 @@ for c in "${cases[@]}"; do
         l99[$p]="$(median $(awk -F'\t' -v c="$c" -v p="$p" '$2 == c && $3 == p { print $6 }' "$results"))"
     done
     [[ -n "$b" ]] || continue
-    ratio="$(awk -v x="${m[$a]}" -v y="${m[$b]}" 'BEGIN { if (x == "nan" || y == "nan" || y == 0) print "-"; else printf "%.2f", x / y }')"
+    ratio="$(ratio "${m[$a]}" "${m[$b]}")"
     # per pair: the runs of one round, when both sides of it succeeded
     pairs="$(awk -F'\t' -v c="$c" -v a="$a" -v b="$b" '$2 == c && $3 == a { x[$1] = $4 } $2 == c && $3 == b { y[$1] = $4 }
         END { for (r = 1; r <= 1000; r++) if ((r in x) && (r in y) && y[r] > 0) printf "%.2f ", x[r] / y[r] }' "$results")"

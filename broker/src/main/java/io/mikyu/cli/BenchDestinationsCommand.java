@@ -17,6 +17,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -26,6 +27,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 @Command(name = "destinations", mixinStandardHelpOptions = true,
@@ -123,7 +125,7 @@ final class BenchDestinationsCommand implements Callable<Integer> {
             double round = bench.roundTrip(store, 1);
             report("round trip", "%.0f ms (one message through each)", round);
             json.put("round_trip_ms", round);
-            measureHere("used", registry::scrape);
+            measureHere("used", registry);
         } finally {
             long closeStart = System.nanoTime();
             store.close();
@@ -139,7 +141,7 @@ final class BenchDestinationsCommand implements Callable<Integer> {
             double reopenMillis = millisSince(reopenStart);
             report("reopen", "%.0f ms", reopenMillis);
             json.put("reopen_ms", reopenMillis);
-            measureHere("reopened", reopenedRegistry::scrape);
+            measureHere("reopened", reopenedRegistry);
             double round = bench.roundTrip(reopened, 2);
             report("round trip", "%.0f ms (after the reopen)", round);
             json.put("reopened_round_trip_ms", round);
@@ -149,11 +151,24 @@ final class BenchDestinationsCommand implements Callable<Integer> {
     }
 
     /** Heap, descriptors, scrape and idle CPU of this process, under {@code phase} in the report. */
-    private void measureHere(String phase, Supplier<String> scrape) throws InterruptedException {
+    private void measureHere(String phase, PrometheusMeterRegistry registry) throws InterruptedException {
         long heap = ProcessProbe.heapAfterGc();
         long fds = ProcessProbe.openFileDescriptors();
+        // Streamed and counted, as the daemon's /metrics streams it: the text of many queues is not held at once.
+        LongSupplier scrape = () -> {
+            CountingOutputStream out = new CountingOutputStream();
+            try {
+                registry.scrape(out);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return out.count;
+        };
         double scrapeMillis = timeScrapes(scrape);
-        report(phase, "open files %d, heap %s, scrape %.0f ms", fds, Units.formatBytes(heap), scrapeMillis);
+        long scrapeBytes = scrape.getAsLong();
+        report(phase, "open files %d, heap %s, scrape %.0f ms (%s)", fds, Units.formatBytes(heap), scrapeMillis,
+                Units.formatBytes(scrapeBytes));
+        json.put(phase + "_scrape_bytes", scrapeBytes);
         long cpuStart = ProcessProbe.cpuTimeNanos();
         long idleStart = System.nanoTime();
         Thread.sleep(idle.toMillis()); // the measurement is of doing nothing
@@ -174,7 +189,7 @@ final class BenchDestinationsCommand implements Callable<Integer> {
             report("round trip", "%.0f ms (one message through each)", round);
             json.put("round_trip_ms", round);
         }
-        double scrapeMillis = timeScrapes(scrape);
+        double scrapeMillis = timeScrapes(() -> scrape.get().length());
         String before = scrape.get();
         long idleStart = System.nanoTime();
         Thread.sleep(idle.toMillis());
@@ -192,12 +207,12 @@ final class BenchDestinationsCommand implements Callable<Integer> {
     }
 
     /** The slowest of three scrapes after a first one (which loads classes and sizes buffers), in milliseconds. */
-    private static double timeScrapes(Supplier<String> scrape) {
-        scrape.get();
+    private static double timeScrapes(LongSupplier scrape) {
+        scrape.getAsLong();
         double slowest = 0;
         for (int i = 0; i < 3; i++) {
             long start = System.nanoTime();
-            scrape.get();
+            scrape.getAsLong();
             slowest = Math.max(slowest, millisSince(start));
         }
         return slowest;
@@ -241,5 +256,20 @@ final class BenchDestinationsCommand implements Callable<Integer> {
 
     private PrintWriter err() {
         return spec.commandLine().getErr();
+    }
+
+    /** Counts what a scrape writes and keeps none of it. */
+    private static final class CountingOutputStream extends java.io.OutputStream {
+        long count;
+
+        @Override
+        public void write(int b) {
+            count++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            count += len;
+        }
     }
 }

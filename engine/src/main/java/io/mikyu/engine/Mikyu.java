@@ -112,7 +112,7 @@ public interface Mikyu extends AutoCloseable {
      * Starts a large body: one stored beside the queues, of any length, written and read as a stream, that tasks
      * name instead of carrying it ({@link BodyUpload}).
      *
-     * @throws UnsupportedOperationException where large bodies are not supported (over a broker, for now)
+     * @throws UnsupportedOperationException where large bodies are not supported (a broker without the feature)
      */
     default BodyUpload uploadBody() {
         throw new UnsupportedOperationException("large bodies are not supported by " + location());
@@ -123,10 +123,26 @@ public interface Mikyu extends AutoCloseable {
      * (damage is an {@link java.io.IOException} naming the file and position).
      *
      * @throws MikyuException if there is no such body (it was never published, or no task names it any more)
-     * @throws UnsupportedOperationException where large bodies are not supported (over a broker, for now)
+     * @throws UnsupportedOperationException where large bodies are not supported (a broker without the feature)
      */
     default java.io.InputStream openBody(LargeBody body) {
         throw new UnsupportedOperationException("large bodies are not supported by " + location());
+    }
+
+    /**
+     * As {@link #uploadBody()} for a body a task of {@code queue} will name: over a broker with users, uploading
+     * takes the produce permission on that queue. In-process the queue is not looked at.
+     */
+    default BodyUpload uploadBody(String queue) {
+        return uploadBody();
+    }
+
+    /**
+     * As {@link #openBody(LargeBody)} for a body a record of {@code queue} names: over a broker with users, reading
+     * takes the consume permission on that queue. In-process the queue is not looked at.
+     */
+    default java.io.InputStream openBody(String queue, LargeBody body) {
+        return openBody(body);
     }
 
     /** Starts an atomic batch across queues; see {@link Transaction}. */

@@ -22,8 +22,12 @@ import io.mikyu.kafka.admin.KafkaCallException;
 import io.mikyu.kafka.admin.TopicNames;
 import io.mikyu.kafka.admin.TopicSettings;
 import io.mikyu.kafka.claim.LocalClaims;
+import io.mikyu.kafka.delay.DelayedTasks;
 import io.mikyu.kafka.log.KafkaLogQueue;
 import io.mikyu.kafka.task.KafkaTaskQueue;
+import io.mikyu.kafka.txn.KafkaTransaction;
+import io.mikyu.kafka.txn.QueueTargets;
+import io.mikyu.kafka.txn.TransactionalProducers;
 
 import org.apache.kafka.common.Uuid;
 
@@ -53,6 +57,8 @@ public final class KafkaMikyu implements Mikyu {
     private final LocalClaims claims = new LocalClaims();
     private final Map<String, KafkaLogQueue> logs = new ConcurrentHashMap<>();
     private final Map<String, KafkaTaskQueue> tasks = new ConcurrentHashMap<>();
+    private final TransactionalProducers transactionalProducers;
+    private final DelayedTasks delays;
     private volatile boolean open = true;
 
     private KafkaMikyu(String location, KafkaOptions options, Cluster cluster) {
@@ -60,6 +66,8 @@ public final class KafkaMikyu implements Mikyu {
         this.options = options;
         this.cluster = cluster;
         this.names = new TopicNames(options.topicPrefix());
+        this.transactionalProducers = new TransactionalProducers(cluster, options.topicPrefix());
+        this.delays = new DelayedTasks(cluster, names);
     }
 
     /** Connects to the cluster and checks it answers. */
@@ -192,7 +200,7 @@ public final class KafkaMikyu implements Mikyu {
     private KafkaTaskQueue taskHandle(String name, String topic, TaskQueueConfig config) {
         return tasks.computeIfAbsent(name, n -> new KafkaTaskQueue(n, config, cluster,
                 new KafkaLogQueue(n, topic, LogQueueConfig.defaults().withDurability(Durability.SYNC), cluster, names),
-                names.taskShareGroup(n), dlq -> (KafkaTaskQueue) taskQueue(dlq)));
+                names.taskShareGroup(n), dlq -> (KafkaTaskQueue) taskQueue(dlq), delays));
     }
 
     @Override
@@ -292,10 +300,12 @@ public final class KafkaMikyu implements Mikyu {
 
     // ---- transactions
 
+    /** Sends and offsets in one Kafka transaction, acks and nacks held until it is committed ({@link KafkaTransaction}). */
     @Override
     public Transaction beginTransaction() {
-        throw new UnsupportedOperationException("transactions are not available on the Kafka backend yet"
-                + " (docs/kafka.md)");
+        ensureOpen();
+        return new KafkaTransaction(new QueueTargets(n -> (KafkaLogQueue) log(n), n -> (KafkaTaskQueue) taskQueue(n),
+                names), transactionalProducers);
     }
 
     @Override
@@ -367,6 +377,8 @@ public final class KafkaMikyu implements Mikyu {
         tasks.clear();
         logs.values().forEach(KafkaLogQueue::close);
         logs.clear();
+        transactionalProducers.close();
+        delays.close();
         cluster.close();
     }
 

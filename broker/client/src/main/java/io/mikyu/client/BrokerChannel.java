@@ -247,6 +247,84 @@ final class BrokerChannel implements AutoCloseable {
         return answeredOn[0];
     }
 
+    /**
+     * Sends a request without waiting for its answer, so that one thread keeps several in flight (a body upload's
+     * window of chunks); {@link Submitted#await()} takes the answer later. Never repeated after a reconnect.
+     */
+    Submitted submit(Op op, Consumer<ByteBuf> args) {
+        try {
+            int gen = awaitUp(op);
+            Channel ch = current;
+            int id = calls.nextId();
+            ByteBuf frame = FrameDescriptor.writeHeader(ch.alloc().buffer(), op.code(), 0, id);
+            try {
+                args.accept(frame);
+            } catch (RuntimeException e) {
+                frame.release();
+                throw e;
+            }
+            if (frame.readableBytes() > maxFrameBytes) {
+                int size = frame.readableBytes();
+                frame.release();
+                throw new RecordTooLargeException(op + " request of " + size + " bytes exceeds the broker's frame"
+                        + " limit of " + maxFrameBytes + " bytes");
+            }
+            PendingCall call = calls.register(id);
+            if (closedBecause != null || gen != generation || !up.isDone()) {
+                calls.remove(id);
+                frame.release();
+                checkOpen();
+                throw new StoreClosedException("the connection to " + endpoint + " was replaced while " + op
+                        + " was being sent");
+            }
+            ch.writeAndFlush(frame).addListener(f -> {
+                if (!f.isSuccess()) {
+                    PendingCall failed = calls.remove(id);
+                    if (failed != null) {
+                        failed.lost("cannot send to " + endpoint + ": " + f.cause());
+                    }
+                }
+            });
+            return new Submitted(op, id, call);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MikyuException("interrupted while sending " + op);
+        }
+    }
+
+    /** A request sent by {@link #submit}, its answer still to come. */
+    final class Submitted {
+        private final Op op;
+        private final int id;
+        private final PendingCall call;
+
+        private Submitted(Op op, int id, PendingCall call) {
+            this.op = op;
+            this.id = id;
+            this.call = call;
+        }
+
+        /** Waits for the answer (its body is dropped); throws what the broker answered, as a call does. */
+        void await() {
+            long timeout = options.requestTimeout().toMillis();
+            try {
+                call.await(timeout).forEach(ByteBuf::release);
+            } catch (PendingCall.Lost e) {
+                throw new StoreClosedException(e.getMessage() + "; " + op + " was in flight");
+            } catch (TimeoutException e) {
+                calls.remove(id);
+                call.abandon();
+                throw new NoAnswerException("no answer to " + op + " from " + endpoint + " within " + timeout
+                        + " ms");
+            } catch (InterruptedException e) {
+                calls.remove(id);
+                call.abandon();
+                Thread.currentThread().interrupt();
+                throw new MikyuException("interrupted while waiting for the broker's answer to " + op);
+            }
+        }
+    }
+
     /** Whether the channel of generation {@code gen} is the one up now. */
     synchronized boolean isCurrent(int gen) {
         return closedBecause == null && generation == gen && up.isDone();
@@ -394,6 +472,16 @@ final class BrokerChannel implements AutoCloseable {
     /** Whether the broker deletes a group unless it is claimed, in one step: it agreed. */
     boolean guardedDeletes() {
         return (features & Protocol.FEATURE_GUARDED_DELETES) != 0;
+    }
+
+    /** Whether large bodies travel in chunks (BODY_* requests): the broker agreed. */
+    boolean largeBodies() {
+        return (features & Protocol.FEATURE_LARGE_BODIES) != 0;
+    }
+
+    /** The frame limit agreed in the last handshake. */
+    int maxFrameBytes() {
+        return maxFrameBytes;
     }
 
     /** Whether log records travel in the engine's batch layout: the broker agreed. */

@@ -33,7 +33,8 @@ import java.util.function.Function;
 final class ClientStream<T> {
 
     /** What a stream serves; callers with equal keys share one stream (and its buffer). */
-    record Key(Op op, String queue, String group, FilterExpression filter, long leaseMillis) {
+    /** {@code member}: the message-group member that takes from it (its own stream), or {@code null}. */
+    record Key(Op op, String queue, String group, FilterExpression filter, long leaseMillis, Object member) {
     }
 
     enum State { NEW, OPENING, OPEN, LOST, CLOSED }

@@ -65,8 +65,14 @@ abstract class RemoteLeasingHandle<T> extends RemoteHandle {
      * <p>Without streams: {@code names max:i32 lease:millis wait:millis [filter]} → leased items.
      */
     List<T> take(int max, Duration lease, Duration wait, FilterExpression filter) throws InterruptedException {
+        return take(max, lease, wait, filter, null);
+    }
+
+    /** As {@link #take}; a message-group {@code member} takes from a stream of its own (its groups are the stream's). */
+    List<T> take(int max, Duration lease, Duration wait, FilterExpression filter, Object member)
+            throws InterruptedException {
         if (max > 0 && lease != null && lease.toMillis() > 0 && channel.streams()) {
-            ClientStream.Key key = new ClientStream.Key(ops.stream(), queue, group, filter, lease.toMillis());
+            ClientStream.Key key = new ClientStream.Key(ops.stream(), queue, group, filter, lease.toMillis(), member);
             if (wait != null && wait.toMillis() > 0) {
                 long deadline = ClientStream.deadlineAfter(wait);
                 while (true) {

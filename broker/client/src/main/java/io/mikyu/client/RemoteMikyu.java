@@ -158,6 +158,37 @@ public final class RemoteMikyu implements Mikyu {
     }
 
     /** Collected here and sent whole at commit or prepare, as the engine itself writes nothing before then. */
+    /** A body for no queue in particular: a broker with users refuses it (the permission is the queue's). */
+    @Override
+    public io.mikyu.engine.BodyUpload uploadBody() {
+        return uploadBody("");
+    }
+
+    @Override
+    public io.mikyu.engine.BodyUpload uploadBody(String queue) {
+        checkLargeBodies();
+        return RemoteBodyUpload.open(channel, java.util.Objects.requireNonNull(queue, "queue"));
+    }
+
+    @Override
+    public java.io.InputStream openBody(io.mikyu.engine.LargeBody body) {
+        return openBody("", body);
+    }
+
+    @Override
+    public java.io.InputStream openBody(String queue, io.mikyu.engine.LargeBody body) {
+        checkLargeBodies();
+        return new RemoteBodyInputStream(channel, java.util.Objects.requireNonNull(queue, "queue"),
+                java.util.Objects.requireNonNull(body, "body")).start();
+    }
+
+    private void checkLargeBodies() {
+        if (!channel.largeBodies()) {
+            throw new UnsupportedOperationException("large bodies are not supported by " + location()
+                    + ": the broker is older than this client");
+        }
+    }
+
     @Override
     public Transaction beginTransaction() {
         return new RemoteTransaction(this);

@@ -2,6 +2,7 @@ package io.mikyu.client;
 
 import io.mikyu.engine.Durability;
 import io.mikyu.engine.FilterExpression;
+import io.mikyu.engine.GroupMember;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.QueueStats;
 import io.mikyu.engine.Task;
@@ -113,8 +114,24 @@ final class RemoteTaskQueue extends RemoteLeasingHandle<LeasedTask> implements T
     @Override
     public List<LeasedTask> dequeue(int max, Duration lease, Duration wait, TaskFilter filter)
             throws InterruptedException {
+        if (filter instanceof GroupMember.Take t) {
+            // The broker makes each consumer stream a group member: this member gets a stream of its own.
+            GroupMember member = t.member();
+            if (groupMembers.putIfAbsent(member, Boolean.TRUE) == null) {
+                member.onClose(() -> {
+                    if (groupMembers.remove(member) != null) {
+                        channel.streamRegistry().closeIdle(name(), 0, true);
+                    }
+                });
+            }
+            return take(max, lease, wait, expressionOf(t.filter()), member);
+        }
         return take(max, lease, wait, expressionOf(filter));
     }
+
+    /** The message-group members taking from this queue, whose streams close when they do. */
+    private final java.util.concurrent.ConcurrentHashMap<GroupMember, Boolean> groupMembers =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Idle streams of this queue close first, so the tasks they buffered show as ready, as in-process. */
     @Override

@@ -101,8 +101,8 @@ final class StreamRegistry {
 
     /**
      * Closes the streams nobody waits on and nobody took from for {@code idleNanos}: of queue {@code queue}, or of
-     * every queue if it is null. The broker gives back what they buffered; {@code await}: before this returns (not
-     * on the event loop).
+     * every queue if it is null; at once ({@code idleNanos} 0) not those of a message-group member that is still
+     * open. The broker gives back what they buffered; {@code await}: before this returns (not on the event loop).
      */
     void closeIdle(String queue, long idleNanos, boolean await) {
         if (streamsByKey.isEmpty()) {
@@ -112,6 +112,9 @@ final class StreamRegistry {
         for (ClientStream<?> s : streamsByKey.values()) {
             if (queue != null && !queue.equals(s.key().queue())) {
                 continue;
+            }
+            if (idleNanos == 0 && s.key().member() instanceof io.mikyu.engine.GroupMember m && !m.isClosed()) {
+                continue; // another consumer's doing: closing this member's stream would give its groups away
             }
             int id = s.closeIfIdle(now, idleNanos);
             if (id < 0) {

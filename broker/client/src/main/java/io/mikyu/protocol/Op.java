@@ -85,7 +85,13 @@ public enum Op {
     // Consumer streams (feature STREAMS): pushed deliveries under credit
     STREAM_TASKS(0x70),
     STREAM_SHARED(0x71),
-    STREAM_CLOSE(0x72);
+    STREAM_CLOSE(0x72),
+    // Large bodies (feature LARGE_BODIES): streamed in chunks, one frame each
+    BODY_OPEN(0x73),
+    BODY_CHUNK(0x74),
+    BODY_PUBLISH(0x75),
+    BODY_CLOSE(0x76),
+    BODY_READ(0x77);
 
     private static final Op[] BY_CODE = new Op[256];
 

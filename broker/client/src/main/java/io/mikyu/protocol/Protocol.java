@@ -43,9 +43,16 @@ public final class Protocol {
      * transient-memory limit; without it a client stores them with {@code ASYNC} durability instead.
      */
     public static final long FEATURE_TRANSIENT_TASKS = 32L;
+    /**
+     * Feature bit 6: large message bodies streamed in chunks of one frame each: uploads ({@link Op#BODY_OPEN},
+     * {@link Op#BODY_CHUNK} under a window, {@link Op#BODY_PUBLISH}, {@link Op#BODY_CLOSE}) and reads
+     * ({@link Op#BODY_READ}, one chunk per request); see {@link BodyDescriptor}.
+     */
+    public static final long FEATURE_LARGE_BODIES = 1L << 6;
     /** The optional features this code has; a connection uses those both sides have. */
     public static final long FEATURES = FEATURE_STREAMS | FEATURE_ENCODED_BATCHES | FEATURE_XA | FEATURE_DURABLE_ACKS
-            | FEATURE_GUARDED_DELETES | FEATURE_TRANSIENT_TASKS;
+            | FEATURE_GUARDED_DELETES | FEATURE_TRANSIENT_TASKS
+            | FEATURE_LARGE_BODIES;
 
     /**
      * 16 MiB: twice the engine's default largest record (8 MiB), so one record always fits a frame. Larger batches

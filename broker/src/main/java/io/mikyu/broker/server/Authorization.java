@@ -20,11 +20,12 @@ import java.util.List;
  *
  * <table>
  * <tr><th>permission</th><th>requests</th></tr>
- * <tr><td>produce</td><td>APPEND, APPEND_ENCODED, ENQUEUE, ENQUEUE_TRANSIENT; appends and enqueues inside TX_COMMIT and TX_PREPARE</td></tr>
+ * <tr><td>produce</td><td>APPEND, APPEND_ENCODED, ENQUEUE, ENQUEUE_TRANSIENT; appends and enqueues inside TX_COMMIT and TX_PREPARE;
+ * BODY_OPEN (the queue a task naming the body will be sent to)</td></tr>
  * <tr><td>consume</td><td>READ_ONE, READ, POLL, START_OFFSET, END_OFFSET, OFFSET_FOR_TIMESTAMP, GROUP_*, DELETE_GROUP,
  * DELETE_GROUP_UNLESS_CLAIMED,
  * SHARED_*, DEQUEUE, TASK_ACK, TASK_NACK, TASK_EXTEND, TASK_RETURN_UNDELIVERED, BROWSE, STREAM_TASKS,
- * STREAM_SHARED; acks, nacks and offset
+ * STREAM_SHARED, BODY_READ; acks, nacks and offset
  * commits inside transactions</td></tr>
  * <tr><td>manage</td><td>CREATE_LOG, CREATE_TASK_QUEUE, DELETE_LOG, DELETE_TASK_QUEUE, PURGE, COMPACT,
  * APPLY_RETENTION; GET_OR_CREATE_* of a queue that does not exist yet</td></tr>
@@ -36,7 +37,8 @@ import java.util.List;
  * users have in doubt (see {@link #checkDecide})</td></tr>
  * <tr><td>none (any authenticated user)</td><td>LIST (answers only the queues the user has a permission on), STATS,
  * RECOVERY_REPORT, FLUSH, RELEASE_CLAIM, CLAIM_HOLDERS (names, not queues), STREAM_CLOSE (a stream is the
- * connection's own; opening it was checked)</td></tr>
+ * connection's own; opening it was checked), BODY_CHUNK, BODY_PUBLISH, BODY_CLOSE (an upload is the connection's
+ * own; BODY_OPEN was checked)</td></tr>
  * <tr><td>a client ID the user may use</td><td>CLAIM of a JMS client ID or subscription (see {@link ClaimRules});
  * other claims: any authenticated user</td></tr>
  * </table>
@@ -59,7 +61,8 @@ final class Authorization {
         }
         switch (op) {
             case LIST, STATS, RECOVERY_REPORT, FLUSH, PREPARED_TRANSACTIONS, IN_DOUBT_TRANSACTIONS, COMMIT_PREPARED,
-                 ROLLBACK_PREPARED, TX_COMMIT, TX_PREPARE, CLAIM, RELEASE_CLAIM, CLAIM_HOLDERS, STREAM_CLOSE -> {
+                 ROLLBACK_PREPARED, TX_COMMIT, TX_PREPARE, CLAIM, RELEASE_CLAIM, CLAIM_HOLDERS, STREAM_CLOSE,
+                 BODY_CHUNK, BODY_PUBLISH, BODY_CLOSE -> {
                 // store-wide, or checked once decoded (transactions: checkTransaction; branches: checkDecide)
             }
             case GET_LOG, GET_TASK_QUEUE, GET_OR_CREATE_LOG, GET_OR_CREATE_TASK_QUEUE, LOG_STATS, TASK_STATS,
@@ -67,6 +70,7 @@ final class Authorization {
             case CREATE_LOG, CREATE_TASK_QUEUE, DELETE_LOG, DELETE_TASK_QUEUE, PURGE, COMPACT, APPLY_RETENTION ->
                     principal.check(Permission.MANAGE, queue(args));
             case APPEND, APPEND_ENCODED, ENQUEUE, ENQUEUE_TRANSIENT -> principal.check(Permission.PRODUCE, queue(args));
+            case BODY_OPEN -> principal.check(Permission.PRODUCE, queue(args));
             default -> principal.check(Permission.CONSUME, queue(args));
         }
     }

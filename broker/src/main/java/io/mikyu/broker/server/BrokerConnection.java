@@ -274,6 +274,9 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
         if ((features & Protocol.FEATURE_STREAMS) != 0) {
             state.streams(new ConnectionStreams(server, ctx.channel(), maxFrameBytes));
         }
+        if ((features & Protocol.FEATURE_LARGE_BODIES) != 0) {
+            state.bodies(new ConnectionBodies(state.mikyu(), maxFrameBytes));
+        }
         ServerHello answer = new ServerHello(Math.min(hello.version(), Protocol.VERSION), features, maxFrameBytes,
                 heartbeat, options.serverName(), state.mikyu().storeId());
         ByteBuf out = FrameDescriptor.writeHeader(ctx.alloc().buffer(), FrameDescriptor.HELLO_OK, 0,
@@ -587,6 +590,11 @@ final class BrokerConnection extends SimpleChannelInboundHandler<ByteBuf> {
         ConnectionStreams streams = state.streamsOrNull();
         if (streams != null) {
             streams.closeAll();
+        }
+        state.groupMember.close(); // its groups move on once their leases end
+        ConnectionBodies bodies = state.bodiesOrNull();
+        if (bodies != null) {
+            bodies.closeAll(); // an upload the client did not finish is discarded
         }
         server.reclaimLater(state.releaseAll());
         LOG.debug("client '{}' disconnected", clientName);

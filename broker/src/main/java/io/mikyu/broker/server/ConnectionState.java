@@ -27,8 +27,12 @@ final class ConnectionState {
     private final ConcurrentHashMap<String, SharedGroup> sharedGroups = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Deque<Claim>> claims = new ConcurrentHashMap<>();
     private volatile boolean ended;
+    /** The message-group member of this connection's plain dequeues (its streams are members of their own). */
+    final io.mikyu.engine.GroupMember groupMember = new io.mikyu.engine.GroupMember("connection");
     /** The consumer streams, if the handshake agreed on the feature; set before the first request is read. */
     private volatile ConnectionStreams streams;
+    /** The large bodies, if the handshake agreed on the feature; set before the first request is read. */
+    private volatile ConnectionBodies bodies;
     /** Who the handshake authenticated; set before the first request is read. */
     private volatile Principal principal = Principal.UNRESTRICTED;
 
@@ -66,6 +70,25 @@ final class ConnectionState {
     /** The connection's streams, or {@code null} without the feature. */
     ConnectionStreams streamsOrNull() {
         return streams;
+    }
+
+    void bodies(ConnectionBodies value) {
+        this.bodies = value;
+    }
+
+    /** The connection's large bodies; a protocol error if the handshake did not agree on them. */
+    ConnectionBodies bodies() {
+        ConnectionBodies b = bodies;
+        if (b == null) {
+            throw new io.mikyu.protocol.MalformedFrameException("large bodies need the large-bodies feature, which"
+                    + " this connection did not agree on in its handshake");
+        }
+        return b;
+    }
+
+    /** The connection's large bodies, or {@code null} without the feature. */
+    ConnectionBodies bodiesOrNull() {
+        return bodies;
     }
 
     TaskFilter filter(FilterExpression expression) {

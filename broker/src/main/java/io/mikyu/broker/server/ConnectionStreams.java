@@ -1,5 +1,6 @@
 package io.mikyu.broker.server;
 
+import io.mikyu.engine.GroupMember;
 import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.SharedGroup;
@@ -32,8 +33,11 @@ final class ConnectionStreams {
         this.maxFrameBytes = maxFrameBytes;
     }
 
-    void openTasks(int id, TaskQueue queue, Duration lease, TaskFilter filter, int credit, long creditBytes) {
+    /** Each task stream is a message-group member of its own, closed with the stream. */
+    void openTasks(int id, TaskQueue queue, Duration lease, TaskFilter userFilter, int credit, long creditBytes) {
         checkLease(lease);
+        GroupMember member = new GroupMember("stream " + id + " of " + channel.remoteAddress());
+        TaskFilter filter = member.take(userFilter);
         open(id, "task queue '" + queue.name() + "'", new PushSource<LeasedTask>() {
             @Override
             public List<LeasedTask> take(int max, Duration l, Duration wait) throws InterruptedException {
@@ -104,7 +108,7 @@ final class ConnectionStreams {
                     a.cancelWhenReady(whenReady);
                 }
             }
-        }, lease, credit, creditBytes);
+        }, lease, credit, creditBytes, member::close);
     }
 
     void openShared(int id, SharedGroup group, Duration lease, int credit, long creditBytes) {
@@ -162,6 +166,11 @@ final class ConnectionStreams {
 
     private <T> void open(int id, String what, PushSource<T> source, Duration lease, int credit,
                           long creditBytes) {
+        open(id, what, source, lease, credit, creditBytes, () -> { });
+    }
+
+    private <T> void open(int id, String what, PushSource<T> source, Duration lease, int credit,
+                          long creditBytes, Runnable closed) {
         if (streams.size() >= StreamDescriptor.MAX_STREAMS_PER_CONNECTION) {
             throw new IllegalStateException("this connection has " + streams.size() + " streams open, the most"
                     + " allowed; close some first");
@@ -171,6 +180,7 @@ final class ConnectionStreams {
                 creditBytes, () -> {
                     streams.remove(id, self[0]);
                     server.streamClosed(self[0]);
+                    closed.run();
                 });
         self[0] = stream;
         // Known to the server first: once in the map, the connection closing may close (and forget) it at once.

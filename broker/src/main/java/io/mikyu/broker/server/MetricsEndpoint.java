@@ -14,6 +14,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -111,7 +112,19 @@ public final class MetricsEndpoint implements AutoCloseable {
             respond(ex, 405, "text/plain", "GET only\n");
             return;
         }
-        respond(ex, 200, PROMETHEUS_TEXT, registry.scrape());
+        // Streamed as it is written (chunked): with tens of thousands of queues the text is tens of megabytes,
+        // which as one String (and its bytes) would take a daemon with a small heap to its limit.
+        try (ex) {
+            ex.getResponseHeaders().set("Content-Type", PROMETHEUS_TEXT);
+            if ("HEAD".equals(ex.getRequestMethod())) {
+                ex.sendResponseHeaders(200, -1);
+                return;
+            }
+            ex.sendResponseHeaders(200, 0);
+            try (OutputStream out = new BufferedOutputStream(ex.getResponseBody(), 64 * 1024)) {
+                registry.scrape(out);
+            }
+        }
     }
 
     private void respond(HttpExchange ex, int status, String contentType, String body) throws IOException {

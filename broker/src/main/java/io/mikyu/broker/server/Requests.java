@@ -40,6 +40,8 @@ final class Requests {
                     TaskRequests.decode(op, in, state);
             case STREAM_TASKS, STREAM_SHARED, STREAM_CLOSE ->
                     StreamRequests.decode(op, in, state);
+            case BODY_OPEN, BODY_CHUNK, BODY_PUBLISH, BODY_CLOSE, BODY_READ ->
+                    BodyRequests.decode(op, in, state);
         };
     }
 

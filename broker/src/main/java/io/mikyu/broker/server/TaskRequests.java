@@ -73,7 +73,7 @@ final class TaskRequests {
                 FilterExpression filter = Values.readFilter(in);
                 yield waiting(wait, r -> {
                     TaskQueue q = m.taskQueue(queue);
-                    List<LeasedTask> tasks = q.dequeue(max, lease, wait, state.filter(filter));
+                    List<LeasedTask> tasks = q.dequeue(max, lease, wait, state.groupMember.take(state.filter(filter)));
                     int sent = r.listUpTo(tasks, Values::writeLeasedTask, r.maxResultBytes());
                     Requests.giveBackUnsent(tasks.subList(sent, tasks.size()), LeasedTask::token, q::returnUndelivered);
                 });

@@ -122,7 +122,7 @@ public abstract class Bench<Q, E> {
             queues.add(prepareQueue("bench-" + q));
         }
         EngineStats before = store.stats();
-        HeapWatch heap = reopen == null ? null : new HeapWatch();
+        ProcessProbe.HeapWatch heap = reopen == null ? null : ProcessProbe.watchHeap();
 
         CountDownLatch startGate = new CountDownLatch(1);
         List<Producer> producers = new ArrayList<>();

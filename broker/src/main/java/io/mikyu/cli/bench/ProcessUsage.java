@@ -1,16 +1,12 @@
 package io.mikyu.cli.bench;
 
-import java.io.IOException;
-import java.lang.management.GarbageCollectorMXBean;
-import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Locale;
 
 /**
  * What this process used over a bench run: CPU time (user and system where the OS tells), collector pauses and
  * page faults, so a throughput figure comes with what it cost and whether the pipeline stalled (cores left idle,
- * time in pauses, fresh memory faulted in). Taken as a {@link Snapshot} at the start and the end of the run.
+ * time in pauses, fresh memory faulted in). Taken as a {@link Snapshot} at the start and the end of the run, each
+ * read by {@link ProcessProbe}.
  *
  * @param wallSeconds   the run's wall time
  * @param cpuSeconds    process CPU time, user + system
@@ -46,19 +42,10 @@ public record ProcessUsage(double wallSeconds, double cpuSeconds, double userSec
                            long minorFaults, long majorFaults) {
 
         static Snapshot take() {
-            long gcCount = 0;
-            long gcMillis = 0;
-            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-                // G1 (JDK 20+) and ZGC report their concurrent work as collectors of their own: not pauses.
-                if (gc.getName().contains("Concurrent") || gc.getName().contains("Cycles")) {
-                    continue;
-                }
-                gcCount += Math.max(0, gc.getCollectionCount());
-                gcMillis += Math.max(0, gc.getCollectionTime());
-            }
-            long[] stat = procSelfStat();
-            return new Snapshot(System.nanoTime(), processCpuNanos(), stat[2], stat[3], gcCount, gcMillis,
-                    stat[0], stat[1]);
+            long[] collections = ProcessProbe.collections(true);
+            long[] stat = ProcessProbe.procSelfStat();
+            return new Snapshot(System.nanoTime(), ProcessProbe.cpuTimeNanos(), stat[2], stat[3], collections[0],
+                    collections[1], stat[0], stat[1]);
         }
 
         /** What happened from this snapshot to {@code end}. */
@@ -75,28 +62,7 @@ public record ProcessUsage(double wallSeconds, double cpuSeconds, double userSec
                     (end.gcMillis - gcMillis) / 1e3,
                     minorFaults < 0 ? -1 : end.minorFaults - minorFaults,
                     majorFaults < 0 ? -1 : end.majorFaults - majorFaults,
-                    ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted());
-        }
-
-        private static long processCpuNanos() {
-            if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
-                return os.getProcessCpuTime();
-            }
-            return -1;
-        }
-
-        /** minflt, majflt, utime, stime from Linux's /proc/self/stat; -1 each elsewhere. */
-        private static long[] procSelfStat() {
-            try {
-                String stat = Files.readString(Path.of("/proc/self/stat"));
-                // Fields after the command name, which is in parentheses and may contain spaces.
-                String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
-                // f[0] is field 3 (state): minflt is field 10, majflt 12, utime 14, stime 15.
-                return new long[] {Long.parseLong(f[7]), Long.parseLong(f[9]), Long.parseLong(f[11]),
-                        Long.parseLong(f[12])};
-            } catch (IOException | RuntimeException notLinux) {
-                return new long[] {-1, -1, -1, -1};
-            }
+                    ProcessProbe.heapCommitted());
         }
     }
 

@@ -7,6 +7,7 @@ import io.mikyu.engine.EngineConfig.TransientMemoryPolicy;
 import io.mikyu.engine.Headers;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.MemoryLimitException;
+import io.mikyu.engine.StoreClosedException;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskQueue;
@@ -237,6 +238,22 @@ class TransientMemoryLimitTest {
             TaskQueue q = store.createTaskQueue("jobs");
             assertThatThrownBy(() -> q.enqueueTransient(List.of(task(1_000), task(1_000))))
                     .isInstanceOf(MemoryLimitException.class).hasMessageContaining("larger than the limit");
+        }
+    }
+
+    @Test
+    void anEnqueueThroughADeletedQueuesHandleIsRefusedAndLeavesNothingCounted() {
+        try (Mikyu store = Mikyu.open(data, config().build())) {
+            TaskQueue a = store.createTaskQueue("a");
+            a.enqueueTransient(List.of(task(1_000)));
+            store.deleteTaskQueue("a");
+
+            assertThatThrownBy(() -> a.enqueueTransient(List.of(task(1_000))))
+                    .isInstanceOf(StoreClosedException.class).hasMessageContaining("'a'");
+            assertThatThrownBy(() -> ((TransientWrites) a).tryEnqueueTransient(List.of(task(1_000))))
+                    .isInstanceOf(StoreClosedException.class);
+            assertThat(gauge("mikyu.engine.transient.tasks")).as("tasks counted with the queue gone").isZero();
+            assertThat(gauge("mikyu.engine.transient.bytes")).as("bytes counted with the queue gone").isZero();
         }
     }
 

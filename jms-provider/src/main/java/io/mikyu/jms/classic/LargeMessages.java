@@ -22,8 +22,9 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Messages whose body is stored as a large body beside the queue (vm:// queues, outside transactions): uploaded as
- * they are sent, so the record holds only headers and properties; read when the application reads them.
+ * Messages whose body is stored as a large body beside the queue (queues, outside transactions; over a broker in
+ * chunks): uploaded as they are sent, so the record holds only headers and properties; read when the application
+ * reads them.
  */
 final class LargeMessages {
 
@@ -54,19 +55,25 @@ final class LargeMessages {
             throws JMSException {
         InputStream stream = original instanceof MikyuBytesMessage b ? b.bodyStream() : null;
         MikyuConnection connection = session.connection;
-        boolean supported = d.isQueue() && !connection.options.isRemote() && session.currentWork() == null;
+        boolean supported = d.isQueue() && session.currentWork() == null;
         if (stream == null && (!supported
                 || encoded.payload().length <= connection.options.largeMessageThreshold())) {
             return null;
         }
         if (!supported) {
-            throw new MessageFormatException("a body streamed from " + LargeBodyStreams.INPUT_STREAM + " can be sent"
-                    + " to a queue of a vm:// connection, outside transactions (not yet to topics, over a broker or"
-                    + " in a transaction)");
+            throw new MessageFormatException(notSupported());
         }
         BodyUpload upload = null;
         try {
-            upload = connection.engine.uploadBody();
+            try {
+                upload = connection.engine.uploadBody(d.name());
+            } catch (UnsupportedOperationException old) {
+                // a broker older than large bodies: a body that fits a record goes as one, as it always did
+                if (stream == null) {
+                    return null;
+                }
+                throw new MessageFormatException(notSupported() + "; " + old.getMessage());
+            }
             if (stream != null) {
                 upload.writeFrom(stream);
             } else {
@@ -90,6 +97,11 @@ final class LargeMessages {
         }
     }
 
+    private static String notSupported() {
+        return "a body streamed from " + LargeBodyStreams.INPUT_STREAM + " can be sent to a queue outside"
+                + " transactions (not yet to topics or in a transaction)";
+    }
+
     /**
      * Decodes a received record: a BytesMessage naming a large body reads it when first needed, any other message
      * type reads it at once (its body is an object, text or values that exist only whole).
@@ -106,7 +118,8 @@ final class LargeMessages {
             return session.codec.decode(headers, payload, attempt, destination);
         }
         MikyuMessage m = session.codec.decode(headers, EMPTY, attempt, destination);
-        LargeBodySource source = source(session.connection.engine, named.get(), m);
+        String queue = destination instanceof MikyuDestination d ? d.name() : "";
+        LargeBodySource source = source(session.connection.engine, queue, named.get(), m);
         if (m instanceof MikyuBytesMessage bytes) {
             bytes.setLargeBody(source);
             return m;
@@ -131,14 +144,14 @@ final class LargeMessages {
      * The first read takes the stream opened here; later ones open the file again while it is there. A message
      * dropped unread has its stream closed by a {@link Cleaner}.
      */
-    private static LargeBodySource source(Mikyu engine, LargeBody body, Object owner) {
+    private static LargeBodySource source(Mikyu engine, String queue, LargeBody body, Object owner) {
         InputStream opened;
         try {
-            opened = engine.openBody(body);
+            opened = engine.openBody(queue, body);
         } catch (RuntimeException e) {
             opened = null; // reported when the body is read
         }
-        OpenedBody source = new OpenedBody(engine, body, opened);
+        OpenedBody source = new OpenedBody(engine, queue, body, opened);
         if (opened != null) {
             CLEANER.register(owner, source.unread);
         }
@@ -150,11 +163,13 @@ final class LargeMessages {
     /** A received large body, its file held open from delivery until the first read. */
     private static final class OpenedBody implements LargeBodySource {
         private final Mikyu engine;
+        private final String queue;
         private final LargeBody body;
         private final Unread unread;
 
-        OpenedBody(Mikyu engine, LargeBody body, InputStream opened) {
+        OpenedBody(Mikyu engine, String queue, LargeBody body, InputStream opened) {
             this.engine = engine;
+            this.queue = queue;
             this.body = body;
             this.unread = new Unread(opened);
         }
@@ -171,7 +186,7 @@ final class LargeMessages {
                 return first;
             }
             try {
-                return engine.openBody(body);
+                return engine.openBody(queue, body);
             } catch (RuntimeException e) {
                 throw new IOException(e.getMessage() + " (a large body can be read again only until its message is"
                         + " acknowledged)", e);

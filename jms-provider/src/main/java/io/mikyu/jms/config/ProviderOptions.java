@@ -65,7 +65,7 @@ import java.util.TreeSet;
  * last session {@code end}s it, so its fsync runs while the transaction manager prepares the other resources;
  * a store that crashes before {@code prepare} then lists the branch in doubt after the restart, for the manager to
  * roll back (see {@code docs/xa.md})</td></tr>
- * <tr><td>largeMessageThreshold</td><td>1MiB</td><td>{@code vm://} queues: a body larger than this (a size:
+ * <tr><td>largeMessageThreshold</td><td>1MiB</td><td>queues ({@code vm://} and broker URLs): a body larger than this (a size:
  * {@code 512KiB}; a bare number is bytes) is stored as a large body beside the queue, not in the record</td></tr>
  * <tr><td>reconnect</td><td>30s</td><td>broker URLs only: how long to keep reconnecting, with backoff, to a broker
  * whose connection was lost before the connections' {@code ExceptionListener}s are told ({@code 0}: not at
@@ -79,7 +79,7 @@ import java.util.TreeSet;
  *
  * @param dataDir     the embedded engine's directory; {@code null} for a broker URL
  * @param brokerUri   the broker to dial, without options ({@code tcp://127.0.0.1:7420}); {@code null} for vm://
- * @param largeMessageThreshold bodies above this many bytes go to vm:// queues as large bodies
+ * @param largeMessageThreshold bodies above this many bytes go to queues as large bodies
  * @param dialOptions the network client's options for {@code Mikyu.dial(brokerUri, dialOptions)}
  */
 public record ProviderOptions(String url, Path dataDir, Durability persistentDurability, String clientId,
@@ -90,7 +90,7 @@ public record ProviderOptions(String url, Path dataDir, Durability persistentDur
                               Map<String, String> configOverrides, Duration transactionTimeout,
                               boolean prepareAhead, long largeMessageThreshold) {
 
-    /** Bodies above this many bytes are stored as large bodies on vm:// queues, unless the URL says otherwise. */
+    /** Bodies above this many bytes are stored as large bodies on queues, unless the URL says otherwise. */
     public static final long DEFAULT_LARGE_MESSAGE_THRESHOLD = 1024 * 1024;
 
     /** The redelivery limit of a queue or topic: its own option, or the default. */

@@ -1,5 +1,6 @@
 package io.mikyu.jms.delivery;
 
+import io.mikyu.engine.GroupMember;
 import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.TaskFilter;
@@ -10,15 +11,21 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A JMS Queue consumer's source: leased dequeues from the task queue, the selector evaluated by the engine. */
+/**
+ * A JMS Queue consumer's source: leased dequeues from the task queue, the selector evaluated by the engine. The
+ * consumer is a message-group member of the queue (JMSXGroupID), its groups released when it closes.
+ */
 public final class TaskQueueSource implements MessageSource {
 
     private final TaskQueue queue;
+    private final GroupMember member;
     private final TaskFilter filter;
+    private final GroupsSeen groupsSeen = new GroupsSeen();
 
     public TaskQueueSource(TaskQueue queue, TaskFilter filter) {
         this.queue = queue;
-        this.filter = filter;
+        this.member = new GroupMember("consumer of " + queue.name());
+        this.filter = member.take(filter);
     }
 
     @Override
@@ -26,7 +33,8 @@ public final class TaskQueueSource implements MessageSource {
         List<LeasedTask> tasks = queue.dequeue(max, lease, wait, filter);
         List<Inbound> out = new ArrayList<>(tasks.size());
         for (LeasedTask t : tasks) {
-            out.add(new Inbound(t.headers(), t.payload(), t.attempt(), t.token(), t.leaseExpiresAt()));
+            out.add(new Inbound(groupsSeen.received(t.headers()), t.payload(), t.attempt(), t.token(),
+                    t.leaseExpiresAt()));
         }
         return out;
     }
@@ -64,5 +72,6 @@ public final class TaskQueueSource implements MessageSource {
 
     @Override
     public void close() {
+        member.close();
     }
 }

@@ -42,6 +42,8 @@ public final class MessageCodec {
 
     public static final String BODY_TYPE = "mikyu.jms.body";
     public static final String NULL_BODY = "mikyu.jms.null";
+    /** Marks a consumer's first message of a message group: shown as {@code JMSXGroupFirstForConsumer = true}. */
+    public static final String GROUP_FIRST_FOR_CONSUMER = "mikyu.jms.groupFirst";
 
     public static final String JMS_MESSAGE_ID = "JMSMessageID";
     public static final String JMS_TIMESTAMP = "JMSTimestamp";
@@ -101,6 +103,7 @@ public final class MessageCodec {
                 h.add(p.getKey(), TypedValues.toHeaderValue(p.getValue()));
             }
         }
+        MessageGroupHeaders.add(m.propertyMap(), h);
         return new EncodedMessage(payload, h.build(), Math.max(0, Math.min(9, m.getJMSPriority())),
                 Math.max(0, m.getJMSDeliveryTime()), Math.max(0, m.getJMSExpiration()),
                 Math.max(0, m.getJMSTimestamp()));
@@ -224,6 +227,7 @@ public final class MessageCodec {
             case JMS_EXPIRATION -> m.setJMSExpiration(TypedValues.asLong(TypedValues.fromHeaderValue(value)));
             case JMS_DELIVERY_TIME -> m.setJMSDeliveryTime(TypedValues.asLong(TypedValues.fromHeaderValue(value)));
             case JMS_PRIORITY -> m.setJMSPriority(TypedValues.asInt(TypedValues.fromHeaderValue(value)));
+            case GROUP_FIRST_FOR_CONSUMER -> m.setPropertyUnchecked(PropertyNames.JMSX_GROUP_FIRST_FOR_CONSUMER, Boolean.TRUE);
             default -> {
                 if (name.startsWith("mikyu.") || PropertyNames.JMSX_DELIVERY_COUNT.equals(name)) {
                     return; // provider-internal, or derived from the delivery attempt

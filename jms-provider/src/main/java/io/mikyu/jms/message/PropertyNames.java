@@ -13,6 +13,8 @@ public final class PropertyNames {
     public static final String JMSX_DELIVERY_COUNT = "JMSXDeliveryCount";
     public static final String JMSX_GROUP_ID = "JMSXGroupID";
     public static final String JMSX_GROUP_SEQ = "JMSXGroupSeq";
+    /** Provider-set on receive: the consumer's first message of a message group (as ActiveMQ Classic and Artemis). */
+    public static final String JMSX_GROUP_FIRST_FOR_CONSUMER = "JMSXGroupFirstForConsumer";
 
     /** The JMSX properties this provider supports (what {@code ConnectionMetaData.getJMSXPropertyNames} lists). */
     public static final Set<String> SUPPORTED_JMSX = Set.of(JMSX_GROUP_ID, JMSX_GROUP_SEQ, JMSX_DELIVERY_COUNT);

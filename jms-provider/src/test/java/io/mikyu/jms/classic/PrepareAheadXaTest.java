@@ -144,6 +144,7 @@ class PrepareAheadXaTest {
 
         xa.end(xid, XAResource.TMSUCCESS);
         await().atMost(Duration.ofSeconds(30)).until(() -> stats().fsyncs() > fsyncsBefore);
+        assertThat(recover()).as("written ahead, not prepared: not listed").isEmpty();
         long cycles = stats().commits();
         assertThat(xa.prepare(xid)).isEqualTo(XAResource.XA_OK);
 

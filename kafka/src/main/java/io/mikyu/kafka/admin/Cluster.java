@@ -68,12 +68,23 @@ public final class Cluster implements AutoCloseable {
         this.clientSettings = clientSettings;
         this.replicationFactor = replicationFactor;
         this.admin = Admin.create(common("admin"));
-        Map<String, Object> producerProps = common("producer");
-        producerProps.put(ProducerConfig.ACKS_CONFIG, "all");
-        producerProps.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        producerProps.put(ProducerConfig.LINGER_MS_CONFIG, 1);
-        producerProps.putAll(clientSettings);
-        this.producer = new KafkaProducer<>(producerProps, new ByteArraySerializer(), new ByteArraySerializer());
+        this.producer = new KafkaProducer<>(producerSettings("producer"), new ByteArraySerializer(),
+                new ByteArraySerializer());
+    }
+
+    /** Settings of a new idempotent producer ({@code acks=all}), {@code role} naming it in its {@code client.id}. */
+    public Map<String, Object> producerSettings(String role) {
+        Map<String, Object> props = common(role);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+        props.putAll(clientSettings);
+        return props;
+    }
+
+    /** The prefix of this store's clients' {@code client.id}. */
+    public String clientName() {
+        return clientName;
     }
 
     public Admin admin() {

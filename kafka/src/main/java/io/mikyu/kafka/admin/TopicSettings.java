@@ -70,6 +70,8 @@ public final class TopicSettings {
         long limit = Math.min((long) config.maxAttempts() + 1, clusterDeliveryLimit);
         group.put("share.delivery.count.limit", Long.toString(limit));
         group.put("share.auto.offset.reset", "earliest");
+        // Kafka's default is read_uncommitted: records of open or aborted transactions would be handed out.
+        group.put("share.isolation.level", "read_committed");
         return group;
     }
 

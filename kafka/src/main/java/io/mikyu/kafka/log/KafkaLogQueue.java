@@ -16,6 +16,7 @@ import io.mikyu.engine.RecordHandler;
 import io.mikyu.engine.RecordView;
 import io.mikyu.engine.SharedGroup;
 import io.mikyu.engine.SharedGroupConfig;
+import io.mikyu.engine.StaleLeaseException;
 import io.mikyu.engine.StoreClosedException;
 import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.TaskQueue;
@@ -24,6 +25,7 @@ import io.mikyu.kafka.admin.KafkaCallException;
 import io.mikyu.kafka.admin.TopicNames;
 import io.mikyu.kafka.admin.TopicSettings;
 import io.mikyu.kafka.record.RecordMapping;
+import io.mikyu.kafka.share.ShareLeases;
 
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.RecordsToDelete;
@@ -252,6 +254,19 @@ public final class KafkaLogQueue implements LogQueue, AutoCloseable {
             }
             return group;
         });
+    }
+
+    /**
+     * The leases of shared group {@code groupName} as this handle holds them; {@link StaleLeaseException} if this
+     * handle has not opened the group (it holds none of its leases then).
+     */
+    public ShareLeases sharedLeases(String groupName) {
+        KafkaSharedGroup group = sharedGroups.get(groupName);
+        if (group == null) {
+            throw new StaleLeaseException("no lease of shared group '" + groupName + "' of '" + name
+                    + "' is held by this store handle");
+        }
+        return group.leases();
     }
 
     private long startOffsetOf(OffsetReset reset) {

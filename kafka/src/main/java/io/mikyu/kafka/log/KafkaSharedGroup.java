@@ -72,6 +72,11 @@ final class KafkaSharedGroup implements SharedGroup, AutoCloseable {
         return out;
     }
 
+    /** The leases this handle holds (a transaction checks, renews and settles them). */
+    ShareLeases leases() {
+        return leases;
+    }
+
     /** Whether the share group has a start offset already (a member joined, or {@link #startAt} set it). */
     boolean hasStarted() {
         return startOffset() >= 0;

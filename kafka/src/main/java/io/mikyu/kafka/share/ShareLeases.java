@@ -8,6 +8,7 @@ import io.mikyu.engine.StaleLeaseException;
 import io.mikyu.engine.StoreClosedException;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.kafka.admin.Cluster;
+import io.mikyu.kafka.delay.DelayedTasks;
 import io.mikyu.kafka.record.RecordMapping;
 
 import org.apache.kafka.clients.consumer.AcknowledgeType;
@@ -45,6 +46,17 @@ public final class ShareLeases implements AutoCloseable {
         }
     }
 
+    /**
+     * Writes a record again to be delivered later (a task queue's nack with a delay, {@link
+     * io.mikyu.kafka.delay.DelayedTasks}); {@code attempts}: its deliveries so far.
+     */
+    public interface Later {
+        /** The delay of a nack without one: the queue's backoff after the {@code attempt}-th delivery. */
+        Duration backoff(int attempt);
+
+        void write(ConsumerRecord<byte[], byte[]> record, int attempts, long deliverAt);
+    }
+
     private record Held(ShareMember member, ConsumerRecord<byte[], byte[]> record, int attempt, long expiresAt) {
     }
 
@@ -57,6 +69,7 @@ public final class ShareLeases implements AutoCloseable {
     private final int maxAttempts;
     private final long defaultLockMillis;
     private final Consumer<Entry> deadLetters;
+    private final Later later;
     private final List<ShareMember> members = new CopyOnWriteArrayList<>();
     private final Map<LeaseToken, Held> held = new ConcurrentHashMap<>();
     private final AtomicLong leases = new AtomicLong();
@@ -68,6 +81,13 @@ public final class ShareLeases implements AutoCloseable {
      */
     public ShareLeases(Cluster cluster, String group, String topic, String queue, int maxAttempts,
                        long defaultLockMillis, Consumer<Entry> deadLetters) {
+        this(cluster, group, topic, queue, maxAttempts, defaultLockMillis, deadLetters, null);
+    }
+
+    /** @param later where a nack with a delay writes the record again; {@code null}: a nack returns it at once */
+    public ShareLeases(Cluster cluster, String group, String topic, String queue, int maxAttempts,
+                       long defaultLockMillis, Consumer<Entry> deadLetters, Later later) {
+        this.later = later;
         this.cluster = cluster;
         this.group = group;
         this.topic = topic;
@@ -136,7 +156,9 @@ public final class ShareLeases implements AutoCloseable {
 
     /** The lease of a fetched record, or {@code null} if it is not handed out (expired, or past its attempts). */
     private Acquired handOut(ShareMember member, ConsumerRecord<byte[], byte[]> r) {
-        int attempt = r.deliveryCount().map(Short::intValue).orElse(1);
+        // A record written again after a nack with a delay carries the deliveries it had before.
+        int attempt = r.deliveryCount().map(Short::intValue).orElse(1)
+                + (int) longHeader(RecordMapping.mikyuHeaders(r.headers()), DelayedTasks.PRIOR_ATTEMPTS_HEADER, 0);
         Headers headers = RecordMapping.mikyuHeaders(r.headers());
         long expiresAt = longHeader(headers, SharedGroup.EXPIRES_AT_HEADER, 0);
         if (expiresAt > 0 && expiresAt <= System.currentTimeMillis()) {
@@ -171,13 +193,31 @@ public final class ShareLeases implements AutoCloseable {
         finish(token, AcknowledgeType.ACCEPT);
     }
 
-    /** Back at once (Kafka has no redelivery delay); to the dead letters after the last attempt. */
+    /** Back at once; to the dead letters after the last attempt. */
     public void nack(LeaseToken token, String reason) {
+        nack(token, Duration.ZERO, reason);
+    }
+
+    /**
+     * To the dead letters after the last attempt; else back at once ({@code RELEASE}) if there is no delay, or
+     * written again to be delivered after {@code delay} ({@code null}: the queue's backoff) and then accepted: a
+     * crash between the two gives a duplicate, its delivery count raised, never a loss.
+     */
+    public void nack(LeaseToken token, Duration delay, String reason) {
         Held h = held.get(token);
         if (h != null && h.attempt() >= maxAttempts && deadLetters != null) {
             held.remove(token);
             deadLetter(h.member(), h.record(), h.attempt(), reason == null ? "nacked" : reason);
             return;
+        }
+        if (h != null && later != null) {
+            long delayMillis = (delay == null ? later.backoff(h.attempt()) : delay).toMillis();
+            long now = System.currentTimeMillis();
+            if (delayMillis > 0 && h.expiresAt() > now) {
+                later.write(h.record(), h.attempt(), now + delayMillis);
+                finish(token, AcknowledgeType.ACCEPT);
+                return;
+            }
         }
         finish(token, AcknowledgeType.RELEASE);
     }
@@ -209,6 +249,19 @@ public final class ShareLeases implements AutoCloseable {
                 + h.member().lockMillis().map(Integer::longValue).orElse(defaultLockMillis);
         held.replace(token, h, new Held(h.member(), h.record(), h.attempt(), leaseEnds));
         return leaseEnds;
+    }
+
+    /**
+     * Checks that the lease is still held by this handle and its lock has not ended: what a transaction does before
+     * its commit. {@link StaleLeaseException} if not. It does not renew the lock: Kafka's share consumer hands a
+     * renewed record back in the member's next poll and refuses to acknowledge the one held before, so an ack after
+     * a renewal would fail here.
+     */
+    public void keep(LeaseToken token) {
+        Held h = held.get(token);
+        if (h == null || h.expiresAt() <= System.currentTimeMillis()) {
+            throw new StaleLeaseException("no lease " + token + " on '" + queue + "'");
+        }
     }
 
     /** Leases this handle holds. */

@@ -16,11 +16,15 @@ import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.kafka.admin.Cluster;
 import io.mikyu.kafka.admin.KafkaCallException;
+import io.mikyu.kafka.delay.DelayedTasks;
 import io.mikyu.kafka.log.KafkaLogQueue;
+import io.mikyu.kafka.record.RecordMapping;
 import io.mikyu.kafka.share.ShareLeases;
 
 import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.SharePartitionOffsetInfo;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 
 import java.time.Duration;
@@ -46,9 +50,11 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
     private final boolean isDeadLetterQueue;
     private final String group;
     private final ShareLeases leases;
+    private final DelayedTasks delays;
 
     public KafkaTaskQueue(String name, TaskQueueConfig config, Cluster cluster, KafkaLogQueue log, String group,
-                          Function<String, KafkaTaskQueue> deadLetterQueue) {
+                          Function<String, KafkaTaskQueue> deadLetterQueue, DelayedTasks delays) {
+        this.delays = delays;
         this.name = name;
         this.config = config;
         this.cluster = cluster;
@@ -58,7 +64,22 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
         this.isDeadLetterQueue = name.endsWith(DEAD_LETTER_SUFFIX);
         this.leases = new ShareLeases(cluster, group, log.topic(), name, config.maxAttempts(),
                 config.defaultLease().toMillis(), isDeadLetterQueue ? null
-                : entry -> deadLetterQueue.apply(name + DEAD_LETTER_SUFFIX).log.append(entry, Durability.SYNC));
+                : entry -> deadLetterQueue.apply(name + DEAD_LETTER_SUFFIX).log.append(entry, Durability.SYNC),
+                new ShareLeases.Later() {
+                    @Override
+                    public Duration backoff(int attempt) {
+                        return config.backoff(attempt);
+                    }
+
+                    @Override
+                    public void write(ConsumerRecord<byte[], byte[]> record, int attempts, long deliverAt) {
+                        delays.send(name, RecordMapping.mikyuHeaders(record.headers()),
+                                record.value() == null ? new byte[0] : record.value(), deliverAt, attempts);
+                    }
+                });
+        if (!isDeadLetterQueue) {
+            delays.ensureForwarding();
+        }
     }
 
     @Override
@@ -71,18 +92,52 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
         return config;
     }
 
+    /**
+     * A task to be delivered later goes to a delay tier (docs/kafka.md) and its id is its offset there; it gets
+     * its id in the queue's topic when it is forwarded.
+     */
     @Override
     public long enqueue(Task task, Durability durability) {
+        if (isDelayed(task)) {
+            Entry e = entry(task);
+            return delays.send(name, e.headers(), e.payload(), task.deliverAt(), 0);
+        }
         return log.append(entry(task), durability);
+    }
+
+    private static boolean isDelayed(Task task) {
+        return task.deliverAt() > System.currentTimeMillis();
     }
 
     @Override
     public long enqueueBatch(List<Task> tasks, Durability durability) {
+        if (tasks.stream().anyMatch(KafkaTaskQueue::isDelayed)) {
+            long first = -1;
+            for (Task t : tasks) {
+                long id = enqueue(t, durability);
+                first = first < 0 ? id : first;
+            }
+            return first;
+        }
         List<Entry> entries = new ArrayList<>(tasks.size());
         for (Task t : tasks) {
             entries.add(entry(t));
         }
         return log.appendBatch(entries, durability);
+    }
+
+    /** The Kafka record an enqueue of {@code task} sends (what a transaction sends for it). */
+    public ProducerRecord<byte[], byte[]> record(Task task) {
+        if (isDelayed(task)) {
+            Entry e = entry(task);
+            return delays.record(name, e.headers(), e.payload(), task.deliverAt(), 0);
+        }
+        return RecordMapping.toKafka(log.topic(), entry(task));
+    }
+
+    /** The leases this handle holds (a transaction checks, renews and settles them). */
+    public ShareLeases leases() {
+        return leases;
     }
 
     /** The task as a record: its priority and times travel as the headers shared groups read too. */
@@ -134,10 +189,10 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
         }
     }
 
-    /** Back to the queue at once ({@code delay} is not honoured: Kafka has no redelivery delay). */
+    /** Back at once for no delay; else through a delay tier ({@code null}: the queue's backoff). */
     @Override
     public void nack(LeaseToken token, Duration delay, String reason) {
-        leases.nack(token, reason);
+        leases.nack(token, delay, reason);
     }
 
     /** Back to the queue; Kafka still counts the delivery. */

@@ -1,27 +1,15 @@
 package io.mikyu.bench.jms;
 
-import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
-import jakarta.jms.ConnectionMetaData;
 import jakarta.jms.Destination;
 
-import javax.naming.Context;
-import javax.naming.InitialContext;
-import java.lang.management.GarbageCollectorMXBean;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
-import java.lang.management.MemoryUsage;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
 /**
  * A backlog, the worst day of a queue: the producers send {@code --messages} with nobody consuming, then the
@@ -47,26 +35,13 @@ final class BacklogRun {
     }
 
     Run.Result execute() throws Exception {
-        Context context = new InitialContext(jndi);
-        try {
-            ConnectionFactory factory = (ConnectionFactory) context.lookup(Run.FACTORY);
-            Destination queue = (Destination) context.lookup(Run.QUEUE);
-            return execute(factory, queue);
-        } finally {
-            context.close();
-        }
+        return Run.Setup.lookUp(jndi, Run.QUEUE, options.size, this::execute);
     }
 
-    private Run.Result execute(ConnectionFactory factory, Destination queue) throws Exception {
-        String provider;
-        try (Connection c = factory.createConnection()) {
-            ConnectionMetaData md = c.getMetaData();
-            provider = md.getJMSProviderName() + " " + md.getProviderVersion();
-        }
-        byte[] body = new byte[options.size];
-        for (int i = 0; i < body.length; i++) {
-            body[i] = (byte) ('a' + i % 26);
-        }
+    private Run.Result execute(Run.Setup setup) throws Exception {
+        ConnectionFactory factory = setup.factory();
+        Destination queue = setup.destination();
+        byte[] body = setup.body();
         long total = options.messages;
         state.openWindow(0, Long.MAX_VALUE); // every message counts; latency means nothing in a backlog
 
@@ -79,7 +54,7 @@ final class BacklogRun {
             producers.add(p);
             p.thread.start();
         }
-        Phase produce = Phase.begin();
+        ProcessSampler produce = ProcessSampler.begin();
         go.countDown();
         long lastSent = -1;
         long lastProgress = System.nanoTime();
@@ -106,7 +81,7 @@ final class BacklogRun {
         }
 
         // Phase 2: drain it.
-        Phase drain = Phase.begin();
+        ProcessSampler drain = ProcessSampler.begin();
         CountDownLatch subscribed = new CountDownLatch(workload.consumers);
         List<Consumer> consumers = new ArrayList<>();
         for (int i = 0; i < workload.consumers; i++) {
@@ -146,134 +121,26 @@ final class BacklogRun {
         }
         boolean ok = !state.failed() && v.ok() && received == sent;
 
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("case", workload.label());
-        r.put("provider", provider);
-        r.put("producers", workload.producers);
-        r.put("consumers", workload.consumers);
-        r.put("messageBytes", options.size);
+        Map<String, Object> r = setup.fields(workload);
         r.put("messages", total);
         r.put("maxHeapMB", Runtime.getRuntime().maxMemory() >> 20);
-        r.put("produceS", round(produce.seconds()));
-        r.put("producePerS", round(sent / produce.seconds()));
+        r.put("produceS", Run.round(produce.seconds()));
+        r.put("producePerS", Run.round(sent / produce.seconds()));
         r.put("produceHeapPeakMB", produce.heapPeakMb);
         r.put("produceLiveHeapPeakMB", produce.liveHeapPeakMb);
         r.put("produceGcMs", produce.gcMillis);
         r.put("produceGcCount", produce.gcCount);
-        r.put("drainS", round(drain.seconds()));
-        r.put("drainPerS", round(received / drain.seconds()));
+        r.put("drainS", Run.round(drain.seconds()));
+        r.put("drainPerS", Run.round(received / drain.seconds()));
         r.put("drainHeapPeakMB", drain.heapPeakMb);
         r.put("drainLiveHeapPeakMB", drain.liveHeapPeakMb);
         r.put("drainGcMs", drain.gcMillis);
         r.put("drainGcCount", drain.gcCount);
         // the drain rate, under the name jms-ratio.sh reads
-        r.put("msgsPerS", round(received / drain.seconds()));
+        r.put("msgsPerS", Run.round(received / drain.seconds()));
         r.put("p50us", 0);
         r.put("p99us", 0);
-        r.put("sent", sent);
-        r.put("expected", sent);
-        r.put("received", received);
-        r.put("lost", v.lost());
-        r.put("duplicates", v.duplicates());
-        r.put("unexpected", v.unexpected());
-        r.put("foreign", v.foreign());
-        r.put("redelivered", redelivered);
-        r.put("verified", ok);
-        if (state.failed()) {
-            r.put("error", String.valueOf(state.failure()));
-        }
-        return new Run.Result(ok, r);
-    }
-
-    private static double round(double v) {
-        return Math.round(v * 10) / 10.0;
-    }
-
-    /**
-     * Wall time, heap high-water marks and garbage collection of one phase. The heap is sampled every 10 ms: the
-     * highest heap in use (garbage included) and the highest heap left in use right after a collection (what the
-     * provider keeps alive, the figure that must not grow with the backlog).
-     */
-    private static final class Phase {
-        private final long startNs = System.nanoTime();
-        private final long gcMillisAtStart = gcMillis();
-        private final long gcCountAtStart = gcCount();
-        private final Thread sampler;
-        private volatile boolean running = true;
-        private volatile long usedMax;
-        private volatile long afterGcMax;
-        private long endNs;
-        long heapPeakMb;
-        long liveHeapPeakMb;
-        long gcMillis;
-        long gcCount;
-
-        private Phase() {
-            sampler = new Thread(this::sample, "bench-heap-sampler");
-            sampler.setDaemon(true);
-            sampler.start();
-        }
-
-        static Phase begin() {
-            return new Phase();
-        }
-
-        private void sample() {
-            List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
-            long[] seen = new long[collectors.size()];
-            Set<String> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
-                    .filter(pool -> pool.getType() == MemoryType.HEAP).map(MemoryPoolMXBean::getName)
-                    .collect(Collectors.toSet());
-            while (running) {
-                usedMax = Math.max(usedMax, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
-                for (int i = 0; i < seen.length; i++) {
-                    if (collectors.get(i) instanceof com.sun.management.GarbageCollectorMXBean gc
-                            && gc.getCollectionCount() != seen[i] && gc.getLastGcInfo() != null) {
-                        seen[i] = gc.getCollectionCount();
-                        long afterGc = 0;
-                        for (Map.Entry<String, MemoryUsage> pool
-                                : gc.getLastGcInfo().getMemoryUsageAfterGc().entrySet()) {
-                            afterGc += heapPools.contains(pool.getKey()) ? pool.getValue().getUsed() : 0;
-                        }
-                        afterGcMax = Math.max(afterGcMax, afterGc);
-                    }
-                }
-                try {
-                    TimeUnit.MILLISECONDS.sleep(10);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }
-
-        void end() throws InterruptedException {
-            endNs = System.nanoTime();
-            running = false;
-            sampler.join();
-            heapPeakMb = usedMax >> 20;
-            liveHeapPeakMb = afterGcMax >> 20;
-            gcMillis = gcMillis() - gcMillisAtStart;
-            gcCount = gcCount() - gcCountAtStart;
-        }
-
-        double seconds() {
-            return Math.max(endNs - startNs, 1) / 1e9;
-        }
-
-        private static long gcMillis() {
-            long sum = 0;
-            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-                sum += Math.max(gc.getCollectionTime(), 0);
-            }
-            return sum;
-        }
-
-        private static long gcCount() {
-            long sum = 0;
-            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-                sum += Math.max(gc.getCollectionCount(), 0);
-            }
-            return sum;
-        }
+        Run.putCounts(r, sent, sent, received, v, redelivered);
+        return Run.Result.of(ok, r, state);
     }
 }

@@ -22,7 +22,9 @@ enum Case {
     // a backlog: --messages produced with nobody consuming, then drained (BacklogRun), not a measured window
     Q_BACKLOG_PERSIST_ASYNC_4P4C(Destination.QUEUE, 4, 4, true, Durability.ASYNC, 0, 0),
     // large messages (run with --size 100MiB): one a second, latency = the round trip of one whole body
-    Q_LARGE_SYNC_RATE1_1P1C(Destination.QUEUE, 1, 1, true, Durability.SYNC, 0, 1);
+    Q_LARGE_SYNC_RATE1_1P1C(Destination.QUEUE, 1, 1, true, Durability.SYNC, 0, 1),
+    // message groups: each producer's messages spread over 250 JMSXGroupIDs of its own, 1,000 in all
+    Q_GROUPS1000_PERSIST_ASYNC_4P4C(Destination.QUEUE, 4, 4, true, Durability.ASYNC, 0, 0);
 
     enum Destination { QUEUE, TOPIC }
 
@@ -65,6 +67,11 @@ enum Case {
     /** Produce first, consume after: {@link BacklogRun} instead of {@link Run}. */
     boolean backlog() {
         return this == Q_BACKLOG_PERSIST_ASYNC_4P4C;
+    }
+
+    /** JMSXGroupIDs across all producers (each its own share); 0: messages carry none. */
+    int groups() {
+        return this == Q_GROUPS1000_PERSIST_ASYNC_4P4C ? 1_000 : 0;
     }
 
     boolean transacted() {

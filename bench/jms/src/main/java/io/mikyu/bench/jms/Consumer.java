@@ -96,6 +96,9 @@ final class Consumer implements Runnable {
             return;
         }
         long now = System.nanoTime();
+        if (workload.groups() > 0) {
+            tally.inGroup(m.getStringProperty("JMSXGroupID"), m.getLongProperty(Stamp.SEQ), m.getJMSRedelivered());
+        }
         tally.record(m.getIntProperty(Stamp.PRODUCER), m.getLongProperty(Stamp.SEQ),
                 m.getLongProperty(Stamp.SENT_AT), m.getJMSRedelivered(), now, state.windowStart(), state.windowEnd());
     }

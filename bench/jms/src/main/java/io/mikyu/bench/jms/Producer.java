@@ -92,6 +92,9 @@ final class Producer implements Runnable {
                 m.setIntProperty(Stamp.PRODUCER, id);
                 m.setLongProperty(Stamp.SEQ, seq);
                 m.setLongProperty(Stamp.SENT_AT, stamp);
+                if (workload.groups() > 0) {
+                    m.setStringProperty("JMSXGroupID", Stamp.group(id, seq, workload));
+                }
                 producer.send(m);
                 seq++;
                 sentSoFar.lazySet(seq);

@@ -8,7 +8,6 @@ import org.HdrHistogram.Histogram;
 
 import javax.naming.Context;
 import javax.naming.InitialContext;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,27 +52,14 @@ final class Run {
     }
 
     Result execute() throws Exception {
-        Context context = new InitialContext(jndi);
-        try {
-            ConnectionFactory factory = (ConnectionFactory) context.lookup(FACTORY);
-            Destination destination = (Destination) context.lookup(
-                    workload.destination == Case.Destination.TOPIC ? TOPIC : QUEUE);
-            return execute(factory, destination);
-        } finally {
-            context.close();
-        }
+        return Setup.lookUp(jndi, workload.destination == Case.Destination.TOPIC ? TOPIC : QUEUE, options.size,
+                this::execute);
     }
 
-    private Result execute(ConnectionFactory factory, Destination destination) throws Exception {
-        String provider;
-        try (Connection c = factory.createConnection()) {
-            ConnectionMetaData md = c.getMetaData();
-            provider = md.getJMSProviderName() + " " + md.getProviderVersion();
-        }
-        byte[] body = new byte[options.size];
-        for (int i = 0; i < body.length; i++) {
-            body[i] = (byte) ('a' + i % 26);
-        }
+    private Result execute(Setup setup) throws Exception {
+        ConnectionFactory factory = setup.factory();
+        Destination destination = setup.destination();
+        byte[] body = setup.body();
         CountDownLatch subscribed = new CountDownLatch(workload.consumers);
         CountDownLatch go = new CountDownLatch(1);
         List<Consumer> consumers = new ArrayList<>();
@@ -111,9 +97,9 @@ final class Run {
             state.openWindow(now, now + durationNs);
         }
         RunState.waitUntil(state.windowStart());
-        long cpuAtStart = processCpuNs();
+        long cpuAtStart = ProcessSampler.cpuTimeNanos();
         RunState.waitUntil(state.windowEnd());
-        long cpuAtEnd = processCpuNs();
+        long cpuAtEnd = ProcessSampler.cpuTimeNanos();
         for (Producer p : producers) {
             joinOrFail(p.thread);
         }
@@ -150,12 +136,7 @@ final class Run {
         double window = durationNs / 1e9;
         boolean ok = !state.failed() && v.ok() && received == expected;
 
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("case", workload.label());
-        r.put("provider", provider);
-        r.put("producers", workload.producers);
-        r.put("consumers", workload.consumers);
-        r.put("messageBytes", options.size);
+        Map<String, Object> r = setup.fields(workload);
         r.put("warmupS", options.warmupSeconds);
         r.put("durationS", options.durationSeconds);
         r.put("settleS", round(settleSeconds));
@@ -169,21 +150,10 @@ final class Run {
         r.put("p999us", micros(latency, 99.9));
         r.put("maxUs", latency.getTotalCount() == 0 ? 0 : round(latency.getMaxValue() / 1e3));
         r.put("latencyCount", latency.getTotalCount());
-        r.put("sent", sentTotal);
-        r.put("expected", expected);
-        r.put("received", received);
-        r.put("lost", v.lost());
-        r.put("duplicates", v.duplicates());
-        r.put("unexpected", v.unexpected());
-        r.put("foreign", v.foreign());
-        r.put("redelivered", redelivered);
+        putCounts(r, sentTotal, expected, received, v, redelivered);
         r.put("drainS", round(drainSeconds));
         r.put("processCpuPct", cpuAtStart < 0 ? -1 : round(100.0 * (cpuAtEnd - cpuAtStart) / durationNs));
-        r.put("verified", ok);
-        if (state.failed()) {
-            r.put("error", String.valueOf(state.failure()));
-        }
-        return new Result(ok, r);
+        return Result.of(ok, r, state);
     }
 
     /**
@@ -248,22 +218,82 @@ final class Run {
         }
     }
 
-    private static long processCpuNs() {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
-            return os.getProcessCpuTime();
-        }
-        return -1;
-    }
-
     private static double micros(Histogram h, double percentile) {
         return h.getTotalCount() == 0 ? 0 : round(h.getValueAtPercentile(percentile) / 1e3);
     }
 
-    private static double round(double v) {
+    /** {@code v} to one decimal place, as results show rates and times. */
+    static double round(double v) {
         return Math.round(v * 10) / 10.0;
+    }
+
+    /** The message counts and the verification's findings, in that order, into a result's fields. */
+    static void putCounts(Map<String, Object> r, long sent, long expected, long received, Verification v,
+                          long redelivered) {
+        r.put("sent", sent);
+        r.put("expected", expected);
+        r.put("received", received);
+        r.put("lost", v.lost());
+        r.put("duplicates", v.duplicates());
+        r.put("unexpected", v.unexpected());
+        r.put("foreign", v.foreign());
+        r.put("redelivered", redelivered);
+    }
+
+    /**
+     * What every run starts from: the provider's connection factory and the destination its JNDI environment names,
+     * the provider's name and version, and the body every message carries.
+     */
+    record Setup(ConnectionFactory factory, Destination destination, String provider, byte[] body) {
+
+        /** The part of a run that works with the provider. */
+        interface Measured {
+            Result run(Setup setup) throws Exception;
+        }
+
+        /** Looks up {@value #FACTORY} and {@code destination} in {@code jndi}, and runs {@code run} with them. */
+        static Result lookUp(Properties jndi, String destination, int bodyBytes, Measured run) throws Exception {
+            Context context = new InitialContext(jndi);
+            try {
+                ConnectionFactory factory = (ConnectionFactory) context.lookup(FACTORY);
+                Destination d = (Destination) context.lookup(destination);
+                String provider;
+                try (Connection c = factory.createConnection()) {
+                    ConnectionMetaData md = c.getMetaData();
+                    provider = md.getJMSProviderName() + " " + md.getProviderVersion();
+                }
+                byte[] body = new byte[bodyBytes];
+                for (int i = 0; i < body.length; i++) {
+                    body[i] = (byte) ('a' + i % 26);
+                }
+                return run.run(new Setup(factory, d, provider, body));
+            } finally {
+                context.close();
+            }
+        }
+
+        /** A result's first fields: the case, the provider, the clients and the message size. */
+        Map<String, Object> fields(Case workload) {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("case", workload.label());
+            r.put("provider", provider);
+            r.put("producers", workload.producers);
+            r.put("consumers", workload.consumers);
+            r.put("messageBytes", body.length);
+            return r;
+        }
     }
 
     /** A run's outcome: {@code verified} in {@link #fields} is {@link #ok}. */
     record Result(boolean ok, Map<String, Object> fields) {
+
+        /** Ends {@code fields} with {@code verified} and, if the run failed, its {@code error}. */
+        static Result of(boolean ok, Map<String, Object> fields, RunState state) {
+            fields.put("verified", ok);
+            if (state.failed()) {
+                fields.put("error", String.valueOf(state.failure()));
+            }
+            return new Result(ok, fields);
+        }
     }
 }

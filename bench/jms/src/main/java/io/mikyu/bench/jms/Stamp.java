@@ -15,4 +15,10 @@ final class Stamp {
 
     private Stamp() {
     }
+
+    /** The JMSXGroupID of producer {@code producer}'s message {@code seq}: its own share of the case's groups. */
+    static String group(int producer, long seq, Case workload) {
+        int perProducer = Math.max(1, workload.groups() / workload.producers);
+        return producer + "-" + (seq % perProducer);
+    }
 }

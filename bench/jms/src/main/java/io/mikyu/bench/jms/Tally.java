@@ -24,11 +24,22 @@ final class Tally {
     long redelivered;
     long foreign;
     long malformed;
+    /** Grouped cases: messages that came after a later one of their group (at this consumer). */
+    long outOfGroupOrder;
+    private final java.util.Map<String, Long> lastOfGroup = new java.util.HashMap<>();
 
     Tally(int producers) {
         seen = new BitSet[producers];
         for (int i = 0; i < producers; i++) {
             seen[i] = new BitSet();
+        }
+    }
+
+    /** A grouped message: its group's messages must come in their producer's order (a redelivery may repeat). */
+    void inGroup(String group, long seq, boolean wasRedelivered) {
+        Long last = lastOfGroup.put(group, seq);
+        if (last != null && seq < last && !wasRedelivered) {
+            outOfGroupOrder++;
         }
     }
 

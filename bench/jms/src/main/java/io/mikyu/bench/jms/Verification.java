@@ -11,7 +11,8 @@ import java.util.List;
  * @param lost       committed messages nobody (queue) or some subscriber (topic) received
  * @param duplicates messages received more than once (by one consumer, or on a queue by two)
  * @param unexpected messages received that their producer never committed (a rolled-back or unfinished send)
- * @param foreign    messages of another run, malformed ids and bodies of the wrong size
+ * @param foreign    messages of another run, malformed ids and bodies of the wrong size, and in a grouped case
+ *                   messages that came after a later one of their group
  */
 record Verification(long lost, long duplicates, long unexpected, long foreign) {
 
@@ -26,7 +27,7 @@ record Verification(long lost, long duplicates, long unexpected, long foreign) {
         long foreign = 0;
         for (Tally t : tallies) {
             duplicates += t.duplicates;
-            foreign += t.foreign + t.malformed;
+            foreign += t.foreign + t.malformed + t.outOfGroupOrder;
         }
         for (int p = 0; p < committed.length; p++) {
             int sent = Math.toIntExact(committed[p]);

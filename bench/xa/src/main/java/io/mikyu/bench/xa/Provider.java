@@ -1,9 +1,12 @@
 package io.mikyu.bench.xa;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.EngineStats;
 import io.mikyu.jms.MikyuXAConnectionFactory;
 import io.mikyu.jms.embedded.EmbeddedEngines;
+import io.mikyu.jms.metrics.JmsMetrics;
 import jakarta.jms.XAConnectionFactory;
 import org.apache.activemq.artemis.api.core.QueueConfiguration;
 import org.apache.activemq.artemis.api.core.RoutingType;
@@ -119,10 +122,13 @@ abstract class Provider implements AutoCloseable {
         private final XAConnectionFactory factory;
         private final String url;
         private final Path dir;
+        /** The provider's and its engine's meters: the writer's count of sync requests that waited for an fsync. */
+        private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
         Mikyu(Path dir, String options) throws java.io.IOException {
             Files.createDirectories(dir);
             this.dir = dir;
+            JmsMetrics.addRegistry(meters);
             url = "vm://" + dir.toAbsolutePath() + (options.isEmpty() ? "" : "?" + options);
             factory = new MikyuXAConnectionFactory(url);
         }
@@ -147,10 +153,18 @@ abstract class Provider implements AutoCloseable {
                 c.put("cycles", stats.commits());
                 c.put("requests", stats.commitRequests());
                 c.put("fsyncs", stats.fsyncs());
+                // sync requests (PREPARE, COMMIT) that arrived while an fsync ran and waited for it to end first
+                FunctionCounter behind = meters.find("mikyu.engine.sync.behind.fsync").functionCounter();
+                c.put("behindFsync", behind == null ? 0L : (long) behind.count());
                 return c;
             } finally {
                 handle.release();
             }
+        }
+
+        @Override
+        public void close() {
+            JmsMetrics.removeRegistry(meters);
         }
     }
 

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * <p>The writer copies each published batch into chunks of memory that the cache allocates once and reuses, rather
  * than keeping the producers' arrays: a kept array lives just long enough (tens of milliseconds, the budget's worth
  * of appends) to survive a young collection, so a collector copies and promotes the whole budget over and over and
- * the heap grows to hold what dies in the old generation. Chunks grow from 4 KiB to an eighth of the budget, so a
+ * the heap grows to hold what dies in the old generation. Chunks grow from 512 bytes to an eighth of the budget, so a
  * queue that holds little costs little. A batch larger than a chunk is kept as the array it came in.
  *
  * <p>One writer adds; readers search lock-free. A reader pins the chunk it decodes from, and the writer reuses a
@@ -28,11 +28,16 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <p>Bounded twice: by slot count (the ring) and by bytes (older batches are dropped once the sum exceeds the
  * budget), so both many tiny batches and a few huge ones stay within memory limits.
+ *
+ * <p>The ring starts with {@link #FIRST_SLOTS} slots and doubles as batches come, up to the slot count: a full-size
+ * ring (16 KiB of references at 4,096 slots) for each of ten thousand queues that hold a message or none would be
+ * most of their heap. A reader that still holds the smaller ring finds its slots stale or empty: a miss, as for a
+ * reused slot, since every entry is checked against the offset wanted.
  */
 final class RecentBatchCache {
 
     /** The first chunk of a queue (or the first batch's size): ten thousand queues of a few records cost little. */
-    static final int FIRST_CHUNK_BYTES = 4 * 1024;
+    static final int FIRST_CHUNK_BYTES = 512;
     /** The budget is held in this many full-size chunks. */
     private static final int CHUNKS_PER_BUDGET = 8;
     private static final int MAX_SPARE_CHUNKS = 2;
@@ -59,11 +64,15 @@ final class RecentBatchCache {
     private record Entry(Chunk chunk, int generation, int pos, int length, long base, long last) {
     }
 
-    private final AtomicReferenceArray<Entry> slots;
-    private final int mask;
+    /** Slots a new cache starts with. */
+    static final int FIRST_SLOTS = 16;
+
+    /** The ring: replaced by one twice the size (writer) until it has {@link #maxSlots}; slot = seq & (length - 1). */
+    private volatile AtomicReferenceArray<Entry> slots;
+    private final int maxSlots;
     private final long byteBudget;
     private final int fullChunkBytes;
-    /** Sequence number of the next batch to add; slot = seq & mask. */
+    /** Sequence number of the next batch to add. */
     private volatile long head;
     /** Oldest sequence number still cached. */
     private volatile long tail;
@@ -82,8 +91,8 @@ final class RecentBatchCache {
 
     RecentBatchCache(int slotCount, long byteBudget) {
         int n = Integer.highestOneBit(Math.max(2, slotCount - 1)) << 1;
-        this.slots = new AtomicReferenceArray<>(n);
-        this.mask = n - 1;
+        this.maxSlots = n;
+        this.slots = new AtomicReferenceArray<>(Math.min(FIRST_SLOTS, n));
         this.byteBudget = byteBudget;
         this.fullChunkBytes = (int) Math.min(Integer.MAX_VALUE - 16,
                 Math.max(Math.min(byteBudget, FIRST_CHUNK_BYTES), byteBudget / CHUNKS_PER_BUDGET));
@@ -99,17 +108,42 @@ final class RecentBatchCache {
         long h = head;
         long t = tail;
         long evictFrom = t;
-        while (h - t >= slots.length() || (bytes + batch.length > byteBudget && t < h)) {
-            Entry old = slots.get((int) (t & mask));
+        if (h - t >= slots.length() && slots.length() < maxSlots) {
+            grow(t, h);
+        }
+        AtomicReferenceArray<Entry> ring = slots;
+        int mask = ring.length() - 1;
+        while (h - t >= ring.length() || (bytes + batch.length > byteBudget && t < h)) {
+            Entry old = ring.get((int) (t & mask));
             bytes -= old == null ? 0 : old.length;
             t++;
         }
         tail = t; // published before any memory is reused, so readers treat the old sequences as gone
         release(evictFrom, t);
         Entry entry = store(batch);
-        slots.set((int) (h & mask), entry);
+        ring.set((int) (h & mask), entry);
         bytes += batch.length;
         head = h + 1;
+    }
+
+    /**
+     * Writer: replaces the ring by one twice its size holding the batches of sequences [t, h). Published before
+     * the head moves on, so a reader that sees a newer head sees this ring too.
+     */
+    private void grow(long t, long h) {
+        AtomicReferenceArray<Entry> old = slots;
+        AtomicReferenceArray<Entry> bigger = new AtomicReferenceArray<>(old.length() * 2);
+        int oldMask = old.length() - 1;
+        int newMask = bigger.length() - 1;
+        for (long seq = t; seq < h; seq++) {
+            bigger.set((int) (seq & newMask), old.get((int) (seq & oldMask)));
+        }
+        slots = bigger;
+    }
+
+    /** Writer: the ring's current size (for tests). */
+    int slotCapacity() {
+        return slots.length();
     }
 
     /** Writer: copies {@code batch} into chunk memory (or keeps an oversized one as it is). */
@@ -150,11 +184,13 @@ final class RecentBatchCache {
 
     /** Writer: the batches of sequences [from, to) left the cache. */
     private void release(long from, long to) {
+        AtomicReferenceArray<Entry> ring = slots;
+        int mask = ring.length() - 1;
         for (long seq = from; seq < to; seq++) {
             int slot = (int) (seq & mask);
-            Entry e = slots.get(slot);
+            Entry e = ring.get(slot);
             // Let go of what was evicted: a slot left pointing at it would keep its memory reachable.
-            slots.set(slot, null);
+            ring.set(slot, null);
             if (e != null && --e.chunk.live == 0 && e.chunk != current) {
                 retire(e.chunk);
             }
@@ -212,13 +248,15 @@ final class RecentBatchCache {
             return from;
         }
         long h = head;
-        long seq = find(from, tail, h);
+        AtomicReferenceArray<Entry> ring = slots; // after the head: at least the ring that head was written with
+        int mask = ring.length() - 1;
+        long seq = find(ring, from, tail, h);
         if (seq < 0) {
             return from;
         }
         long next = from;
         for (; seq < h && next < end && !sink.isFull(); seq++) {
-            Entry e = slots.get((int) (seq & mask));
+            Entry e = ring.get((int) (seq & mask));
             if (e == null || e.last < next || e.base > next) {
                 break; // an evicted or reused slot: the caller reads the rest from disk
             }
@@ -242,12 +280,13 @@ final class RecentBatchCache {
     }
 
     /** The sequence number of the cached batch containing {@code offset}, or -1. */
-    private long find(long offset, long t, long h) {
+    private long find(AtomicReferenceArray<Entry> ring, long offset, long t, long h) {
+        int mask = ring.length() - 1;
         long lo = t;
         long hi = h - 1;
         while (lo <= hi) {
             long mid = (lo + hi) >>> 1;
-            Entry e = slots.get((int) (mid & mask));
+            Entry e = ring.get((int) (mid & mask));
             if (e == null) {
                 return -1;
             }

@@ -8,6 +8,7 @@ import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.EngineConfig.TransientMemoryPolicy;
 import io.mikyu.engine.Headers;
 import io.mikyu.engine.MemoryLimitException;
+import io.mikyu.engine.StoreClosedException;
 import io.mikyu.engine.Task;
 
 import java.util.ArrayList;
@@ -24,8 +25,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * enqueue over a limit does ({@link TransientMemoryPolicy}). Without it a NON_PERSISTENT producer to a queue nobody
  * consumes grows the heap until the JVM dies.
  *
- * <p>Reserving and releasing are compare-and-set on two counters (the queue's, then the store's), so the common
- * case takes no lock; only a blocked enqueue waits on the lock, and a release takes it only while one waits.
+ * <p>Reserving and releasing are atomic additions to two counters (the queue's, then the store's) under the
+ * queue's account monitor (uncontended unless producers and consumers of one queue meet), which is what orders them
+ * against the account's close; only a blocked enqueue waits on the budget's lock, and a release takes that lock
+ * only while one waits.
  * A task is charged when it is admitted and released when it leaves the queue's memory (acked, expired,
  * dead-lettered, purged, or its queue deleted or closed), by the queue's state as it forgets the task.
  */
@@ -209,8 +212,12 @@ public final class TransientMemory implements AutoCloseable {
             return tryCharge(size, count);
         }
 
-        /** Charges without a limit: tasks moved in memory from another queue (dead letters), already counted there. */
-        public void force(long size, int count) {
+        /**
+         * Charges without a limit: tasks moved in memory from another queue (dead letters), already counted there.
+         * Refused ({@link StoreClosedException}) once the queue is deleted or closed, as any charge.
+         */
+        public synchronized void force(long size, int count) {
+            checkOpen();
             bytes.addAndGet(size);
             tasks.addAndGet(count);
             TransientMemory.this.bytes.addAndGet(size);
@@ -218,25 +225,33 @@ public final class TransientMemory implements AutoCloseable {
         }
 
         /** Gives back what tasks of this queue took; after {@link #close()}, nothing is left to give. */
-        public synchronized void release(long size, int count) {
-            if (closed) {
-                return;
+        public void release(long size, int count) {
+            synchronized (this) {
+                if (closed) {
+                    return;
+                }
+                bytes.addAndGet(-size);
+                tasks.addAndGet(-count);
+                TransientMemory.this.bytes.addAndGet(-size);
+                TransientMemory.this.tasks.addAndGet(-count);
             }
-            bytes.addAndGet(-size);
-            tasks.addAndGet(-count);
-            TransientMemory.this.bytes.addAndGet(-size);
-            TransientMemory.this.tasks.addAndGet(-count);
-            signalFreed();
+            signalFreed(); // outside the monitor: a blocked admit holds the budget's lock and then takes it
         }
 
-        /** The queue is deleted or closed: everything it holds is given back, and later releases are ignored. */
-        public synchronized void close() {
-            if (closed) {
-                return;
+        /**
+         * The queue is deleted or closed: everything it holds is given back, later releases are ignored and later
+         * charges refused. A charge and the close take the same monitor, so a charge is either given back here or
+         * never made: a charge made after it would count forever what no queue holds.
+         */
+        public void close() {
+            synchronized (this) {
+                if (closed) {
+                    return;
+                }
+                closed = true;
+                TransientMemory.this.bytes.addAndGet(-bytes.getAndSet(0));
+                TransientMemory.this.tasks.addAndGet(-tasks.getAndSet(0));
             }
-            closed = true;
-            TransientMemory.this.bytes.addAndGet(-bytes.getAndSet(0));
-            TransientMemory.this.tasks.addAndGet(-tasks.getAndSet(0));
             signalFreed();
         }
 
@@ -248,7 +263,8 @@ public final class TransientMemory implements AutoCloseable {
             return tasks.get();
         }
 
-        private boolean tryCharge(long size, int count) {
+        private synchronized boolean tryCharge(long size, int count) {
+            checkOpen();
             if (!tryAdd(bytes, size, perQueueLimit)) {
                 return false;
             }
@@ -259,6 +275,13 @@ public final class TransientMemory implements AutoCloseable {
             tasks.addAndGet(count);
             TransientMemory.this.tasks.addAndGet(count);
             return true;
+        }
+
+        private void checkOpen() {
+            if (closed) {
+                throw new StoreClosedException("task queue '" + queue + "' is deleted or closed: its transient tasks"
+                        + " are no longer counted, nothing was enqueued");
+            }
         }
 
         /** Whether {@code size} could ever be charged: not larger than a limit on its own. */
@@ -273,7 +296,7 @@ public final class TransientMemory implements AutoCloseable {
             try {
                 while (!tryCharge(size, count)) {
                     long remaining = deadline - System.nanoTime();
-                    if (remaining <= 0 || closed) {
+                    if (remaining <= 0) {
                         return false;
                     }
                     freed.awaitNanos(remaining);

@@ -55,26 +55,36 @@ abstract class QueueRegistry<H, C> {
     void forgetFailedCreate(String name) {
     }
 
-    /** Opens every queue found under the root; removes leftovers of interrupted creates and deletes. */
+    /**
+     * Opens every queue found under the root, a few at a time ({@link ParallelOpen}); removes leftovers of
+     * interrupted creates and deletes. {@link #open} must therefore be safe to run for different queues at once.
+     */
     void load() throws IOException {
+        List<ParallelOpen.Step> opens = new ArrayList<>();
         try (Stream<Path> dirs = Files.list(root)) {
             for (Path d : (Iterable<Path>) dirs::iterator) {
                 String name = d.getFileName().toString();
                 if (name.startsWith(".")) {
                     Directories.deleteRecursively(d);
                 } else if (Files.isDirectory(d) && Files.exists(d.resolve(QueueConfigFile.FILE_NAME))) {
-                    C c;
-                    try {
-                        c = readConfig(d);
-                    } catch (IOException | RuntimeException e) {
-                        recovery.accept(QueueConfigFile.unreadable(d, kind, e));
-                        quarantined.add(name);
-                        continue;
-                    }
-                    queues.put(name, open(name, d, c));
+                    opens.add(() -> load(name, d));
                 }
             }
         }
+        ParallelOpen.runAll(opens);
+    }
+
+    /** Opens and registers one queue found at open, or quarantines it if its settings cannot be read. */
+    private void load(String name, Path d) throws IOException {
+        C c;
+        try {
+            c = readConfig(d);
+        } catch (IOException | RuntimeException e) {
+            recovery.accept(QueueConfigFile.unreadable(d, kind, e));
+            quarantined.add(name);
+            return;
+        }
+        queues.put(name, open(name, d, c));
     }
 
     H create(String name, C queueConfig) {

@@ -235,7 +235,7 @@ public final class Store implements Mikyu {
                 .withSegmentBytes(16L << 20);
         SegmentedLog log = SegmentedLog.open("transactions", "transaction log", dir, c, config, writerScratch, files,
                 recoveryEvents::add);
-        transactions = new TransactionManager(log, writer, config, this::participant);
+        transactions = new TransactionManager(log, writer, config, this::participant, writerMetrics);
         transactions.recover();
     }
 
@@ -497,6 +497,7 @@ public final class Store implements Mikyu {
             closed = true;
         }
         flusher.close();
+        transactions.close();
         flusher.flushAll();
         transactions.confirmDurable(); // APPLIED for what the flush covered, so a reopen need not look for them
         timer.shutdownNow();

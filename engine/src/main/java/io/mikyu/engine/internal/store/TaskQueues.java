@@ -163,6 +163,9 @@ final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
     /** Writer thread, on store close: closes every queue (cleanly, so reopening needs no scan). */
     void closeAll(boolean clean) {
         for (TaskQueueHandle t : queues.values()) {
+            if (clean) {
+                t.checkpointOnClose();
+            }
             try {
                 t.storage().close(clean);
             } catch (IOException e) {

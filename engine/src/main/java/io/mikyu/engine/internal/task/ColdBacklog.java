@@ -253,6 +253,24 @@ final class ColdBacklog {
         return out;
     }
 
+    /** Its state for a checkpoint: copies of the runs' starts, counts and newest ids, and the ids ahead, sorted. */
+    long[][] snapshot() {
+        return new long[][] {from.clone(), count.clone(), last.clone(),
+                ahead.stream().mapToLong(Long::longValue).sorted().toArray()};
+    }
+
+    /** The state a checkpoint kept ({@link #snapshot}), into an empty backlog. */
+    void restore(long[] from, long[] count, long[] last, long[] ahead) {
+        System.arraycopy(from, 0, this.from, 0, LEVELS);
+        System.arraycopy(count, 0, this.count, 0, LEVELS);
+        System.arraycopy(last, 0, this.last, 0, LEVELS);
+        total = java.util.Arrays.stream(count).sum();
+        this.ahead.clear();
+        for (long id : ahead) {
+            this.ahead.add(id);
+        }
+    }
+
     private boolean isCold(int priority, Record r) {
         byte[] key = r.key();
         if (key == null || key.length < TaskRecordDescriptor.META_LENGTH) {

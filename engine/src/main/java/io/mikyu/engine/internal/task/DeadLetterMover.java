@@ -98,7 +98,7 @@ final class DeadLetterMover {
             }
             byte[] body = e.isTransient() ? e.payload : items.apply(e.id).payload();
             Headers.Builder hb = Headers.builder();
-            for (Headers.Header h : e.headers.asList()) {
+            for (Headers.Header h : e.headers().asList()) {
                 hb.add(h.name(), h.value());
             }
             hb.add(TaskQueue.DLQ_ORIGINAL_QUEUE, name).add(TaskQueue.DLQ_ORIGINAL_ID, Long.toString(e.id))

@@ -70,6 +70,10 @@ final class LeaseLedger {
     final LedgerTransactions transactions;
     /** Producer pacing: how enqueues wait for consumers of a crowded queue. */
     final ProducerPacing pacing;
+    /** Decided, maybe written, not yet applied: what a checkpoint of the memory must replay (LedgerCheckpoints). */
+    final UnappliedDecisions unapplied = new UnappliedDecisions();
+    /** The end of the last batch written through this ledger whose completion ran (completions come in log order). */
+    final java.util.concurrent.atomic.AtomicLong writtenEnd = new java.util.concurrent.atomic.AtomicLong();
 
     LeaseLedger(String name, TaskQueueConfig config, SegmentedLog stateLog, GroupCommitWriter writer,
                 EngineConfig engine, TaskQueueHandle deadLetters, LongFunction<Record> item, LongSupplier stateStamp,
@@ -89,6 +93,7 @@ final class LeaseLedger {
         this.transactions = new LedgerTransactions(this);
         this.waiting = new WaitingConsumers(name, lock, state);
         this.pacing = new ProducerPacing(lock, state, engine.paceProducersAbove());
+        this.state.groups.onChange(waiting::wakeAll, this::withLock);
     }
 
     /** Leases are taken by the caller under {@link #lock}; this snapshots them and their lease records. */
@@ -126,7 +131,7 @@ final class LeaseLedger {
                 records.add(stateRecord(TaskRecordDescriptor.LEASE, e.id, e.lease, leaseUntil, e.attempts, null));
             }
             handedOut.add(new LeasedTask(e.id, new LeaseToken(e.id, e.lease), e.attempts, e.priority, e.enqueuedAt,
-                    e.expiresAt, leaseUntil, e.headers, e.payload, e.leaseRanOut));
+                    e.expiresAt, leaseUntil, e.headers(), e.payload, e.leaseRanOut));
         }
         return new Taken(taken, records, handedOut);
     }
@@ -211,10 +216,12 @@ final class LeaseLedger {
         }
         List<Entry> records = new ArrayList<>(tokens.size());
         List<TaskEntry> finishing = new ArrayList<>(tokens.size());
+        long[] decision = new long[1];
         withLock(() -> {
             for (LeaseToken t : tokens) {
                 state.holder(t); // all or none: check every token before taking any
             }
+            decision[0] = unapplied.decided(stateLog.endOffset());
             for (LeaseToken t : tokens) {
                 TaskEntry e = state.holder(t);
                 if (!e.isTransient()) {
@@ -227,13 +234,17 @@ final class LeaseLedger {
         try {
             writeState(records, durability);
         } catch (RuntimeException failure) {
-            withLock(() -> finishing.forEach(state::abortFinish));
+            withLock(() -> {
+                finishing.forEach(state::abortFinish);
+                unapplied.applied(decision[0]);
+            });
             throw failure;
         }
         withLock(() -> {
             for (TaskEntry e : finishing) {
                 state.finish(e.id);
             }
+            unapplied.applied(decision[0]);
         });
         acked += tokens.size();
     }
@@ -243,6 +254,7 @@ final class LeaseLedger {
         TaskEntry[] held = new TaskEntry[1];
         int[] attempts = new int[1];
         boolean[] leaving = new boolean[1];
+        long[] decision = new long[1];
         withLock(() -> {
             TaskEntry h = state.holder(token);
             held[0] = h;
@@ -250,23 +262,29 @@ final class LeaseLedger {
             if (h.attempts >= config.maxAttempts()) {
                 state.leave(h, reason == null ? "nacked " + h.attempts + " times" : reason);
                 leaving[0] = true;
+            } else {
+                decision[0] = unapplied.decided(stateLog.endOffset());
             }
         });
         if (leaving[0]) {
             deadLetters.move(List.of(held[0]));
             return;
         }
-        long visibleAt = now + (delay == null ? config.backoff(attempts[0]) : delay).toMillis();
-        if (!held[0].isTransient()) {
-            writeState(List.of(stateRecord(TaskRecordDescriptor.NACK, token.taskId(), token.lease(), visibleAt,
-                    attempts[0], reason)));
-        }
-        withLock(() -> {
-            if (state.holder(token) == held[0]) {
-                state.giveBack(held[0], visibleAt, reason, clock.steadyMillis());
-                waiting.wakeAll();
+        try {
+            long visibleAt = now + (delay == null ? config.backoff(attempts[0]) : delay).toMillis();
+            if (!held[0].isTransient()) {
+                writeState(List.of(stateRecord(TaskRecordDescriptor.NACK, token.taskId(), token.lease(), visibleAt,
+                        attempts[0], reason)));
             }
-        });
+            withLock(() -> {
+                if (state.holder(token) == held[0]) {
+                    state.giveBack(held[0], visibleAt, reason, clock.steadyMillis());
+                    waiting.wakeAll();
+                }
+            });
+        } finally {
+            withLock(() -> unapplied.applied(decision[0]));
+        }
     }
 
     /**
@@ -280,10 +298,12 @@ final class LeaseLedger {
         long now = clock.steadyMillis();
         List<Entry> records = new ArrayList<>(tokens.size());
         List<TaskEntry> held = new ArrayList<>(tokens.size());
+        long[] decision = new long[1];
         withLock(() -> {
             for (LeaseToken t : tokens) {
                 state.holder(t);
             }
+            decision[0] = unapplied.decided(stateLog.endOffset());
             for (LeaseToken t : tokens) {
                 TaskEntry e = state.holder(t);
                 held.add(e);
@@ -293,7 +313,12 @@ final class LeaseLedger {
                 }
             }
         });
-        writeState(records);
+        try {
+            writeState(records);
+        } catch (RuntimeException failure) {
+            withLock(() -> unapplied.applied(decision[0]));
+            throw failure;
+        }
         withLock(() -> {
             for (int i = 0; i < tokens.size(); i++) {
                 TaskEntry e = held.get(i);
@@ -303,6 +328,7 @@ final class LeaseLedger {
                     state.giveBackUndelivered(e, "returned undelivered", now);
                 }
             }
+            unapplied.applied(decision[0]);
             waiting.wakeAll();
         });
     }
@@ -313,7 +339,9 @@ final class LeaseLedger {
         long until = clock.steadyMillis() + lease.toMillis();
         long[] result = new long[tokens.size()];
         List<Entry> records = new ArrayList<>(tokens.size());
+        long[] decision = new long[1];
         withLock(() -> {
+            decision[0] = unapplied.decided(stateLog.endOffset());
             for (int i = 0; i < result.length; i++) {
                 LeaseToken t = tokens.get(i);
                 try {
@@ -328,10 +356,16 @@ final class LeaseLedger {
                 }
             }
         });
-        if (!records.isEmpty()) {
-            writeState(records);
+        try {
+            if (!records.isEmpty()) {
+                writeState(records);
+            }
+        } catch (RuntimeException failure) {
+            withLock(() -> unapplied.applied(decision[0]));
+            throw failure;
         }
         withLock(() -> {
+            unapplied.applied(decision[0]);
             for (int i = 0; i < result.length; i++) {
                 if (result[i] < 0) {
                     continue;
@@ -366,19 +400,25 @@ final class LeaseLedger {
         long until = clock.steadyMillis() + lease.toMillis();
         int[] attempts = new int[1];
         boolean[] inMemory = new boolean[1];
+        long[] decision = new long[1];
         withLock(() -> {
             TaskEntry e = state.holder(token);
             attempts[0] = e.attempts;
             inMemory[0] = e.isTransient();
+            decision[0] = unapplied.decided(stateLog.endOffset());
         });
-        if (!inMemory[0]) {
-            writeState(List.of(stateRecord(TaskRecordDescriptor.EXTEND, token.taskId(), token.lease(), until,
-                    attempts[0], null)));
+        try {
+            if (!inMemory[0]) {
+                writeState(List.of(stateRecord(TaskRecordDescriptor.EXTEND, token.taskId(), token.lease(), until,
+                        attempts[0], null)));
+            }
+            withLock(() -> {
+                state.extend(state.holder(token), until);
+                waiting.wakeAll(); // a shorter lease may free the task sooner than waiters planned for
+            });
+        } finally {
+            withLock(() -> unapplied.applied(decision[0]));
         }
-        withLock(() -> {
-            state.extend(state.holder(token), until);
-            waiting.wakeAll(); // a shorter lease may free the task sooner than waiters planned for
-        });
         return until;
     }
 
@@ -429,7 +469,7 @@ final class LeaseLedger {
     void writeAsync(List<Entry> entries, byte type, Durability durability, java.util.function.LongConsumer written,
                     AppendRequest.Callback callback) {
         writer.appendAsync(new AppendRequest(stateLog, encode(entries, type), durability == Durability.SYNC, null,
-                callback).onWritten(written));
+                callback).onWritten(noting(written, entries.size())));
     }
 
     /** Writes items of a work log (task records) or state records; returns the first offset. */
@@ -440,7 +480,20 @@ final class LeaseLedger {
     /** As {@link #write}; {@code written} (if not null) as {@link AppendRequest#onWritten}. */
     long write(List<Entry> entries, byte type, Durability durability, java.util.function.LongConsumer written) {
         return writer.append(new AppendRequest(stateLog, encode(entries, type), durability == Durability.SYNC)
-                .onWritten(written));
+                .onWritten(noting(written, entries.size())));
+    }
+
+    /**
+     * {@code written} (may be null), then the end of the batch of {@code records} noted in {@link #writtenEnd}: in
+     * that order, so a batch of new tasks below {@link #writtenEnd} is always waiting to join already.
+     */
+    java.util.function.LongConsumer noting(java.util.function.LongConsumer written, int records) {
+        return base -> {
+            if (written != null) {
+                written.accept(base);
+            }
+            writtenEnd.accumulateAndGet(base + records, Math::max);
+        };
     }
 
     private byte[] encode(List<Entry> entries, byte type) {

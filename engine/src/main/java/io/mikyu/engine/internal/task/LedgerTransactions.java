@@ -1,6 +1,8 @@
 package io.mikyu.engine.internal.task;
 
 import io.mikyu.engine.Entry;
+import io.mikyu.engine.LeaseToken;
+import io.mikyu.engine.StaleLeaseException;
 import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.engine.internal.format.BatchDescriptor;
 import io.mikyu.engine.internal.format.BatchEncoder;
@@ -33,15 +35,30 @@ final class LedgerTransactions {
         this.clock = ledger.clock;
     }
 
-    /** Fails unless every settlement's lease still holds. */
+    /** Fails unless every settlement's lease still holds, and every dead letter's task is leaving under it. */
     void validate(List<Settlement> settlements) {
         ledger.withLock(() -> {
             for (Settlement s : settlements) {
-                if (!s.dead()) { // a dead letter's task left its lease when the ledger decided to move it
+                if (!s.dead()) {
                     state.holder(s.token());
+                } else {
+                    checkLeaving(s.token());
                 }
             }
         });
+    }
+
+    /**
+     * A dead letter's task left its lease when the ledger decided to move it, and stays leaving until the move is
+     * applied. Anything else is another task under the same id: one of a queue deleted and created again under the
+     * same name while the deleted queue's move was under way, which must not finish it.
+     */
+    private void checkLeaving(LeaseToken token) {
+        TaskEntry e = state.find(token.taskId());
+        if (e == null || e.state != TaskEntry.State.LEAVING || e.lease != token.lease()) {
+            throw new StaleLeaseException("task " + token.taskId() + " of '" + ledger.name + "' is not leaving for"
+                    + " the dead-letter queue under lease " + token.lease() + ": the move is of another task");
+        }
     }
 
     /** The state records of {@code settlements}, as one request stamped with {@code txId}. */

@@ -121,6 +121,18 @@ final class ReadyWindow {
     }
 
     /**
+     * For message groups, whose members may find nothing of theirs among the held ready tasks: reads the next
+     * chunk of cold tasks back past the window, up to twice its size. False if there is none or no room.
+     */
+    boolean admitPastWindow(long now) {
+        if (cold.isEmpty() || held.heldReady() >= 2 * size) {
+            return false;
+        }
+        admit(cold.highestPriority(), REFILL_CHUNK, now);
+        return true;
+    }
+
+    /**
      * Browsing: the cold tasks of {@code priority} matching {@code filter} and not expired, in order, added to
      * {@code out} (copies with their payloads, not held) until it holds {@code max}.
      */

@@ -26,7 +26,8 @@ final class TaskEntry implements TaskView {
     final long expiresAt;
     /** {@link #expiresAt} in steady time, what expiry is checked against; 0: never. */
     final long expiresAtSteady;
-    final Headers headers;
+    /** The headers, encoded ({@link CompactHeaders}): decoded when asked for, a held task costs far less heap. */
+    private final byte[] headers;
 
     State state = State.SCHEDULED;
 
@@ -69,7 +70,7 @@ final class TaskEntry implements TaskView {
         this.visibleAt = toSteady(deliverAt, wallToSteady);
         this.expiresAt = expiresAt;
         this.expiresAtSteady = toSteady(expiresAt, wallToSteady);
-        this.headers = headers;
+        this.headers = CompactHeaders.encode(headers);
     }
 
     /** 0 stays 0 (none); saturated, so a deliver-at of "never" does not wrap round to "at once". */
@@ -100,7 +101,12 @@ final class TaskEntry implements TaskView {
 
     @Override
     public Headers headers() {
-        return headers;
+        return CompactHeaders.decode(headers);
+    }
+
+    /** One header's last value as UTF-8, or {@code null}, without decoding the others. */
+    String header(String name) {
+        return CompactHeaders.getString(headers, name);
     }
 
     @Override

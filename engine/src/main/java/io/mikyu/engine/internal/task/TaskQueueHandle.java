@@ -57,6 +57,13 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
     private final java.util.concurrent.ConcurrentLinkedQueue<Joining> joining =
             new java.util.concurrent.ConcurrentLinkedQueue<>();
 
+    /** The end of the task records joined so far: all below it are in memory or finished. Under the lock. */
+    private long joinedEnd;
+    /** Takes and restores the checkpoint that spares a reopen the replay of the whole log. */
+    private final LedgerCheckpoints checkpoints;
+    /** Records read to open the queue (checkpointed tasks, the replayed log, cold tasks it brought back). */
+    private long recordsReadToOpen;
+
     /** Tasks written from {@code first} on; {@code keepPayloads}: hold their payloads while the budget allows. */
     private record Joining(long first, List<Task> tasks, long enqueuedAt, boolean keepPayloads) {
     }
@@ -69,6 +76,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
         this.clock = engine.timeSource();
         ledger = new LeaseLedger(name, config, log, writer, engine, deadLetters, this::readTask,
                 clock::wallMillis, false, TxTarget.task(name), transactions, log::read);
+        checkpoints = new LedgerCheckpoints(ledger, log, this::joinWritten, () -> joinedEnd);
     }
 
     /** Opens a task queue over its recovered log, replaying its records to rebuild the tasks' state. */
@@ -76,12 +84,24 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                                        EngineConfig engine, TaskQueueHandle deadLetters,
                                        java.util.function.Consumer<List<TxOp>> transactions) {
         TaskQueueHandle q = new TaskQueueHandle(name, config, log, writer, engine, deadLetters, transactions);
+        LedgerCheckpoints.Restored restored =
+                q.checkpoints.restore(q.clock.steadyMillis() - q.clock.wallMillis());
+        long from = restored == null ? log.startOffset() : restored.replayFrom();
+        long joinedBefore = restored == null ? -1 : restored.joinedEnd();
         long now = q.clock.steadyMillis();
-        log.replay(log.startOffset(), (type, records) -> {
+        long[] replayed = new long[1];
+        log.replay(from, (type, records) -> {
+            replayed[0] += records.size();
             for (Record r : records) {
-                q.ledger.replay(type, r, now);
+                if (type != BatchDescriptor.TYPE_TASK || r.offset() >= joinedBefore) { // else restored already
+                    q.ledger.replay(type, r, now);
+                }
             }
         });
+        q.joinedEnd = log.endOffset();
+        q.ledger.writtenEnd.set(log.endOffset()); // all of it is in the memory now
+        q.recordsReadToOpen = (restored == null ? 0 : restored.recordsRead()) + replayed[0]
+                + q.ledger.state.coldRecordsRead();
         return q;
     }
 
@@ -208,6 +228,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                 }
                 count += j.tasks().size();
                 allReady &= allReady(j.tasks(), now);
+                joinedEnd = Math.max(joinedEnd, j.first() + j.tasks().size());
             }
             if (count > 0) {
                 ledger.pacing.noteReady();
@@ -419,7 +440,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
         });
         List<LeasedTask> out = new ArrayList<>(entries.size());
         for (TaskEntry e : entries) {
-            out.add(new LeasedTask(e.id, null, e.attempts, e.priority, e.enqueuedAt, e.expiresAt, 0, e.headers,
+            out.add(new LeasedTask(e.id, null, e.attempts, e.priority, e.enqueuedAt, e.expiresAt, 0, e.headers(),
                     e.payload != null ? e.payload : readTask(e.id).payload()));
         }
         return out;
@@ -494,10 +515,22 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
             }
         });
         try {
-            Retention.dropSegmentsBelow(log, Math.min(lowest[0], log.endOffset()));
+            // Not below the tasks the checkpoint on disk names: the next open reads their records.
+            Retention.dropSegmentsBelow(log, Math.min(Math.min(lowest[0], log.endOffset()), checkpoints.keepFrom()));
+            checkpoints.housekeeping();
         } catch (IOException e) {
             throw new UncheckedIOException("cleaning " + log.describe(), e);
         }
+    }
+
+    /** Clean close, on the writer thread before the log closes: a checkpoint, so the next open reads little. */
+    public void checkpointOnClose() {
+        checkpoints.close();
+    }
+
+    /** Records read to open this queue: O(window + the log's tail) with a checkpoint, the whole log without. */
+    public long recordsReadToOpen() {
+        return recordsReadToOpen;
     }
 
     // ---------------------------------------------------------------------------------------- transactions
@@ -532,16 +565,27 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                     engine.maxBatchBytes(), BatchDescriptor.TYPE_TASK, txId);
             // Not fsynced here: the transaction's COMMIT record holds the tasks (see TransactionManager), and a
             // task is leased out only once its record is fsynced (LeaseLedger.transactionWritten).
-            AppendRequest request = new AppendRequest(log, batch, false).onWritten(base -> {
+            AppendRequest request = new AppendRequest(log, batch, false).onWritten(ledger.noting(base -> {
                 ledger.transactionWritten(base + tasks.size());
                 joining.add(new Joining(base, tasks, now, false));
-            });
+            }, tasks.size()));
             out.add(new TxWrite(request, this::joinWritten));
         }
         List<Settlement> settlements = settlements(ops);
         if (!settlements.isEmpty()) {
-            out.add(new TxWrite(ledger.transactions.settleRequest(settlements, txId),
-                    () -> ledger.transactions.settled(settlements)));
+            // Applied only once written: a checkpoint meanwhile replays from below it (never applied if the write
+            // fails, which keeps later checkpoints replaying from here until the store is reopened).
+            long[] decision = new long[1];
+            ledger.withLock(() -> decision[0] = ledger.unapplied.decided(log.endOffset()));
+            AppendRequest settle = ledger.transactions.settleRequest(settlements, txId)
+                    .onWritten(ledger.noting(null, settlements.size()));
+            out.add(new TxWrite(settle, () -> {
+                try {
+                    ledger.transactions.settled(settlements);
+                } finally {
+                    ledger.withLock(() -> ledger.unapplied.applied(decision[0]));
+                }
+            }));
         }
         return out;
     }

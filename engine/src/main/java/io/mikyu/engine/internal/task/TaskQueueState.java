@@ -42,6 +42,8 @@ final class TaskQueueState {
     private final TreeSet<TaskEntry> scheduled = new TreeSet<>(TaskEntry.BY_VISIBLE_AT);
     private final LeasedTasks leased = new LeasedTasks();
     private final FilterIndex filters = new FilterIndex();
+    /** Message groups: who owns which group, and what a member may take (JMSXGroupID). */
+    final MessageGroups groups = new MessageGroups();
     /** The large bodies unfinished tasks name: what keeps them from the store's sweep. */
     final io.mikyu.engine.internal.body.BodyReferences bodies = new io.mikyu.engine.internal.body.BodyReferences();
     private long lastLease;
@@ -234,6 +236,8 @@ final class TaskQueueState {
 
     /** Leases up to {@code max} ready tasks (matching {@code filter}) until {@code leaseUntil}. */
     List<TaskEntry> lease(int max, TaskFilter filter, long now, long leaseUntil) {
+        io.mikyu.engine.GroupMember member = filter instanceof io.mikyu.engine.GroupMember.Take t ? t.member() : null;
+        filter = io.mikyu.engine.GroupMember.unwrap(filter);
         List<TaskEntry> out = new ArrayList<>(Math.min(max, 64));
         TreeSet<TaskEntry> matching = filter == null ? null : filters.matches(filter, ready, now);
         while (out.size() < max) {
@@ -246,20 +250,48 @@ final class TaskQueueState {
             if (e == null) {
                 break;
             }
-            ready.remove(e);
-            filters.leftReady(e);
-            if (e.isExpired(now)) {
-                drop(e);
-                continue;
+            if (member != null && groups.inUse()) {
+                leaseGrouped(member, max - out.size(), matching, now, leaseUntil, out);
+                break;
             }
-            e.attempts++;
-            e.lease = ++lastLease;
-            e.leaseUntil = leaseUntil;
-            e.state = TaskEntry.State.LEASED;
-            leased.add(e);
-            out.add(e);
+            leaseOne(e, now, leaseUntil, out);
         }
         return out;
+    }
+
+    /** Leases the ready task {@code e} into {@code out}, or drops it if it expired. */
+    private void leaseOne(TaskEntry e, long now, long leaseUntil, List<TaskEntry> out) {
+        ready.remove(e);
+        filters.leftReady(e);
+        if (e.isExpired(now)) {
+            drop(e);
+            return;
+        }
+        e.attempts++;
+        e.lease = ++lastLease;
+        e.leaseUntil = leaseUntil;
+        e.state = TaskEntry.State.LEASED;
+        leased.add(e);
+        out.add(e);
+    }
+
+    /**
+     * A member's take while the queue has message groups: what {@link MessageGroups#pick} allows, in delivery
+     * order. If the held ready tasks hold nothing for it (all of other members' groups), cold tasks are read back
+     * past the window, up to twice its size, so one busy group does not starve the others.
+     */
+    private void leaseGrouped(io.mikyu.engine.GroupMember member, int max, TreeSet<TaskEntry> matching, long now,
+                              long leaseUntil, List<TaskEntry> out) {
+        while (true) {
+            List<TaskEntry> picked = groups.pick(member, matching == null ? ready : matching, max, now);
+            if (picked.isEmpty() && window != null && window.admitPastWindow(now)) {
+                continue;
+            }
+            for (TaskEntry e : picked) {
+                leaseOne(e, now, leaseUntil, out);
+            }
+            return;
+        }
     }
 
     /** Undoes {@link #lease} for entries whose lease record could not be written. */
@@ -447,7 +479,8 @@ final class TaskQueueState {
 
     private void track(long id, TaskEntry e) {
         tasks.put(id, e);
-        bodies.entered(id, e.headers);
+        bodies.entered(id, e.headers());
+        groups.entered(e);
         if (sortedIds != null) {
             sortedIds.add(id);
         }
@@ -456,11 +489,14 @@ final class TaskQueueState {
     private TaskEntry untrack(long id) {
         TaskEntry e = tasks.remove(id);
         bodies.left(id);
+        if (e != null) {
+            groups.left(e);
+        }
         if (e != null && sortedIds != null) {
             sortedIds.remove(id);
         }
         if (e != null && e.isTransient() && transientMemory != null) { // before forgetPayload: it counts the payload
-            transientMemory.release(io.mikyu.engine.internal.memory.TransientMemory.footprint(e.headers, e.payload), 1);
+            transientMemory.release(io.mikyu.engine.internal.memory.TransientMemory.footprint(e.headers(), e.payload), 1);
         }
         return e;
     }
@@ -529,6 +565,39 @@ final class TaskQueueState {
         untrack(e.id);
         forgetPayload(e);
         expired++;
+    }
+
+    // ------------------------------------------------------------------------------ checkpoint (LedgerCheckpoints)
+
+    void forEachTask(java.util.function.Consumer<TaskEntry> action) {
+        tasks.values().forEach(action);
+    }
+
+    long lastLease() {
+        return lastLease;
+    }
+
+    void restoreLastLease(long lease) {
+        lastLease = Math.max(lastLease, lease);
+    }
+
+    /** The backlog in the log only, or {@code null} if this state holds every ready task. */
+    ColdBacklog coldBacklog() {
+        return window == null ? null : window.cold();
+    }
+
+    /** A task as a checkpoint kept it (its state and times set), before the replay of the log's tail. */
+    void restore(TaskEntry e) {
+        track(e.id, e);
+        switch (e.state) {
+            case READY -> {
+                ready.add(e);
+                filters.becameReady(e);
+            }
+            case SCHEDULED -> scheduled.add(e);
+            case LEASED -> leased.add(e);
+            default -> throw new IllegalStateException("a checkpoint cannot hold a task " + e.state);
+        }
     }
 
     /** What the window moves tasks in and out of: this state's own sets, under the same lock. */

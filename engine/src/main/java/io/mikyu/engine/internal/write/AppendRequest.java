@@ -42,6 +42,11 @@ public final class AppendRequest {
      * see {@link GroupCommitWriter#appendThen}. Set before submission, read on the writer thread.
      */
     java.util.List<AppendRequest> followers;
+    /**
+     * Set on submission when this synchronous request arrived while the writer was fsyncing: it waits for that fsync
+     * to end before its own cycle begins (counted by {@link WriterMetrics#countSyncBehindFsync}).
+     */
+    boolean behindFsync;
     /** Told the base offset on the writer thread before anyone else hears of the completion; see {@link #onWritten}. */
     private java.util.function.LongConsumer written;
 

@@ -57,6 +57,8 @@ public final class GroupCommitWriter implements AutoCloseable {
     private final WriterMetrics metrics;
 
     private volatile boolean parked;
+    /** The writer is in a cycle's fsyncs: a sync request submitted now waits for them (see {@link #submit}). */
+    private volatile boolean fsyncing;
     private volatile boolean running = true;
 
     // writer-thread state
@@ -113,6 +115,7 @@ public final class GroupCommitWriter implements AutoCloseable {
             throw new StoreClosedException("the store is closed");
         }
         for (AppendRequest r : requests) {
+            markIfBehindFsync(r);
             inbox.offer(r);
         }
         if (parked) {
@@ -185,9 +188,23 @@ public final class GroupCommitWriter implements AutoCloseable {
     }
 
     private void submit(Object item) {
+        if (item instanceof AppendRequest r) {
+            markIfBehindFsync(r);
+        }
         inbox.offer(item);
         if (parked) {
             LockSupport.unpark(thread);
+        }
+    }
+
+    /**
+     * Counts the synchronous requests that arrive while an fsync is in progress: they wait for it to end, then for
+     * their own cycle's. Approximate (an fsync may end between the check and the offer), and enough to tell how much
+     * overlapping fsyncs would save (see architecture.md, "Pipelined fsyncs").
+     */
+    private void markIfBehindFsync(AppendRequest r) {
+        if (r.sync && fsyncing) {
+            r.behindFsync = true;
         }
     }
 
@@ -259,6 +276,9 @@ public final class GroupCommitWriter implements AutoCloseable {
             }
             cycle.add(r);
             bytes += r.batch.length;
+            if (r.behindFsync) {
+                metrics.countSyncBehindFsync();
+            }
             item = inbox.relaxedPoll();
             if (item == null && carried == null) {
                 item = gather();
@@ -393,8 +413,13 @@ public final class GroupCommitWriter implements AutoCloseable {
         }
         if (anySync) {
             long fsyncStart = System.nanoTime();
-            for (WriteTarget target : written) {
-                forceOrFail(target, byTarget.get(target));
+            fsyncing = true;
+            try {
+                for (WriteTarget target : written) {
+                    forceOrFail(target, byTarget.get(target));
+                }
+            } finally {
+                fsyncing = false;
             }
             long fsyncNanos = System.nanoTime() - fsyncStart;
             if (firstPass) {

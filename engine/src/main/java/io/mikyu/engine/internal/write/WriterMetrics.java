@@ -22,6 +22,8 @@ public final class WriterMetrics implements AutoCloseable {
     private volatile long fsyncs;
     private volatile long backgroundFsyncs;
     private volatile long bytes;
+    private volatile long syncBehindFsync;
+    private volatile long aheadFsyncs;
     /** Written by the writer and the flusher: failures are rare enough for an atomic. */
     private final java.util.concurrent.atomic.AtomicLong fsyncFailures = new java.util.concurrent.atomic.AtomicLong();
     private final Timer fsyncLatency;
@@ -40,6 +42,10 @@ public final class WriterMetrics implements AutoCloseable {
         meters.add(FunctionCounter.builder("mikyu.engine.fsyncs", this, m -> m.fsyncs()).register(registry));
         meters.add(FunctionCounter.builder("mikyu.engine.fsync.failures", this, m -> m.fsyncFailures.get())
                 .description("failed fsyncs; each stopped its queue until the store is reopened").register(registry));
+        meters.add(FunctionCounter.builder("mikyu.engine.sync.behind.fsync", this, m -> m.syncBehindFsync)
+                .description("sync append calls that arrived while the writer was fsyncing: each waited for that"
+                        + " fsync to end before its own cycle began")
+                .register(registry));
         meters.add(FunctionCounter.builder("mikyu.engine.written", this, m -> m.bytes).baseUnit("bytes")
                 .register(registry));
         fsyncLatency = Timer.builder("mikyu.engine.fsync.latency")
@@ -86,9 +92,19 @@ public final class WriterMetrics implements AutoCloseable {
         fsyncs++;
     }
 
+    /** A sync request entered a cycle after waiting for the fsync in progress when it was submitted. */
+    public void countSyncBehindFsync() {
+        syncBehindFsync++;
+    }
+
     /** A failed fsync, by the writer or the flusher. */
     public void fsyncFailure() {
         fsyncFailures.incrementAndGet();
+    }
+
+    /** An fsync of the transaction log for PREPARE records written ahead, by their own thread. */
+    public void aheadFsync() {
+        aheadFsyncs++;
     }
 
     /** An fsync by the background flusher thread. */
@@ -108,7 +124,11 @@ public final class WriterMetrics implements AutoCloseable {
         return commitRequests;
     }
 
+    public long syncBehindFsync() {
+        return syncBehindFsync;
+    }
+
     public long fsyncs() {
-        return fsyncs + backgroundFsyncs;
+        return fsyncs + backgroundFsyncs + aheadFsyncs;
     }
 }

@@ -83,7 +83,33 @@ class RecentBatchCacheTest {
         cache.add(batch(0, 1, 200));
 
         assertThat(cache.allocatedBytes()).isLessThanOrEqualTo(RecentBatchCache.FIRST_CHUNK_BYTES);
+        // Thirty thousand logs holding a message each: 4 KiB first chunks were a hundred megabytes of them.
+        assertThat(cache.allocatedBytes()).as("one small message").isLessThanOrEqualTo(512);
         assertThat(readAll(cache, 0, 1)).hasSize(1);
+    }
+
+    @Test
+    void theRingStartsSmallAndGrowsToItsSlotCountAsBatchesCome() {
+        // Ten thousand queues holding a message each would otherwise hold 4,096 slots each.
+        RecentBatchCache cache = new RecentBatchCache(4096, 32 << 20);
+        assertThat(cache.slotCapacity()).isEqualTo(RecentBatchCache.FIRST_SLOTS);
+        cache.add(batch(0, 1, 100));
+        assertThat(cache.slotCapacity()).isEqualTo(RecentBatchCache.FIRST_SLOTS);
+
+        long offset = 1;
+        for (; offset < 100; offset++) {
+            cache.add(batch(offset, 1, 100));
+        }
+        assertThat(cache.slotCapacity()).isEqualTo(128);
+        assertThat(readAll(cache, 0, offset)).as("nothing lost to the growth").extracting(Record::offset)
+                .containsExactlyElementsOf(java.util.stream.LongStream.range(0, offset).boxed().toList());
+
+        for (; offset < 10_000; offset++) {
+            cache.add(batch(offset, 1, 100));
+        }
+        assertThat(cache.slotCapacity()).as("bounded by the slot count").isEqualTo(4096);
+        assertThat(readAll(cache, offset - 4096, offset)).hasSize(4096);
+        assertThat(readAll(cache, offset - 4097, offset)).as("the ring is full: older batches left").isEmpty();
     }
 
     @Test
