@@ -305,7 +305,7 @@ public final class KafkaMikyu implements Mikyu {
     public Transaction beginTransaction() {
         ensureOpen();
         return new KafkaTransaction(new QueueTargets(n -> (KafkaLogQueue) log(n), n -> (KafkaTaskQueue) taskQueue(n),
-                names), transactionalProducers);
+                names), transactionalProducers, cluster);
     }
 
     @Override

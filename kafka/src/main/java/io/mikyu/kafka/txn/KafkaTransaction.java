@@ -5,18 +5,22 @@ import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.PreparedAhead;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.spi.BufferedTransaction;
+import io.mikyu.kafka.admin.Cluster;
 import io.mikyu.kafka.share.ShareLeases;
 
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Future;
 
 /**
  * A transaction on Kafka: its appends and enqueues are sent, and its consumer-group offsets committed, in one Kafka
@@ -24,6 +28,8 @@ import java.util.Map;
  * and nacks of leased tasks and shared-group records cannot join a Kafka transaction (share-group acknowledgements
  * are not transactional in Kafka), so they are held: checked before the Kafka commit, and applied after it. A crash between the two leaves the consumed records leased until their locks
  * end; Kafka then delivers them again with their delivery count raised: a flagged duplicate, never a loss.
+ *
+ * <p>A commit returns once its records and offsets can be read ({@link CommitVisibility}).
  *
  * <p>Nothing is written before {@link #commit()}: a rollback, or a failed commit, leaves the queues as they were and
  * the leases with their holder (who nacks them, or lets them run out, as with the embedded engine).
@@ -49,10 +55,12 @@ public final class KafkaTransaction extends BufferedTransaction<KafkaTransaction
 
     private final TransactionTargets targets;
     private final TransactionalProducers producers;
+    private final Cluster cluster;
 
-    public KafkaTransaction(TransactionTargets targets, TransactionalProducers producers) {
+    public KafkaTransaction(TransactionTargets targets, TransactionalProducers producers, Cluster cluster) {
         this.targets = targets;
         this.producers = producers;
+        this.cluster = cluster;
     }
 
     // Each operation is resolved when added: a queue that does not exist is refused then, not at commit.
@@ -111,14 +119,21 @@ public final class KafkaTransaction extends BufferedTransaction<KafkaTransaction
             s.leases().keep(s.token());
         }
         if (!sends.isEmpty() || !offsets.isEmpty()) {
+            List<Future<RecordMetadata>> sent = new ArrayList<>(sends.size());
             producers.commit(producer -> {
                 for (ProducerRecord<byte[], byte[]> r : sends) {
-                    producer.send(r);
+                    sent.add(producer.send(r));
                 }
                 // A mikyu consumer group has no members: the group's metadata is its id alone (generation -1).
                 offsets.forEach((group, partitions) ->
                         producer.sendOffsetsToTransaction(partitions, new ConsumerGroupMetadata(group)));
             });
+            Map<TopicPartition, Long> lastWritten = new HashMap<>();
+            for (Future<RecordMetadata> f : sent) {
+                RecordMetadata m = Cluster.await(f, "read a committed record's offset");
+                lastWritten.merge(new TopicPartition(m.topic(), m.partition()), m.offset(), Math::max);
+            }
+            CommitVisibility.await(cluster, lastWritten, offsets.keySet());
         }
         for (Settle s : settles) {
             try {
