@@ -11,6 +11,7 @@ import io.mikyu.engine.Record;
 import io.mikyu.engine.SharedGroup;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskCounts;
+import io.mikyu.engine.GroupMember;
 import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
@@ -158,11 +159,13 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
 
     /**
      * {@code lease} cannot differ per fetch on Kafka: the group's lock duration ({@link TaskQueueConfig#defaultLease()}
-     * when the queue was made) applies.
+     * when the queue was made) applies. Message groups are not kept on Kafka (docs/kafka.md): a take by a
+     * {@link GroupMember} (every JMS queue consumer's) is a take by its own filter.
      */
     @Override
     public List<LeasedTask> dequeue(int max, Duration lease, Duration wait, TaskFilter filter)
             throws InterruptedException {
+        filter = GroupMember.unwrap(filter);
         if (filter != null) {
             throw new UnsupportedOperationException("selectors on task queues are not available on Kafka"
                     + " (docs/kafka.md): a share group cannot skip records without acquiring them");

@@ -1,5 +1,7 @@
 package io.mikyu.kafka.task;
 
+import io.mikyu.engine.GroupMember;
+import io.mikyu.engine.Headers;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.StaleLeaseException;
@@ -111,6 +113,19 @@ class KafkaTaskQueueTest {
             assertThat(read.maxAttempts()).isEqualTo(4);
             assertThat(read.defaultLease()).isEqualTo(Duration.ofSeconds(30));
             assertThat(again.list(io.mikyu.engine.QueueKind.TASK)).containsExactly("configured", "configured/dlq");
+        }
+    }
+
+    @Test
+    void aGroupMembersTakeIsATakeByItsOwnFilterForGroupsAreNotKeptOnKafka() throws Exception {
+        try (Mikyu mikyu = KafkaTestCluster.dial(); GroupMember member = new GroupMember("consumer-1")) {
+            TaskQueue jobs = mikyu.createTaskQueue("grouped", config(3));
+            long id = jobs.enqueue(Task.of("first of g")
+                    .withHeaders(Headers.builder().add(GroupMember.GROUP, "g").build()));
+            List<LeasedTask> got = new ArrayList<>(jobs.dequeue(1, LEASE, WAIT, member.take(null)));
+            assertThat(got).extracting(LeasedTask::id).containsExactly(id);
+            assertThatThrownBy(() -> jobs.dequeue(1, LEASE, Duration.ZERO, member.take(t -> true)))
+                    .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("selectors");
         }
     }
 
