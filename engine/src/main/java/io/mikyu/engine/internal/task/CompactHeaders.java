@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
  * {@code String} and two arrays each (about 1.4 KB a task), encoded here about a fifth of that. Decoded when the
  * task is handed out, browsed, tested by a selector or dead-lettered.
  *
- * <pre>  { nameLength varint, name UTF-8, valueLength varint, value }*</pre>
+ * <pre>  { nameLength varint, name UTF-8, valueLength + 1 varint (0: a null value), value }*</pre>
  */
 final class CompactHeaders {
 
@@ -27,7 +27,8 @@ final class CompactHeaders {
         int i = 0;
         for (Headers.Header h : headers.asList()) {
             names[i] = h.name().getBytes(StandardCharsets.UTF_8);
-            size += varintSize(names[i].length) + names[i].length + varintSize(h.value().length) + h.value().length;
+            int valueLength = h.value() == null ? 0 : h.value().length;
+            size += varintSize(names[i].length) + names[i].length + varintSize(valueLength + 1) + valueLength;
             i++;
         }
         byte[] out = new byte[size];
@@ -37,9 +38,13 @@ final class CompactHeaders {
             p = putVarint(out, p, names[i].length);
             System.arraycopy(names[i], 0, out, p, names[i].length);
             p += names[i].length;
-            p = putVarint(out, p, h.value().length);
-            System.arraycopy(h.value(), 0, out, p, h.value().length);
-            p += h.value().length;
+            if (h.value() == null) {
+                p = putVarint(out, p, 0);
+            } else {
+                p = putVarint(out, p, h.value().length + 1);
+                System.arraycopy(h.value(), 0, out, p, h.value().length);
+                p += h.value().length;
+            }
             i++;
         }
         return out;
@@ -55,9 +60,9 @@ final class CompactHeaders {
             int nameLength = varint(encoded, p);
             String name = new String(encoded, p[0], nameLength, StandardCharsets.UTF_8);
             p[0] += nameLength;
-            int valueLength = varint(encoded, p);
-            byte[] value = java.util.Arrays.copyOfRange(encoded, p[0], p[0] + valueLength);
-            p[0] += valueLength;
+            int valueLength = varint(encoded, p) - 1;
+            byte[] value = valueLength < 0 ? null : java.util.Arrays.copyOfRange(encoded, p[0], p[0] + valueLength);
+            p[0] += Math.max(valueLength, 0);
             b.add(name, value);
         }
         return b.build();
@@ -72,11 +77,11 @@ final class CompactHeaders {
             int nameLength = varint(encoded, p);
             int nameAt = p[0];
             p[0] += nameLength;
-            int valueLength = varint(encoded, p);
+            int valueLength = varint(encoded, p) - 1;
             if (java.util.Arrays.equals(encoded, nameAt, nameAt + nameLength, wanted, 0, wanted.length)) {
-                found = new String(encoded, p[0], valueLength, StandardCharsets.UTF_8);
+                found = valueLength < 0 ? null : new String(encoded, p[0], valueLength, StandardCharsets.UTF_8);
             }
-            p[0] += valueLength;
+            p[0] += Math.max(valueLength, 0);
         }
         return found;
     }

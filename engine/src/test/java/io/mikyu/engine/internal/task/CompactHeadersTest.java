@@ -29,6 +29,25 @@ class CompactHeadersTest {
     }
 
     @Test
+    void aNullValueStaysNullAndDiffersFromAnEmptyOne() {
+        Headers h = Headers.builder().add("gone", (byte[]) null).add("empty", new byte[0]).add("g", "x").build();
+        byte[] encoded = CompactHeaders.encode(h);
+        assertThat(CompactHeaders.decode(encoded)).isEqualTo(h);
+        assertThat(CompactHeaders.decode(encoded).get("gone")).isNull();
+        assertThat(CompactHeaders.decode(encoded).get("empty")).isEmpty();
+        assertThat(CompactHeaders.getString(encoded, "gone")).isNull();
+        assertThat(CompactHeaders.getString(encoded, "empty")).isEmpty();
+        assertThat(CompactHeaders.getString(encoded, "g")).isEqualTo("x");
+        assertThat(CompactHeaders.getString(encoded, "absent")).isNull();
+    }
+
+    @Test
+    void theLastValueOfANameIsTheOneReadInPlace() {
+        byte[] encoded = CompactHeaders.encode(Headers.of("mikyu.group", "a", "x", "1", "mikyu.group", "b"));
+        assertThat(CompactHeaders.getString(encoded, "mikyu.group")).isEqualTo("b");
+    }
+
+    @Test
     void noHeadersCostNoArrayAndComeBackEmpty() {
         assertThat(CompactHeaders.encode(Headers.EMPTY)).isEmpty();
         assertThat(CompactHeaders.encode(null)).isEmpty();
