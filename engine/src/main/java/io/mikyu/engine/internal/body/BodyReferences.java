@@ -1,7 +1,5 @@
 package io.mikyu.engine.internal.body;
 
-import io.mikyu.engine.Headers;
-
 import java.util.Collection;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -14,11 +12,13 @@ public final class BodyReferences {
 
     private final ConcurrentHashMap<Long, String> byItem = new ConcurrentHashMap<>();
 
-    /** An item entered the queue (enqueued, replayed, moved in): remembers the body it names, if any. */
-    public void entered(long item, Headers headers) {
-        String id = headers.getString(io.mikyu.engine.LargeBody.ID_HEADER);
-        if (id != null) {
-            byItem.put(item, id);
+    /**
+     * An item entered the queue (enqueued, replayed, moved in): remembers {@code bodyId}, the value of its
+     * {@link io.mikyu.engine.LargeBody#ID_HEADER} header, if it names a body (null if not).
+     */
+    public void entered(long item, String bodyId) {
+        if (bodyId != null) {
+            byItem.put(item, bodyId);
         }
     }
 

@@ -107,7 +107,7 @@ public final class TransientMemory implements AutoCloseable {
         long sum = ENTRY_OVERHEAD + (payload == null ? 0 : payload.length);
         if (headers != null) {
             for (Headers.Header h : headers.asList()) {
-                sum += HEADER_OVERHEAD + h.name().length() + h.value().length;
+                sum += HEADER_OVERHEAD + h.name().length() + (h.value() == null ? 0 : h.value().length);
             }
         }
         return sum;

@@ -479,7 +479,7 @@ final class TaskQueueState {
 
     private void track(long id, TaskEntry e) {
         tasks.put(id, e);
-        bodies.entered(id, e.headers());
+        bodies.entered(id, e.header(io.mikyu.engine.LargeBody.ID_HEADER)); // read in place, not decoded
         groups.entered(e);
         if (sortedIds != null) {
             sortedIds.add(id);
