@@ -139,9 +139,7 @@ final class KafkaSharedGroup implements SharedGroup, AutoCloseable {
 
     @Override
     public void ack(List<LeaseToken> tokens) {
-        for (LeaseToken t : tokens) {
-            leases.ack(t);
-        }
+        leases.ack(tokens);
     }
 
     /** Back at once ({@code delay} is not honoured: Kafka has no redelivery delay). */

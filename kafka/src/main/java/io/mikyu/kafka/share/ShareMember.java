@@ -19,7 +19,7 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * One member of a task queue's share group: a share consumer in explicit acknowledgement mode. Kafka lets a member
  * fetch again only once every record of its last fetch is acknowledged, while a mikyu consumer may hold leases and
- * dequeue more; so a queue keeps several members and fetches with one that holds nothing ({@link #isIdle()}).
+ * dequeue more; so a queue keeps several members and fetches with one that holds nothing ({@link #claimIfIdle()}).
  * Calls take turns on the consumer's lock (a Kafka client serves one thread at a time).
  */
 final class ShareMember implements AutoCloseable {
@@ -27,6 +27,8 @@ final class ShareMember implements AutoCloseable {
     private final KafkaShareConsumer<byte[], byte[]> consumer;
     private final ReentrantLock lock = new ReentrantLock();
     private int outstanding;
+    /** Claimed by one fetching thread ({@link #claimIfIdle()}) until its poll has counted what it acquired. */
+    private boolean claimed;
 
     ShareMember(Cluster cluster, String group, String topic, int maxRecords) {
         Map<String, Object> props = cluster.consumerSettings("tasks");
@@ -39,18 +41,31 @@ final class ShareMember implements AutoCloseable {
         consumer.subscribe(List.of(topic));
     }
 
-    /** Whether every record this member acquired is acknowledged, so it may fetch. */
-    synchronized boolean isIdle() {
-        return outstanding == 0;
+    /**
+     * Claims this member for one {@link #poll} if every record it acquired is acknowledged and no other thread
+     * claimed it: two threads that both found it idle would otherwise poll it in turn, and the second poll fails
+     * ({@code IllegalStateException}: all records must be acknowledged) while the first one's records are held.
+     */
+    synchronized boolean claimIfIdle() {
+        if (outstanding != 0 || claimed) {
+            return false;
+        }
+        claimed = true;
+        return true;
     }
 
-    /** Fetches; the records are outstanding until each is acknowledged. */
+    /** Fetches, once claimed; the records are outstanding until each is acknowledged. Ends the claim. */
     ConsumerRecords<byte[], byte[]> poll(Duration wait) {
         lock.lock();
         try {
-            ConsumerRecords<byte[], byte[]> records = consumer.poll(wait);
-            synchronized (this) {
-                outstanding += records.count();
+            ConsumerRecords<byte[], byte[]> records = ConsumerRecords.empty();
+            try {
+                records = consumer.poll(wait);
+            } finally {
+                synchronized (this) {
+                    outstanding += records.count();
+                    claimed = false;
+                }
             }
             return records;
         } finally {
@@ -82,15 +97,40 @@ final class ShareMember implements AutoCloseable {
                     outstanding--;
                 }
             }
-            for (Optional<KafkaException> result : results.values()) {
-                if (result.isPresent()) {
-                    return result.get();
-                }
-            }
-            return null;
+            return firstRefusal(results);
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Accepts several records with one commit (one round trip to the share-partition leader, not one per record);
+     * returns Kafka's refusal of any of them, or {@code null}. A refusal does not say which records: those whose
+     * acknowledgement was taken are finished, the others come again when their locks end.
+     */
+    KafkaException acceptAll(List<ConsumerRecord<byte[], byte[]>> records) {
+        lock.lock();
+        try {
+            for (ConsumerRecord<byte[], byte[]> r : records) {
+                consumer.acknowledge(r, AcknowledgeType.ACCEPT);
+            }
+            Map<TopicIdPartition, Optional<KafkaException>> results = consumer.commitSync(Cluster.CALL_TIMEOUT);
+            synchronized (this) {
+                outstanding -= records.size();
+            }
+            return firstRefusal(results);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static KafkaException firstRefusal(Map<TopicIdPartition, Optional<KafkaException>> results) {
+        for (Optional<KafkaException> result : results.values()) {
+            if (result.isPresent()) {
+                return result.get();
+            }
+        }
+        return null;
     }
 
     /** Ends a fetch in progress (on close of the queue). */

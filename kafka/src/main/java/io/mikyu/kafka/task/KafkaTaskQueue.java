@@ -187,9 +187,7 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
 
     @Override
     public void ack(List<LeaseToken> tokens) {
-        for (LeaseToken t : tokens) {
-            leases.ack(t);
-        }
+        leases.ack(tokens);
     }
 
     /** Back at once for no delay; else through a delay tier ({@code null}: the queue's backoff). */

@@ -2,6 +2,7 @@ package io.mikyu.kafka.task;
 
 import io.mikyu.engine.GroupMember;
 import io.mikyu.engine.Headers;
+import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.StaleLeaseException;
@@ -17,6 +18,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -130,11 +137,83 @@ class KafkaTaskQueueTest {
     }
 
     @Test
+    void leasesAckedInOneCallAreAllFinishedAndAStaleOneRefusesTheCallBeforeAnyIsAcked() throws Exception {
+        try (Mikyu mikyu = KafkaTestCluster.dial()) {
+            // a short lock: a lease left unacked would be handed out again within the wait below
+            Duration lock = Duration.ofSeconds(5);
+            TaskQueue jobs = mikyu.createTaskQueue("batched",
+                    TaskQueueConfig.defaults().withMaxAttempts(3).withDefaultLease(lock));
+            for (int i = 0; i < 8; i++) {
+                jobs.enqueue(Task.of("job " + i));
+            }
+            List<LeasedTask> leased = dequeue(jobs, 8);
+            LeasedTask kept = leased.get(7);
+            jobs.ack(kept.token());
+            List<LeaseToken> batch = new ArrayList<>(leased.stream().map(LeasedTask::token).toList());
+            assertThatThrownBy(() -> jobs.ack(batch)).isInstanceOf(StaleLeaseException.class);
+            batch.remove(kept.token());
+            jobs.ack(batch);
+            assertThat(jobs.dequeue(8, lock, lock.multipliedBy(2), null)).as("nothing comes again").isEmpty();
+        }
+    }
+
+    @Test
+    void consumersSharingOneHandleFetchAtOnceAndGetEveryTaskOnce() throws Exception {
+        try (Mikyu mikyu = KafkaTestCluster.dial()) {
+            TaskQueue jobs = mikyu.createTaskQueue("shared-handle", config(3));
+            int total = 200;
+            for (int i = 0; i < total; i++) {
+                jobs.enqueue(Task.of("job " + i));
+            }
+            Set<Long> seen = ConcurrentHashMap.newKeySet();
+            AtomicInteger duplicates = new AtomicInteger();
+            ExecutorService pool = Executors.newFixedThreadPool(4);
+            try {
+                List<Future<?>> consumers = new ArrayList<>();
+                for (int c = 0; c < 4; c++) {
+                    consumers.add(pool.submit(() -> {
+                        long deadline = System.nanoTime() + WAIT.toNanos();
+                        while (seen.size() < total && System.nanoTime() < deadline) {
+                            List<LeasedTask> got = jobs.dequeue(5, LEASE, Duration.ofMillis(500), null);
+                            for (LeasedTask t : got) {
+                                if (!seen.add(t.id())) {
+                                    duplicates.incrementAndGet();
+                                }
+                            }
+                            if (!got.isEmpty()) {
+                                jobs.ack(got.stream().map(LeasedTask::token).toList());
+                            }
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> f : consumers) {
+                    f.get(); // a consumer's failure (a poll of a member another thread holds records of) fails here
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            assertThat(seen).hasSize(total);
+            assertThat(duplicates).hasValue(0);
+        }
+    }
+
+    @Test
     void xaIsRefusedWithAClearMessage() {
         try (Mikyu mikyu = KafkaTestCluster.dial()) {
             assertThatThrownBy(mikyu::preparedTransactions).isInstanceOf(UnsupportedOperationException.class)
                     .hasMessageContaining("XA is not available on the Kafka backend");
         }
+    }
+
+    private static List<LeasedTask> dequeue(TaskQueue queue, int n) throws InterruptedException {
+        List<LeasedTask> got = new ArrayList<>();
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (got.size() < n && System.nanoTime() < deadline) {
+            got.addAll(queue.dequeue(n - got.size(), LEASE, Duration.ofSeconds(1), null));
+        }
+        assertThat(got).as(n + " tasks within " + WAIT).hasSize(n);
+        return got;
     }
 
     private static LeasedTask dequeueOne(TaskQueue queue) throws InterruptedException {
