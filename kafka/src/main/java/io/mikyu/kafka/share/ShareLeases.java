@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -62,6 +63,13 @@ public final class ShareLeases implements AutoCloseable {
     }
 
     private static final Duration FETCH_STEP = Duration.ofMillis(500);
+    /**
+     * How long a fetch waits (within its own wait) for a member to become idle before it makes a new one. Without
+     * it every fetch made while the members held records made a member: a JMS consumer acks in batches (64, or
+     * after 50 ms), so each of its fetches found its last member busy, and a 20 s run of four consumers ended with
+     * dozens of share consumers, each a thread and a group member, far below plain Kafka clients (bench/kafka).
+     */
+    private static final long MEMBER_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
     private final Cluster cluster;
     private final String group;
@@ -74,6 +82,8 @@ public final class ShareLeases implements AutoCloseable {
     private final List<ShareMember> members = new CopyOnWriteArrayList<>();
     private final Map<LeaseToken, Held> held = new ConcurrentHashMap<>();
     private final AtomicLong leases = new AtomicLong();
+    /** Notified whenever acknowledgements may have made a member idle. */
+    private final Object settled = new Object();
     private volatile boolean closed;
 
     /**
@@ -112,7 +122,7 @@ public final class ShareLeases implements AutoCloseable {
             if (Thread.interrupted()) {
                 throw new InterruptedException("fetch from '" + queue + "' interrupted");
             }
-            ShareMember member = idleMember(max);
+            ShareMember member = idleMember(max, deadline);
             long left = Math.max(0, deadline - System.nanoTime());
             for (ConsumerRecord<byte[], byte[]> r : member.poll(Duration.ofNanos(Math.min(left, FETCH_STEP.toNanos())))) {
                 Acquired a = handOut(member, r);
@@ -127,13 +137,30 @@ public final class ShareLeases implements AutoCloseable {
         return out;
     }
 
-    /** A member that holds nothing, claimed for this thread's poll (a new one if every member holds records). */
-    private ShareMember idleMember(int max) {
+    /**
+     * A member that holds nothing, claimed for this thread's poll: one that is idle, or becomes idle within
+     * {@link #MEMBER_WAIT_NANOS} (and the fetch's {@code deadline}), else a new one.
+     */
+    private ShareMember idleMember(int max, long deadline) throws InterruptedException {
         forgetEndedLeases();
-        for (ShareMember m : members) {
-            if (m.claimIfIdle()) {
-                return m;
+        long now = System.nanoTime();
+        long waitUntil = now + Math.min(MEMBER_WAIT_NANOS, Math.max(0, deadline - now));
+        synchronized (settled) {
+            while (true) {
+                for (ShareMember m : members) {
+                    if (m.claimIfIdle()) {
+                        return m;
+                    }
+                }
+                long left = waitUntil - System.nanoTime();
+                if (left <= 0 || members.isEmpty()) {
+                    break;
+                }
+                TimeUnit.NANOSECONDS.timedWait(settled, left);
             }
+        }
+        if (closed) {
+            throw new StoreClosedException("'" + queue + "' is closed");
         }
         ShareMember m = new ShareMember(cluster, group, topic, Math.max(1, Math.min(max, 500)));
         m.claimIfIdle();
@@ -153,6 +180,7 @@ public final class ShareLeases implements AutoCloseable {
             if (h.expiresAt() < now && held.remove(e.getKey(), h)) {
                 // Kafka refuses the release of a record whose lock ended; the member is free of it all the same.
                 h.member().acknowledge(h.record(), AcknowledgeType.RELEASE);
+                memberMayBeIdle();
             }
         }
     }
@@ -227,6 +255,7 @@ public final class ShareLeases implements AutoCloseable {
             KafkaException r = e.getKey().acceptAll(e.getValue());
             refused = refused == null ? r : refused;
         }
+        memberMayBeIdle();
         if (refused != null) {
             throw new StaleLeaseException("some of " + tokens.size() + " leases on '" + queue + "' ended before they"
                     + " were acked: " + refused.getMessage(), refused);
@@ -304,6 +333,13 @@ public final class ShareLeases implements AutoCloseable {
         }
     }
 
+    /** Wakes fetches waiting for an idle member ({@link #idleMember}). */
+    private void memberMayBeIdle() {
+        synchronized (settled) {
+            settled.notifyAll();
+        }
+    }
+
     /** Leases this handle holds. */
     public int inFlight() {
         return held.size();
@@ -315,6 +351,7 @@ public final class ShareLeases implements AutoCloseable {
             throw new StaleLeaseException("no lease " + token + " on '" + queue + "'");
         }
         KafkaException refused = h.member().acknowledge(h.record(), type);
+        memberMayBeIdle();
         if (refused != null) {
             throw new StaleLeaseException("lease " + token + " on '" + queue + "' ended before it was "
                     + (type == AcknowledgeType.ACCEPT ? "acked" : "returned") + ": " + refused.getMessage(), refused);
@@ -333,6 +370,7 @@ public final class ShareLeases implements AutoCloseable {
                 Entry.NO_TIMESTAMP));
         // Refused: the record went back to the group; it comes again and is dead-lettered again.
         member.acknowledge(r, AcknowledgeType.ACCEPT);
+        memberMayBeIdle();
     }
 
     @Override

@@ -25,6 +25,6 @@ interface Clients extends AutoCloseable {
 
     /** What the measurement learns of a received message. */
     interface Sink {
-        void received(long run, int producer, long seq, long sentNanos, int bodyLength);
+        void received(long run, int producer, long seq, long sentNanos, int bodyLength, boolean redelivered);
     }
 }

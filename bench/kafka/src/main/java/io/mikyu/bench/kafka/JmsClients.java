@@ -95,7 +95,7 @@ final class JmsClients implements Clients {
                 byte[] read = new byte[(int) b.getBodyLength()];
                 b.readBytes(read);
                 sink.received(m.getLongProperty(Stamp.RUN), m.getIntProperty(Stamp.PRODUCER),
-                        m.getLongProperty(Stamp.SEQ), m.getLongProperty(Stamp.SENT), read.length);
+                        m.getLongProperty(Stamp.SEQ), m.getLongProperty(Stamp.SENT), read.length, m.getJMSRedelivered());
             }
 
             @Override

@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class LoadRun {
 
-    private static final long DRAIN_IDLE_NS = TimeUnit.SECONDS.toNanos(30);
+    /** Longer than a lease (30 s by default): a message held by a client that never hands it out comes back. */
+    private static final long DRAIN_IDLE_NS = TimeUnit.SECONDS.toNanos(90);
     private static final long LATE_NS = TimeUnit.MILLISECONDS.toNanos(300);
     private static final long MAX_LATENCY_NS = TimeUnit.SECONDS.toNanos(600);
     private static final long START_LIMIT_S = 120;
@@ -29,6 +30,7 @@ final class LoadRun {
     private final Ledger ledger;
     private final AtomicLong received = new AtomicLong();
     private final AtomicLong receivedInWindow = new AtomicLong();
+    private final AtomicLong redelivered = new AtomicLong();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final List<Histogram> latencies = new ArrayList<>();
     private volatile boolean producing = true;
@@ -89,7 +91,7 @@ final class LoadRun {
         Throwable failed = failure.get();
         return new Result(round, workload, side, inWindow / window, receivedInWindow.get() / window,
                 micros(latency, 50), micros(latency, 99), total, received.get(), ledger.lost(sent),
-                ledger.duplicates(), ledger.foreign(), drainS, loadBefore, loadAverage(),
+                ledger.duplicates(), ledger.foreign(), redelivered.get(), drainS, loadBefore, loadAverage(),
                 failed == null ? null : failed.toString());
     }
 
@@ -114,8 +116,11 @@ final class LoadRun {
     private void consume(Clients clients, int id, Histogram latency, CountDownLatch ready) throws Exception {
         try (Clients.Receiver receiver = clients.receiver(id)) {
             ready.countDown();
-            Clients.Sink sink = (runOf, producer, seq, sentNanos, length) -> {
+            Clients.Sink sink = (runOf, producer, seq, sentNanos, length, again) -> {
                 long now = System.nanoTime();
+                if (again) {
+                    redelivered.incrementAndGet();
+                }
                 boolean ok = length == options.size() && ledger.first(runOf == run, producer, seq);
                 if (!ok) {
                     return;

@@ -24,6 +24,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Plain Kafka clients, the ceiling: a one-partition topic (as mikyu maps a queue) replicated as the cluster says;
@@ -99,43 +101,34 @@ final class PlainKafka implements Clients {
             props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
             KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(props);
             c.subscribe(List.of(topic));
-            return new Receiver() {
-                @Override
-                public void receive(Sink sink) {
-                    ConsumerRecords<byte[], byte[]> records = c.poll(POLL);
-                    for (ConsumerRecord<byte[], byte[]> r : records) {
-                        hand(r, sink);
-                    }
-                    if (!records.isEmpty()) {
-                        c.commitSync();
-                    }
-                }
-
-                @Override
-                public void close() {
-                    c.close(Duration.ofSeconds(10));
-                }
-            };
+            return polling(c::poll, r -> { }, c::commitSync, c::close);
         }
         props.put(ConsumerConfig.SHARE_ACKNOWLEDGEMENT_MODE_CONFIG, "explicit");
         KafkaShareConsumer<byte[], byte[]> c = new KafkaShareConsumer<>(props);
         c.subscribe(List.of(topic));
+        return polling(c::poll, r -> c.acknowledge(r, AcknowledgeType.ACCEPT), c::commitSync,
+                () -> c.close(Duration.ofSeconds(10)));
+    }
+
+    /** Polls, hands each record to the sink and settles it, then commits once per poll that brought records. */
+    private static Receiver polling(Function<Duration, ConsumerRecords<byte[], byte[]>> poll,
+                                    Consumer<ConsumerRecord<byte[], byte[]>> settle, Runnable commit, Runnable close) {
         return new Receiver() {
             @Override
             public void receive(Sink sink) {
-                ConsumerRecords<byte[], byte[]> records = c.poll(POLL);
+                ConsumerRecords<byte[], byte[]> records = poll.apply(POLL);
                 for (ConsumerRecord<byte[], byte[]> r : records) {
                     hand(r, sink);
-                    c.acknowledge(r, AcknowledgeType.ACCEPT);
+                    settle.accept(r);
                 }
                 if (!records.isEmpty()) {
-                    c.commitSync();
+                    commit.run();
                 }
             }
 
             @Override
             public void close() {
-                c.close(Duration.ofSeconds(10));
+                close.run();
             }
         };
     }
@@ -144,7 +137,7 @@ final class PlainKafka implements Clients {
         Headers h = r.headers();
         sink.received(Stamp.number(h.lastHeader(Stamp.RUN).value()), (int) Stamp.number(h.lastHeader(Stamp.PRODUCER).value()),
                 Stamp.number(h.lastHeader(Stamp.SEQ).value()), Stamp.number(h.lastHeader(Stamp.SENT).value()),
-                r.value() == null ? 0 : r.value().length);
+                r.value() == null ? 0 : r.value().length, r.deliveryCount().map(n -> n > 1).orElse(false));
     }
 
     @Override
