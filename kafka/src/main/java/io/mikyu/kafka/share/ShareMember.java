@@ -111,14 +111,24 @@ final class ShareMember implements AutoCloseable {
     KafkaException acceptAll(List<ConsumerRecord<byte[], byte[]>> records) {
         lock.lock();
         try {
+            KafkaException refused = null;
+            int accepted = 0;
             for (ConsumerRecord<byte[], byte[]> r : records) {
-                consumer.acknowledge(r, AcknowledgeType.ACCEPT);
+                try {
+                    consumer.acknowledge(r, AcknowledgeType.ACCEPT);
+                    accepted++;
+                } catch (IllegalStateException e) {
+                    // The client refuses this copy (Kafka 4.4, after a renewal: docs/kafka.md, lease extension);
+                    // it stays outstanding, as after a refused single ack. The others are acknowledged all the same.
+                    refused = refused == null ? new KafkaException(e.getMessage(), e) : refused;
+                }
             }
             Map<TopicIdPartition, Optional<KafkaException>> results = consumer.commitSync(Cluster.CALL_TIMEOUT);
             synchronized (this) {
-                outstanding -= records.size();
+                outstanding -= accepted;
             }
-            return firstRefusal(results);
+            KafkaException commitRefused = firstRefusal(results);
+            return refused != null ? refused : commitRefused;
         } finally {
             lock.unlock();
         }
