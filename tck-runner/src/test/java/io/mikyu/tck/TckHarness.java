@@ -57,7 +57,7 @@ public final class TckHarness implements LauncherSessionListener {
             TckDaemon.uri(); // started before the first test, so that a daemon that cannot start fails at once
         }
         if (kafkaMode()) {
-            TckKafka.bootstrapServers(); // the cluster, started before the first test likewise
+            TckKafka.warmUp(); // the cluster, started and its internal topics made before the first test
         }
     }
 }

@@ -1,5 +1,11 @@
 package io.mikyu.tck;
 
+import io.mikyu.jms.MikyuConnectionFactory;
+import jakarta.jms.JMSConsumer;
+import jakarta.jms.JMSContext;
+import jakarta.jms.JMSRuntimeException;
+import jakarta.jms.Queue;
+
 import java.lang.reflect.InvocationTargetException;
 
 /**
@@ -11,6 +17,7 @@ import java.lang.reflect.InvocationTargetException;
 final class TckKafka {
 
     private static final String CLUSTER = "io.mikyu.kafka.support.KafkaTestCluster";
+    private static final long WARM_UP_MS = 300_000;
 
     private TckKafka() {
     }
@@ -23,6 +30,30 @@ final class TckKafka {
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("cannot read the in-JVM Kafka cluster's bootstrap servers", e);
         }
+    }
+
+    /**
+     * One message through a JMS queue on a store of its own (prefix {@code tck-warmup}), before the first test: the
+     * cluster's first share group, transaction and group offsets create its internal topics, which took longer than
+     * the TCK's {@code jms_timeout} on a loaded machine and failed whichever test came first.
+     */
+    static void warmUp() {
+        long start = System.nanoTime();
+        try (JMSContext context = new MikyuConnectionFactory("kafka://" + bootstrapServers()
+                + "?prefix=tck-warmup&clientName=tck-warmup").createContext()) {
+            Queue queue = context.createQueue("warmup");
+            context.createProducer().send(queue, "warm-up");
+            try (JMSConsumer consumer = context.createConsumer(queue)) {
+                if (consumer.receiveBody(String.class, WARM_UP_MS) == null) {
+                    throw new IllegalStateException("the in-JVM Kafka cluster delivered no message within "
+                            + WARM_UP_MS + " ms");
+                }
+            }
+        } catch (JMSRuntimeException e) {
+            throw new IllegalStateException("the in-JVM Kafka cluster's warm-up failed", e);
+        }
+        System.out.println("TCK: the Kafka cluster delivered its first queue message in "
+                + (System.nanoTime() - start) / 1_000_000 + " ms");
     }
 
     static void stop() {

@@ -28,16 +28,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The resource adapter's view of a consumer: wait for a message without delivering it, give back what it fetched. */
 @Timeout(30)
-class AvailabilityAwareTest {
+class AvailabilityAwareTest implements TestStore {
 
     @TempDir
     Path data;
     private String url;
     private Connection connection;
 
+    @Override
+    public Path data() {
+        return data;
+    }
+
     @BeforeEach
     void open() throws Exception {
-        url = "vm://" + data + "?durability=async";
+        url = url("");
         connection = new MikyuConnectionFactory(url).createConnection();
         connection.start();
     }
@@ -64,7 +69,7 @@ class AvailabilityAwareTest {
         assertThat(Duration.ofNanos(System.nanoTime() - t0)).isGreaterThanOrEqualTo(Duration.ofMillis(150));
 
         send("jobs", "one");
-        assertThat(aware.awaitMessage(Duration.ofSeconds(5))).isTrue();
+        assertThat(aware.awaitMessage(Duration.ofMillis(waitMillis()))).isTrue();
         assertThat(aware.awaitMessage(Duration.ZERO)).as("still there: nothing was delivered").isTrue();
         TextMessage m = (TextMessage) c.receiveNoWait();
         assertThat(m.getText()).isEqualTo("one");
@@ -80,7 +85,7 @@ class AvailabilityAwareTest {
             XASession session = xa.createXASession();
             MessageConsumer c = session.createConsumer(session.createQueue("orders"));
             XAResource resource = session.getXAResource();
-            assertThat(((AvailabilityAware) c).awaitMessage(Duration.ofSeconds(5))).isTrue();
+            assertThat(((AvailabilityAware) c).awaitMessage(Duration.ofMillis(waitMillis()))).isTrue();
 
             Xid rolledBack = xid(1);
             resource.start(rolledBack, XAResource.TMNOFLAGS);
@@ -89,7 +94,7 @@ class AvailabilityAwareTest {
             resource.end(rolledBack, XAResource.TMSUCCESS);
             resource.rollback(rolledBack);
 
-            assertThat(((AvailabilityAware) c).awaitMessage(Duration.ofSeconds(5))).isTrue();
+            assertThat(((AvailabilityAware) c).awaitMessage(Duration.ofMillis(waitMillis()))).isTrue();
             Xid committed = xid(2);
             resource.start(committed, XAResource.TMNOFLAGS);
             Message again = c.receiveNoWait();
@@ -107,14 +112,14 @@ class AvailabilityAwareTest {
         Queue q = a.createQueue("work");
         MessageConsumer first = a.createConsumer(q);
         send("work", "w-1");
-        assertThat(((AvailabilityAware) first).awaitMessage(Duration.ofSeconds(5))).isTrue();
+        assertThat(((AvailabilityAware) first).awaitMessage(Duration.ofMillis(waitMillis()))).isTrue();
 
         Session b = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
         MessageConsumer second = b.createConsumer(q);
         assertThat(second.receive(200)).as("leased to the first consumer").isNull();
 
         ((AvailabilityAware) first).returnPrefetched();
-        Message m = second.receive(5_000);
+        Message m = second.receive(waitMillis());
         assertThat(((TextMessage) m).getText()).isEqualTo("w-1");
         assertThat(m.getJMSRedelivered()).isFalse();
         assertThat(m.getIntProperty("JMSXDeliveryCount")).isEqualTo(1);

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * the reason and the position.
  */
 @Timeout(60)
-class InvalidSelectorTest {
+class InvalidSelectorTest implements TestStore {
 
     private static final String BAD = "colour = 'red";
     private static final String REASON = "Invalid message selector: unterminated string literal at position 9 in \""
@@ -30,9 +30,14 @@ class InvalidSelectorTest {
     @TempDir
     Path data;
 
+    @Override
+    public Path data() {
+        return data;
+    }
+
     @Test
     void sessionsRefuseAnInvalidSelectorWithInvalidSelectorException() throws Exception {
-        MikyuConnectionFactory factory = new MikyuConnectionFactory("vm://" + data + "?durability=async");
+        MikyuConnectionFactory factory = new MikyuConnectionFactory(url(""));
         try (Connection c = factory.createConnection()) {
             c.setClientID("selectors");
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -55,7 +60,7 @@ class InvalidSelectorTest {
 
     @Test
     void contextsRefuseAnInvalidSelectorWithInvalidSelectorRuntimeException() {
-        MikyuConnectionFactory factory = new MikyuConnectionFactory("vm://" + data + "?durability=async");
+        MikyuConnectionFactory factory = new MikyuConnectionFactory(url(""));
         try (JMSContext context = factory.createContext()) {
             Queue q = context.createQueue("orders");
             assertThatThrownBy(() -> context.createConsumer(q, BAD))

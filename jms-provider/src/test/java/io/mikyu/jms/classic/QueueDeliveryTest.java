@@ -27,30 +27,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** JMS Queues are task queues: each message to one consumer, acknowledged per the session's mode. */
 @Timeout(30)
-class QueueDeliveryTest {
+class QueueDeliveryTest implements TestStore {
 
     @TempDir
     Path data;
+
+    @Override
+    public Path data() {
+        return data;
+    }
     private Connection connection;
-
-    /**
-     * The URL of this test's store, with more options ({@code "&name=value..."}): an engine in the test's directory.
-     * The kafka module runs these tests on its backend by overriding this (its exclusions list names the tests a
-     * backend cannot pass, each with its reason).
-     */
-    protected String url(String options) {
-        return "vm://" + data + "?durability=async" + options;
-    }
-
-    /** How long a receive waits for a message that is there (a backend whose consumers join a group first needs longer). */
-    protected long waitMillis() {
-        return 5_000;
-    }
-
-    /** A second store of this test, with the given options ({@code "name=value&..."}). */
-    protected String otherStoreUrl(String options) {
-        return "vm://" + data.resolve("other") + "?" + options;
-    }
 
     @BeforeEach
     void open() throws Exception {

@@ -17,23 +17,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** After maxAttempts deliveries a message goes to the dead-letter queue, which JMS reads by name. */
 @Timeout(30)
-class RedeliveryLimitTest {
+class RedeliveryLimitTest implements TestStore {
 
     @TempDir
     Path data;
 
-    /**
-     * The URL of this test's store, with more options ({@code "&name=value..."}): an engine in the test's directory.
-     * The kafka module runs these tests on its backend by overriding this (its exclusions list names the tests a
-     * backend cannot pass, each with its reason).
-     */
-    protected String url(String options) {
-        return "vm://" + data + "?" + options.substring(options.startsWith("&") ? 1 : 0);
-    }
-
-    /** How long a receive waits for a message that is there (a backend whose consumers join a group first needs longer). */
-    protected long waitMillis() {
-        return 5_000;
+    @Override
+    public Path data() {
+        return data;
     }
 
     @Test

@@ -27,27 +27,18 @@ import static org.awaitility.Awaitility.await;
 
 /** JMS Topics are log queues; subscriptions are cursors (non-durable) or shared groups (durable, shared). */
 @Timeout(60)
-class TopicSubscriptionTest {
+class TopicSubscriptionTest implements TestStore {
 
     @TempDir
     Path data;
 
+    @Override
+    public Path data() {
+        return data;
+    }
+
     private MikyuConnectionFactory factory(String extra) {
         return new MikyuConnectionFactory(url(extra));
-    }
-
-    /**
-     * The URL of this test's store, with more options ({@code "&name=value..."}): an engine in the test's directory.
-     * The kafka module runs these tests on its backend by overriding this (its exclusions list names the tests a
-     * backend cannot pass, each with its reason).
-     */
-    protected String url(String options) {
-        return "vm://" + data + "?durability=async" + options;
-    }
-
-    /** How long a receive waits for a message that is there (a backend whose consumers join a group first needs longer). */
-    protected long waitMillis() {
-        return 5_000;
     }
 
     private static String text(Message m) throws JMSException {

@@ -74,7 +74,12 @@ public final class KafkaTestCluster {
 
     /** {@code kafka://<bootstrap>?prefix=<unique>}: a store of its own on the shared cluster, for one test. */
     public static String uri() {
-        return "kafka://" + get().bootstrapServers() + "?prefix=t" + PREFIXES.incrementAndGet()
+        return uri("t" + PREFIXES.incrementAndGet());
+    }
+
+    /** {@code kafka://<bootstrap>?prefix=<prefix>}: the store of that prefix on the shared cluster. */
+    public static String uri(String prefix) {
+        return "kafka://" + get().bootstrapServers() + "?prefix=" + prefix
                 + "&maxDeliveryCountLimit=" + MAX_DELIVERY_COUNT_LIMIT;
     }
 
