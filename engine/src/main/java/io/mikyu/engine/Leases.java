@@ -37,7 +37,10 @@ public interface Leases {
      */
     void returnUndelivered(List<LeaseToken> tokens);
 
-    /** Lengthens the lease to {@code lease} from now; returns the new expiry (epoch millis). */
+    /**
+     * Lengthens the lease to {@code lease} from now; returns the new expiry (epoch millis). A lease that has run out
+     * is refused ({@link StaleLeaseException}) even if the item was not handed out again yet: it is on its way back.
+     */
     long extend(LeaseToken token, Duration lease);
 
     /**

@@ -7,12 +7,9 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
 
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * A consumer JVM of the consumer-kill scenario: consumes a queue with prefetch and reports every message it is
@@ -30,44 +27,33 @@ public final class PoisonedConsumerMain {
     static final String ID = "fid";
     static final String POISON = "poison";
     static final int HALTED_BY_POISON = 3;
-    private static final PrintStream OUT = new PrintStream(System.out, false, StandardCharsets.UTF_8);
 
     private PoisonedConsumerMain() {
     }
 
     public static void main(String[] args) throws Exception {
-        haltWhenTheParentIsGone();
+        ConsumerJvm.haltWhenTheParentIsGone();
         String url = args[0];
         String queue = args[1];
         boolean listener = args[2].equals("listener");
-        Connection connection = new MikyuConnectionFactory(url).createConnection();
         if (listener) {
-            Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
-            session.createConsumer(session.createQueue(queue)).setMessageListener(m -> {
-                try {
-                    handed(m);
-                } catch (JMSException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            connection.start();
-            say("ready");
-            new CountDownLatch(1).await();      // until killed
+            ConsumerJvm.listenUntilKilled(url, queue, PoisonedConsumerMain::handed);
         } else {
+            Connection connection = new MikyuConnectionFactory(url).createConnection();
             Session session = connection.createSession(false, Session.CLIENT_ACKNOWLEDGE);
             MessageConsumer consumer = session.createConsumer(session.createQueue(queue));
             connection.start();
-            say("ready");
+            ConsumerJvm.say("ready");
             while (true) {
                 Message m = consumer.receive(1_000);
                 if (m != null) {
                     handed(m);
                     try {
                         m.acknowledge();
-                        say("S " + m.getStringProperty(ID) + " " + m.getIntProperty("JMSXDeliveryCount"));
+                        ConsumerJvm.say("S " + m.getStringProperty(ID) + " " + m.getIntProperty("JMSXDeliveryCount"));
                     } catch (JMSException e) {
                         // its lease ended first (a slow machine): it comes again, flagged; said, not hidden
-                        say("F " + m.getStringProperty(ID) + " " + e.getMessage().replace(' ', '_'));
+                        ConsumerJvm.say("F " + m.getStringProperty(ID) + " " + e.getMessage().replace(' ', '_'));
                     }
                 }
             }
@@ -75,33 +61,10 @@ public final class PoisonedConsumerMain {
     }
 
     private static void handed(Message m) throws JMSException {
-        say("D " + m.getStringProperty(ID) + " " + m.getJMSRedelivered() + " "
+        ConsumerJvm.say("D " + m.getStringProperty(ID) + " " + m.getJMSRedelivered() + " "
                 + m.getIntProperty("JMSXDeliveryCount"));
         if (m.propertyExists(POISON)) {
             Runtime.getRuntime().halt(HALTED_BY_POISON);
-        }
-    }
-
-    /** Whatever becomes of the test JVM, no consumer outlives it: its end closes this JVM's stdin. */
-    private static void haltWhenTheParentIsGone() {
-        Thread watch = new Thread(() -> {
-            try {
-                while (System.in.read() >= 0) {
-                    // nothing is ever sent; only the end matters
-                }
-            } catch (java.io.IOException ignored) {
-                // the same as the end
-            }
-            Runtime.getRuntime().halt(98);
-        }, "parent-watch");
-        watch.setDaemon(true);
-        watch.start();
-    }
-
-    private static void say(String line) {
-        synchronized (OUT) {
-            OUT.print(line + " $\n");
-            OUT.flush();
         }
     }
 

@@ -108,6 +108,29 @@ class LeaseAndFencingTest {
         }
     }
 
+    /**
+     * A holder that renews late (its broker was stopped past the lease, then answers the renewal before its timer
+     * has looked at the leases) must not bring the ended lease back: the task would stay with a holder whose
+     * delivery already counts as failed, and never come again.
+     */
+    @Test
+    void anExtendAfterTheLeaseRanOutIsRefusedEvenBeforeTheTaskIsHandedOutAgain() throws Exception {
+        try (Mikyu store = open()) {
+            TaskQueue q = store.createTaskQueue("jobs", config());
+            long id = q.enqueue(Task.of("held through a stop"));
+            LeasedTask t = q.dequeue(1, LEASE, Duration.ZERO, null).get(0);
+            clock.advance(LEASE.plusMillis(1));
+
+            assertThatThrownBy(() -> q.extend(t.token(), Duration.ofSeconds(30)))
+                    .isInstanceOf(StaleLeaseException.class).hasMessageContaining(String.valueOf(id));
+            assertThat(q.extend(List.of(t.token()), Duration.ofSeconds(30))).containsExactly(-1L);
+            clock.advance(BACKOFF);
+            List<LeasedTask> again = takeNow(q, 1);
+            assertThat(again).as("the task comes back after lease + backoff").hasSize(1);
+            assertThat(again.get(0).attempt()).isEqualTo(2);
+        }
+    }
+
     @Test
     void extendCanBeRepeatedAndTheTokenStaysTheSame() throws Exception {
         try (Mikyu store = open()) {

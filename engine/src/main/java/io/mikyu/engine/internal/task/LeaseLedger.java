@@ -341,6 +341,7 @@ final class LeaseLedger {
         List<Entry> records = new ArrayList<>(tokens.size());
         long[] decision = new long[1];
         withLock(() -> {
+            promote(clock.steadyMillis()); // a lease that ran out is over, whether or not the timer saw it yet
             decision[0] = unapplied.decided(stateLog.endOffset());
             for (int i = 0; i < result.length; i++) {
                 LeaseToken t = tokens.get(i);
@@ -402,6 +403,7 @@ final class LeaseLedger {
         boolean[] inMemory = new boolean[1];
         long[] decision = new long[1];
         withLock(() -> {
+            promote(clock.steadyMillis()); // as above: an ended lease is not brought back
             TaskEntry e = state.holder(token);
             attempts[0] = e.attempts;
             inMemory[0] = e.isTransient();
