@@ -14,7 +14,6 @@ import io.mikyu.engine.support.SteppableTimeSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,7 +37,7 @@ import static org.awaitility.Awaitility.await;
  */
 class WindowTopUpTest {
 
-    private static final int WINDOW = 10;
+    private static final int WINDOW = TaskWindowTest.WINDOW;
     private static final Duration LEASE = Duration.ofMinutes(1);
 
     @TempDir
@@ -71,10 +70,6 @@ class WindowTopUpTest {
         });
     }
 
-    private static String text(LeasedTask t) {
-        return new String(t.payload(), StandardCharsets.UTF_8);
-    }
-
     private static List<String> names(String prefix, int from, int to) {
         List<String> out = new ArrayList<>();
         for (int i = from; i < to; i++) {
@@ -83,28 +78,25 @@ class WindowTopUpTest {
         return out;
     }
 
-    /** Takes every ready task one at a time, acking each; the payloads in the order they came. */
-    private static List<String> drain(TaskQueue q) throws InterruptedException {
-        List<String> out = new ArrayList<>();
-        while (true) {
-            List<LeasedTask> t = q.dequeue(1, LEASE, Duration.ZERO, null);
-            if (t.isEmpty()) {
-                return out;
-            }
-            out.add(text(t.get(0)));
-            q.ack(t.get(0).token());
+    /** Thirty tasks t0..t29: the window's ten leased, twenty left in the log only. */
+    private static List<LeasedTask> thirtyTasksTheFirstTenLeased(TaskQueue q) throws InterruptedException {
+        for (int i = 0; i < 30; i++) {
+            q.enqueue(Task.of("t" + i));
         }
+        List<LeasedTask> held = q.dequeue(WINDOW, LEASE, Duration.ZERO, null);
+        assertThat(held).extracting(TaskWindowTest::text).containsExactlyElementsOf(names("t", 0, WINDOW));
+        return held;
+    }
+
+    private static List<String> drain(TaskQueue q) throws InterruptedException {
+        return TaskWindowTest.drain(q, WINDOW); // leased tasks of the test may still be held
     }
 
     @Test
     void aTakeThatNeedsTheTasksBeingReadWaitsForTheTopUpAndGetsTheNextInOrder() throws Exception {
         try (Mikyu store = open()) {
             TaskQueue q = store.createTaskQueue("jobs", TaskQueueConfig.defaults());
-            for (int i = 0; i < 30; i++) {
-                q.enqueue(Task.of("t" + i));
-            }
-            List<LeasedTask> held = q.dequeue(WINDOW, LEASE, Duration.ZERO, null);
-            assertThat(held).extracting(WindowTopUpTest::text).containsExactlyElementsOf(names("t", 0, WINDOW));
+            List<LeasedTask> held = thirtyTasksTheFirstTenLeased(q);
             ReadyWindow.TopUp topUp = planTopUp(q);
 
             CompletableFuture<List<LeasedTask>> waiting = CompletableFuture.supplyAsync(() -> {
@@ -120,7 +112,7 @@ class WindowTopUpTest {
 
             finish(q, topUp);
             List<LeasedTask> next = waiting.get(10, TimeUnit.SECONDS);
-            assertThat(next).extracting(WindowTopUpTest::text).containsExactly("t10");
+            assertThat(next).extracting(TaskWindowTest::text).containsExactly("t10");
             for (LeasedTask t : held) {
                 q.ack(t.token());
             }
@@ -134,10 +126,7 @@ class WindowTopUpTest {
     void acksNacksAndEnqueuesGoOnWhileATopUpIsInFlight() throws Exception {
         try (Mikyu store = open()) {
             TaskQueue q = store.createTaskQueue("jobs", TaskQueueConfig.defaults());
-            for (int i = 0; i < 30; i++) {
-                q.enqueue(Task.of("t" + i));
-            }
-            List<LeasedTask> held = q.dequeue(WINDOW, LEASE, Duration.ZERO, null);
+            List<LeasedTask> held = thirtyTasksTheFirstTenLeased(q);
             ReadyWindow.TopUp topUp = planTopUp(q);
 
             // Other threads, while the read is in flight: none of them waits for it.
@@ -170,7 +159,7 @@ class WindowTopUpTest {
             q.ack(held.get(9).token());
             clock.advance(Duration.ofMinutes(6));
             List<LeasedTask> back = q.dequeue(5, LEASE, Duration.ZERO, null);
-            assertThat(back).extracting(WindowTopUpTest::text).containsExactly("t8");
+            assertThat(back).extracting(TaskWindowTest::text).containsExactly("t8");
             assertThat(back.get(0).attempt()).isEqualTo(2);
         }
     }
@@ -188,7 +177,7 @@ class WindowTopUpTest {
             ReadyWindow.TopUp topUp = planTopUp(q);
 
             List<LeasedTask> matched = q.dequeue(5, LEASE, Duration.ZERO, HeaderEquals.of("kind", "b"));
-            assertThat(matched).extracting(WindowTopUpTest::text).containsExactly("b14");
+            assertThat(matched).extracting(TaskWindowTest::text).containsExactly("b14");
             finish(q, topUp);
 
             for (LeasedTask t : held) {
@@ -206,10 +195,7 @@ class WindowTopUpTest {
     void aPurgeWhileATopUpIsInFlightLeavesNothingToHold() throws Exception {
         try (Mikyu store = open()) {
             TaskQueue q = store.createTaskQueue("jobs", TaskQueueConfig.defaults());
-            for (int i = 0; i < 30; i++) {
-                q.enqueue(Task.of("t" + i));
-            }
-            List<LeasedTask> held = q.dequeue(WINDOW, LEASE, Duration.ZERO, null);
+            List<LeasedTask> held = thirtyTasksTheFirstTenLeased(q);
             ReadyWindow.TopUp topUp = planTopUp(q);
             q.purge();
             q.enqueue(Task.of("after"));
@@ -255,7 +241,7 @@ class WindowTopUpTest {
                                 q.ack(ack);
                             }
                             for (LeasedTask t : got) {
-                                if (ack.contains(t.token()) && acked.put(text(t), true) != null) {
+                                if (ack.contains(t.token()) && acked.put(TaskWindowTest.text(t), true) != null) {
                                     duplicates.incrementAndGet();
                                 }
                             }
