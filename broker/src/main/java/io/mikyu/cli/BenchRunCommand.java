@@ -45,6 +45,9 @@ final class BenchRunCommand implements Callable<Integer> {
 
     enum Access { EMBEDDED, REMOTE }
 
+    /** How long a remote backlog run waits for its daemon to be restarted between producing and draining. */
+    private static final Duration RESTART_WAIT = Duration.ofMinutes(10);
+
     @Spec
     CommandSpec spec;
 
@@ -98,9 +101,12 @@ final class BenchRunCommand implements Callable<Integer> {
     Duration warmup;
 
     @Option(names = "--backlog",
-            description = "Task queues, embedded: produce everything with no consumer running, close and reopen the"
-                    + " store (timed), then drain it with the consumers (the consume rate is the drain's); reports"
-                    + " the reopen time, the heap's high-water mark and the GC time as well.")
+            description = "Task queues: produce everything with no consumer running, close and reopen the store"
+                    + " (timed), then drain it with the consumers (the consume rate is the drain's); reports the"
+                    + " reopen time, the heap's high-water mark and the GC time as well. Remote: after producing,"
+                    + " the bench waits (up to 10 minutes) for the daemon to be stopped and started again, then"
+                    + " drains; the daemon's own heap, GC and open time are its to report (GC log, its"
+                    + " 'listening' line); broker/bench/backlog-daemon.sh does all of it.")
     boolean backlog;
 
     @Option(names = "--data-dir", paramLabel = "DIR",
@@ -121,8 +127,8 @@ final class BenchRunCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--data-dir is for --access embedded; a remote bench"
                     + " writes to the daemon's store");
         }
-        if (backlog && (how == Access.REMOTE || kind != QueueKind.TASK)) {
-            throw new ParameterException(spec.commandLine(), "--backlog is for --kind task, embedded");
+        if (backlog && kind != QueueKind.TASK) {
+            throw new ParameterException(spec.commandLine(), "--backlog is for --kind task");
         }
         if (messageSize > Integer.MAX_VALUE) {
             throw new CommandException("--message-size " + messageSize + " is larger than a record can be");
@@ -154,8 +160,24 @@ final class BenchRunCommand implements Callable<Integer> {
                         settings.consumersPerQueue(), how == Access.REMOTE ? "the daemon at " + target : dir);
                 err.flush();
                 Bench<?, ?> bench = Bench.of(kind, store, settings, err);
-                if (backlog) {
-                    bench.backlogThenDrain(before -> {
+                if (backlog && how == Access.REMOTE) {
+                    bench.backlogThenDrain(true, before -> {
+                        before.close();
+                        err.printf(Locale.ROOT, "bench: backlog produced; waiting for the daemon at %s to restart"
+                                + " (stop it and start it again; its 'listening' line says how long its store took"
+                                + " to open)%n", target);
+                        err.flush();
+                        try {
+                            Mikyu again = DaemonRestart.await(target, RESTART_WAIT);
+                            reopened.set(again);
+                            return again;
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            throw new java.util.concurrent.CancellationException("stopped waiting for the daemon");
+                        }
+                    });
+                } else if (backlog) {
+                    bench.backlogThenDrain(false, before -> {
                         before.close();
                         Mikyu again = Mikyu.open(dir, engine);
                         reopened.set(again);

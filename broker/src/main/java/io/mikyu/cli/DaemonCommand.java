@@ -25,6 +25,7 @@ import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -38,7 +39,8 @@ import java.util.stream.Collectors;
  */
 @Command(name = "daemon", mixinStandardHelpOptions = true,
         description = {"Serves the store to remote clients (Mikyu.dial) until stopped with SIGTERM or Ctrl-C.",
-            "Prints one line once listening: the addresses, with the real port for port 0."})
+            "Prints one line once listening: the addresses, with the real port for port 0, the data directory and"
+                + " how long the store took to open."})
 final class DaemonCommand implements Callable<Integer> {
 
     static final String DEFAULT_TARGET = "tcp://127.0.0.1:7420";
@@ -96,11 +98,14 @@ final class DaemonCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         warnIfOpen(realm, endpoints);
         CountDownLatch stopRequested = new CountDownLatch(1);
+        long openStart = System.nanoTime();
         try (GracefulStop stop = GracefulStop.exitingWith(0, stopRequested::countDown,
                 options.shutdownGrace().plusSeconds(20));
              Mikyu mikyu = dataDir.open(config, engine.build());
              MetricsEndpoint metrics = registry == null ? null : MetricsEndpoint.start(
                      config.get(Key.METRICS_HOST), port(metricsPortText), registry)) {
+            // How long the store took to open (recovery): what a restart costs before clients are served.
+            double openSeconds = (System.nanoTime() - openStart) / 1e9;
             BrokerServer server = BrokerServer.start(mikyu, options);
             try {
                 String served = metrics == null ? "" : "; metrics http://" + metrics.host() + ":" + metrics.port()
@@ -109,7 +114,8 @@ final class DaemonCommand implements Callable<Integer> {
                     metrics.readiness(server::isReady);
                 }
                 out.println("mikyu daemon listening on " + server.endpoints().stream().map(Endpoint::toString)
-                        .collect(Collectors.joining(" ")) + " (data " + mikyu.location() + ")" + served);
+                        .collect(Collectors.joining(" ")) + " (data " + mikyu.location()
+                        + String.format(Locale.ROOT, ", opened in %.3f s)", openSeconds) + served);
                 out.flush();
                 stopRequested.await();
             } finally {

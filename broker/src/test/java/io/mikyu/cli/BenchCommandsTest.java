@@ -208,11 +208,11 @@ class BenchCommandsTest {
     }
 
     @Test
-    void aBacklogRunIsForEmbeddedTaskQueues() {
+    void aBacklogRunIsForTaskQueues() {
         Cli.Run run = Cli.runExactly(null, "bench", "run", "--kind", "log", "--backlog", "--bytes", "10KiB");
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("--backlog is for --kind task, embedded");
+        assertThat(run.err()).contains("--backlog is for --kind task");
     }
 
     @Test

@@ -40,6 +40,8 @@ public abstract class Bench<Q, E> {
     final BenchSettings settings;
     /** Set for a backlog run: closes the store and opens it again (see {@link #backlogThenDrain}). */
     private java.util.function.UnaryOperator<Mikyu> reopen;
+    /** A remote backlog run: the reopen is a daemon's restart, and the heap watched is this client's. */
+    private boolean restartsDaemon;
     private final PrintWriter progress;
 
     final LongAdder produced = new LongAdder();
@@ -97,10 +99,12 @@ public abstract class Bench<Q, E> {
     /**
      * Makes this a backlog run: the producers write everything with no consumer running, then {@code reopen}
      * closes the store and opens it again (timed), and only then do the consumers drain what was produced (their
-     * rate is the drain's alone). The heap and the collector are watched over the whole run.
+     * rate is the drain's alone). The heap and the collector are watched over the whole run. {@code restartsDaemon}:
+     * the store is a daemon's, and {@code reopen} waits for it to be restarted.
      */
-    public void backlogThenDrain(java.util.function.UnaryOperator<Mikyu> reopen) {
+    public void backlogThenDrain(boolean restartsDaemon, java.util.function.UnaryOperator<Mikyu> reopen) {
         this.reopen = java.util.Objects.requireNonNull(reopen);
+        this.restartsDaemon = restartsDaemon;
     }
 
     /** Asks a running bench to stop soon; {@link #run()} then throws {@link CancellationException}. */
@@ -190,7 +194,7 @@ public abstract class Bench<Q, E> {
             BacklogRun backlog = null;
             if (heap != null) {
                 long[] h = heap.stop();
-                backlog = new BacklogRun(reopenSeconds, h[0], h[1], h[2], h[3]);
+                backlog = new BacklogRun(reopenSeconds, h[0], h[1], h[2], h[3], restartsDaemon);
             }
             return new BenchResult(kind(), settings, produced.sum(), consumed.sum(),
                     (produceEnd - startNanos) / 1e9, (consumeEnd - consumeStart) / 1e9,

@@ -3,6 +3,7 @@ package io.mikyu.engine.internal.task;
 import io.mikyu.engine.Record;
 import io.mikyu.engine.internal.format.TaskRecordDescriptor;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -141,6 +142,82 @@ final class ColdBacklog {
                     break;
                 }
             }
+        }
+        if (count[priority] == 0) {
+            dropAheadBelow();
+        }
+        return taken;
+    }
+
+    /** How many cold tasks {@code priority} has. */
+    long count(int priority) {
+        return count[priority];
+    }
+
+    /**
+     * Without the queue's lock (it reads the log and no state of this object): the records from {@code start} on,
+     * up to {@code last}, far enough to hold {@code max} tasks of {@code priority} that look cold, for
+     * {@link #takeRead} to take under the lock. A shorter list if the log ends first.
+     */
+    List<Record> readAhead(int priority, long start, long last, int max) {
+        List<Record> out = new ArrayList<>();
+        long next = start;
+        int found = 0;
+        while (found < max && next <= last) {
+            List<Record> records = log.read(next, READ_RECORDS, READ_BYTES);
+            if (records.isEmpty()) {
+                break;
+            }
+            for (Record r : records) {
+                if (r.offset() > last || found == max) {
+                    break;
+                }
+                out.add(r);
+                next = r.offset() + 1;
+                if (isCold(priority, r)) {
+                    found++;
+                }
+            }
+            if (records.get(records.size() - 1).offset() >= last) {
+                break;
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Under the lock: takes up to {@code max} cold tasks of {@code priority} out of {@code records} (what
+     * {@link #readAhead} read from {@code start}), in id order, handing each to {@code sink}, exactly as
+     * {@link #take} would have from the log now. Records below the run's start are skipped: something took them
+     * while the read was in flight. Returns how many were taken.
+     */
+    int takeRead(int priority, long start, List<Record> records, int max, Visitor sink) {
+        recordsRead += records.size();
+        if (count[priority] == 0 || from[priority] < start) {
+            return 0; // emptied (a purge), or not the run the read was planned for
+        }
+        if (records.isEmpty()) {
+            if (from[priority] == start) {
+                read(start, priority); // the log ends before the counted tasks do: reported and dropped there
+            }
+            return 0;
+        }
+        int taken = 0;
+        for (Record r : records) {
+            if (taken == max || count[priority] == 0) {
+                break;
+            }
+            if (r.offset() < from[priority]) {
+                continue;
+            }
+            from[priority] = r.offset() + 1;
+            if (!isCold(priority, r) || ahead.remove(r.offset())) {
+                continue;
+            }
+            count[priority]--;
+            total--;
+            taken++;
+            sink.visit(r);
         }
         if (count[priority] == 0) {
             dropAheadBelow();

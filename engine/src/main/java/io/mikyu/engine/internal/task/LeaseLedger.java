@@ -98,6 +98,22 @@ final class LeaseLedger {
 
     /** Leases are taken by the caller under {@link #lock}; this snapshots them and their lease records. */
     record Taken(List<TaskEntry> entries, List<Entry> records, List<LeasedTask> handedOut) {
+
+        /** Several takes of one call as one (a take that went on after the window was topped up). */
+        static Taken of(List<Taken> takes) {
+            if (takes.size() == 1) {
+                return takes.get(0);
+            }
+            List<TaskEntry> entries = new ArrayList<>();
+            List<Entry> records = new ArrayList<>();
+            List<LeasedTask> handedOut = new ArrayList<>();
+            for (Taken t : takes) {
+                entries.addAll(t.entries());
+                records.addAll(t.records());
+                handedOut.addAll(t.handedOut());
+            }
+            return new Taken(entries, records, handedOut);
+        }
     }
 
     /** The arguments every take checks: {@code max} items under a lease of {@code lease}. */

@@ -31,7 +31,7 @@ final class ReadyWindow {
         TaskEntry find(long id);
     }
 
-    /** The most cold tasks read back at once to fill the window (each read holds the queue's lock). */
+    /** The most cold tasks read back at once to fill the window (a few MiB, read without the queue's lock). */
     private static final int REFILL_CHUNK = 4096;
     /** The most cold matches of a filter one search holds (the rest of its read is tested again next time). */
     private static final int WARM_MATCHES = 256;
@@ -41,6 +41,8 @@ final class ReadyWindow {
     /** Read only to convert a cold task's wall-clock deliver-at and expiry to steady time as it comes back. */
     private final TimeSource clock;
     private final Holder held;
+    /** A {@link TopUp} is planned and not finished: at most one reads at a time. */
+    private boolean topUpInFlight;
 
     ReadyWindow(int size, ColdBacklog cold, TimeSource clock, Holder held) {
         this.size = size;
@@ -67,22 +69,82 @@ final class ReadyWindow {
     }
 
     /**
-     * Before a take: brings cold tasks back so that the next task in delivery order is held (cold tasks of a
-     * priority above every held ready one come first), and keeps the window at least half full.
+     * Whether a take must wait for cold tasks before it can go on in delivery order: no ready task is held, or cold
+     * tasks of a priority above every held ready one exist.
      */
-    void topUp(long now) {
-        while (!cold.isEmpty()) {
-            int highest = cold.highestPriority();
-            TaskEntry first = held.firstReady();
-            if (first == null || first.priority < highest) {
-                // Again after it: what came back may all have expired on the way.
-                admit(highest, Math.max(1, Math.min(REFILL_CHUNK, size - held.heldReady())), now);
-            } else {
-                if (held.heldReady() < size / 2) {
-                    admit(highest, Math.min(REFILL_CHUNK, size - held.heldReady()), now);
-                }
-                return;
-            }
+    boolean coldFirst() {
+        if (cold.isEmpty()) {
+            return false;
+        }
+        TaskEntry first = held.firstReady();
+        return first == null || first.priority < cold.highestPriority();
+    }
+
+    /**
+     * Claims the next read of cold tasks back into the window, if it wants one (a take waits on cold tasks, or the
+     * window is below half full) and none is in flight; {@code null} otherwise. The caller reads it without the
+     * queue's lock ({@link #read}) and hands it to {@link #finish} under the lock again: the read, 4,096 tasks and
+     * the state records between them, is the slow part, and holding the lock for it stalled every enqueue, ack
+     * and take of the queue.
+     */
+    TopUp planTopUp() {
+        if (cold.isEmpty() || topUpInFlight) {
+            return null;
+        }
+        if (!coldFirst() && held.heldReady() >= size / 2) {
+            return null;
+        }
+        int p = cold.highestPriority();
+        topUpInFlight = true;
+        return new TopUp(p, cold.from(p), cold.last(p),
+                (int) Math.min(cold.count(p), Math.max(1, Math.min(REFILL_CHUNK, size - held.heldReady()))));
+    }
+
+    /** Whether a top-up is being read now: a take that waits on cold tasks waits for it. */
+    boolean topUpInFlight() {
+        return topUpInFlight;
+    }
+
+    /** Without the queue's lock: reads what {@code topUp} planned. Touches the log only, none of this state. */
+    void read(TopUp topUp) {
+        topUp.records = cold.readAhead(topUp.priority, topUp.start, topUp.last, topUp.max);
+    }
+
+    /**
+     * Under the lock again: holds the tasks {@code topUp} read that are still cold (a filtered take, a purge or
+     * another top-up may have taken some meanwhile), in id order, and ends it. A read that failed ({@link #read}
+     * threw) ends it with nothing held.
+     */
+    void finish(TopUp topUp, long now) {
+        topUpInFlight = false;
+        if (topUp.records == null) {
+            return;
+        }
+        long wallToSteady = wallToSteady();
+        int max = Math.max(1, Math.min(topUp.max, size - held.heldReady()));
+        cold.takeRead(topUp.priority, topUp.start, topUp.records, max, r -> {
+            held.hold(entryOf(r, wallToSteady), r.payload(), now); // false: expired on the way, never delivered
+            return true;
+        });
+    }
+
+    /**
+     * A planned read of cold tasks of {@code priority} back into the window: the log from {@code start} (the run's
+     * first cold task when planned) up to {@code last} (its newest), for at most {@code max} tasks.
+     */
+    static final class TopUp {
+        final int priority;
+        final long start;
+        final long last;
+        final int max;
+        /** What the read found; {@code null} until it is done (or if it failed). */
+        List<Record> records;
+
+        TopUp(int priority, long start, long last, int max) {
+            this.priority = priority;
+            this.start = start;
+            this.last = last;
+            this.max = max;
         }
     }
 

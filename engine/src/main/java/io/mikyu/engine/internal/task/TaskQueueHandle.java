@@ -330,18 +330,41 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
             throws InterruptedException {
         LeaseLedger.checkTake(max, lease);
         long deadline = System.nanoTime() + (wait == null ? 0 : wait.toNanos());
-        LeaseLedger.Taken taken;
+        boolean unfiltered = io.mikyu.engine.GroupMember.unwrap(filter) == null;
+        List<LeaseLedger.Taken> takes = new ArrayList<>(1);
+        int got = 0;
+        ReadyWindow.TopUp topUp = null;
         ledger.lock.lockInterruptibly();
         try {
             while (true) {
                 ledger.checkOpen();
                 long now = clock.steadyMillis();
                 ledger.promote(now);
-                taken = ledger.take(max, filter, now, now + lease.toMillis());
+                // Planned before the take, so the window is filled as far as it was before this take.
+                ReadyWindow.TopUp planned = ledger.state.planTopUp();
+                LeaseLedger.Taken taken = ledger.take(max - got, filter, now, now + lease.toMillis());
                 if (!taken.entries().isEmpty()) {
+                    takes.add(taken);
+                    got += taken.entries().size();
+                }
+                boolean waitsOnCold = unfiltered && ledger.state.coldFirst();
+                if (got < max && waitsOnCold && planned == null) {
+                    planned = ledger.state.planTopUp(); // null: another take is reading them
+                }
+                if (planned != null && (got == 0 || got < max && waitsOnCold)) {
+                    readTopUpUnlocked(planned); // the next tasks in delivery order are in the log only
+                    continue;
+                }
+                if (got > 0) {
+                    topUp = planned; // read after this take is on its way
                     break;
                 }
                 long remaining = deadline - System.nanoTime();
+                if (waitsOnCold) {
+                    // Another take is reading the next tasks back: wait for it even if this one would not wait.
+                    ledger.waiting.awaitChange(Math.max(remaining, TOP_UP_WAIT_NANOS), false);
+                    continue;
+                }
                 if (remaining <= 0) {
                     return List.of();
                 }
@@ -351,8 +374,43 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
         } finally {
             ledger.lock.unlock();
         }
-        ledger.record(taken);
+        LeaseLedger.Taken taken = LeaseLedger.Taken.of(takes);
+        try {
+            ledger.record(taken);
+        } finally {
+            if (topUp != null) {
+                topUp(topUp);
+            }
+        }
         return withPayloads(taken.handedOut());
+    }
+
+    /** How long a take waits at most, each time, for a top-up another take is reading. */
+    private static final long TOP_UP_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    /**
+     * Reads a planned top-up of the window without the queue's lock, then holds what it read and wakes the
+     * consumers waiting for it (see {@link ReadyWindow#planTopUp}).
+     */
+    private void topUp(ReadyWindow.TopUp topUp) {
+        ledger.lock.lock();
+        try {
+            readTopUpUnlocked(topUp);
+        } finally {
+            ledger.lock.unlock();
+        }
+    }
+
+    /** As {@link #topUp}, called holding the lock: it is let go for the read and held again afterwards. */
+    private void readTopUpUnlocked(ReadyWindow.TopUp topUp) {
+        ledger.lock.unlock();
+        try {
+            ledger.state.readTopUp(topUp);
+        } finally {
+            ledger.lock.lock();
+            ledger.state.finishTopUp(topUp, clock.steadyMillis());
+            ledger.waiting.wakeAll();
+        }
     }
 
     @Override
@@ -361,6 +419,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
         LeaseLedger.checkTake(max, lease);
         long now = clock.steadyMillis();
         LeaseLedger.Taken taken;
+        ReadyWindow.TopUp topUp;
         ledger.lock.lock();
         try {
             ledger.checkOpen();
@@ -368,14 +427,32 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                 // Due work first (it may dead-letter, which writes and waits): that is the blocking call's job.
                 return Start.DECLINED;
             }
+            topUp = ledger.state.planTopUp();
             taken = ledger.take(max, filter, now, now + lease.toMillis());
             if (taken.entries().isEmpty()) {
+                if (topUp != null) {
+                    ledger.state.finishTopUp(topUp, now); // not read: the blocking call reads it
+                }
+                if (io.mikyu.engine.GroupMember.unwrap(filter) == null && ledger.state.coldFirst()) {
+                    return Start.DECLINED; // the next tasks are in the log only: the blocking call reads them back
+                }
                 ledger.waiting.listen(whenReady);
                 return Start.WAITING;
             }
         } finally {
             ledger.lock.unlock();
         }
+        try {
+            recordAsyncAndHandOut(taken, continuation, done);
+        } finally {
+            if (topUp != null) {
+                topUp(topUp);
+            }
+        }
+        return Start.TAKEN;
+    }
+
+    private void recordAsyncAndHandOut(LeaseLedger.Taken taken, Executor continuation, AsyncDequeue.Completion done) {
         ledger.recordAsync(taken, continuation, () -> {
             List<LeasedTask> tasks;
             try {
@@ -386,7 +463,6 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
             }
             done.completed(tasks);
         }, done::failed);
-        return Start.TAKEN;
     }
 
     @Override

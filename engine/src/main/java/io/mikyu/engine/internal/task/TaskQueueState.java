@@ -241,9 +241,9 @@ final class TaskQueueState {
         List<TaskEntry> out = new ArrayList<>(Math.min(max, 64));
         TreeSet<TaskEntry> matching = filter == null ? null : filters.matches(filter, ready, now);
         while (out.size() < max) {
-            if (window != null && matching == null) {
-                window.topUp(now);
-            } else if (window != null) {
+            if (window != null && matching == null && window.coldFirst()) {
+                break; // the next task in delivery order is cold: the caller reads it back (without the lock)
+            } else if (window != null && matching != null) {
                 window.warmFirstMatch(filter, matching, filters.coldTested(filter), now);
             }
             TaskEntry e = matching == null ? ready.first() : matching.isEmpty() ? null : matching.first();
@@ -292,6 +292,33 @@ final class TaskQueueState {
             }
             return;
         }
+    }
+
+    /**
+     * Whether an unfiltered take found nothing because the next task in delivery order is cold: it waits for a
+     * top-up ({@link #planTopUp}) and takes again.
+     */
+    boolean coldFirst() {
+        return window != null && window.coldFirst();
+    }
+
+    /** See {@link ReadyWindow#planTopUp}: {@code null} if the window wants none, or one is in flight. */
+    ReadyWindow.TopUp planTopUp() {
+        return window == null ? null : window.planTopUp();
+    }
+
+    boolean topUpInFlight() {
+        return window != null && window.topUpInFlight();
+    }
+
+    /** Without the lock: see {@link ReadyWindow#read}. */
+    void readTopUp(ReadyWindow.TopUp topUp) {
+        window.read(topUp);
+    }
+
+    /** Under the lock again: see {@link ReadyWindow#finish}. */
+    void finishTopUp(ReadyWindow.TopUp topUp, long now) {
+        window.finish(topUp, now);
     }
 
     /** Undoes {@link #lease} for entries whose lease record could not be written. */

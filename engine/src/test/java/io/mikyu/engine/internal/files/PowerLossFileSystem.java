@@ -125,23 +125,63 @@ public final class PowerLossFileSystem implements AutoCloseable {
      * as fsynced. Tells whether one file's unsynced data can outlive another's durable data that it depends on.
      */
     public void materialize(Path target, java.util.function.Predicate<Path> writtenBack) throws IOException {
+        materialize(target, writtenBack, file -> 0);
+    }
+
+    /**
+     * As {@link #materialize(Path)}, on a disk that had written back part of what was not fsynced: of each file's
+     * unsynced bytes, in file order, the share {@code keptOfUnsynced} gives it (0 to 1) is kept and the rest lost,
+     * so an appended tail is torn at an arbitrary byte. Directory entries stay as fsynced.
+     */
+    public void materializeTorn(Path target, java.util.function.ToDoubleFunction<Path> keptOfUnsynced)
+            throws IOException {
+        materialize(target, file -> false, keptOfUnsynced);
+    }
+
+    private void materialize(Path target, java.util.function.Predicate<Path> writtenBack,
+                             java.util.function.ToDoubleFunction<Path> keptOfUnsynced) throws IOException {
         synchronized (lock) {
             if (!lost) {
                 throw new IllegalStateException("the power is still on");
             }
             Files.createDirectories(target);
-            materialize(rootNode, target, Path.of(""), writtenBack);
+            materialize(rootNode, target, Path.of(""), writtenBack, keptOfUnsynced);
         }
     }
 
-    private void materialize(Node dir, Path target, Path relative, java.util.function.Predicate<Path> writtenBack)
-            throws IOException {
+    /** Writes the first {@code share} of {@code n}'s unsynced bytes (file order) over the durable copy {@code p}. */
+    private static void keepUnsynced(Node n, Path p, double share) throws IOException {
+        long size = n.pin.size();
+        long unsynced = 0;
+        for (Map.Entry<Long, Long> e : n.dirty.entrySet()) {
+            unsynced += Math.max(0, Math.min(e.getValue(), size) - e.getKey());
+        }
+        long keep = (long) (unsynced * Math.min(1, Math.max(0, share)));
+        try (FileChannel out = FileChannel.open(p, StandardOpenOption.WRITE)) {
+            for (Map.Entry<Long, Long> e : n.dirty.entrySet()) {
+                long start = e.getKey();
+                long end = Math.min(Math.min(e.getValue(), size), start + keep);
+                if (end > start) {
+                    ByteBuffer buf = ByteBuffer.allocate((int) (end - start));
+                    n.pin.read(buf, start);
+                    buf.flip();
+                    while (buf.hasRemaining()) {
+                        out.write(buf, start + buf.position());
+                    }
+                    keep -= end - start;
+                }
+            }
+        }
+    }
+
+    private void materialize(Node dir, Path target, Path relative, java.util.function.Predicate<Path> writtenBack,
+                             java.util.function.ToDoubleFunction<Path> keptOfUnsynced) throws IOException {
         for (Map.Entry<String, Node> e : dir.durableEntries.entrySet()) {
             Path p = target.resolve(e.getKey());
             Node n = e.getValue();
             if (n.directory) {
                 Files.createDirectory(p);
-                materialize(n, p, relative.resolve(e.getKey()), writtenBack);
+                materialize(n, p, relative.resolve(e.getKey()), writtenBack, keptOfUnsynced);
             } else if (writtenBack.test(relative.resolve(e.getKey()))) {
                 try (FileChannel out = FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                     long size = n.pin.size();
@@ -168,6 +208,10 @@ public final class PowerLossFileSystem implements AutoCloseable {
                     if (done < n.durableSize) {
                         out.write(ByteBuffer.allocate(1), n.durableSize - 1);
                     }
+                }
+                double share = keptOfUnsynced.applyAsDouble(relative.resolve(e.getKey()));
+                if (share > 0 && !n.dirty.isEmpty()) {
+                    keepUnsynced(n, p, share);
                 }
             }
         }

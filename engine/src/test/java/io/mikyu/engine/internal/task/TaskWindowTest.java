@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class TaskWindowTest {
 
-    private static final int WINDOW = 10;
+    static final int WINDOW = 10;
     private static final Duration LEASE = Duration.ofMinutes(1);
 
     @TempDir
@@ -71,7 +71,7 @@ class TaskWindowTest {
         }
     }
 
-    private static String text(LeasedTask t) {
+    static String text(LeasedTask t) {
         return new String(t.payload(), StandardCharsets.UTF_8);
     }
 
@@ -81,7 +81,7 @@ class TaskWindowTest {
     }
 
     /** As {@link #drain(TaskQueue)}, with {@code leased} tasks held besides the window. */
-    private static List<String> drain(TaskQueue q, int leased) throws InterruptedException {
+    static List<String> drain(TaskQueue q, int leased) throws InterruptedException {
         List<String> out = new ArrayList<>();
         while (true) {
             List<LeasedTask> t = q.dequeue(1, LEASE, Duration.ZERO, null);
