@@ -233,13 +233,18 @@ public final class ShareLeases implements AutoCloseable {
         }
     }
 
-    /** Renews the lock by the group's lock duration; returns when it now ends. */
+    /**
+     * Renews the lock by the group's lock duration; returns when it now ends. The member's other leases are renewed
+     * with it (Kafka's share consumer hands renewed records back only in a poll, {@link ShareMember#renew}); their
+     * holders keep the ends they were told, and this handle gives them up then.
+     */
     public long extend(LeaseToken token) {
+        forgetEndedLeases();
         Held h = held.get(token);
         if (h == null) {
             throw new StaleLeaseException("no lease " + token + " on '" + queue + "'");
         }
-        KafkaException refused = h.member().acknowledge(h.record(), AcknowledgeType.RENEW);
+        KafkaException refused = h.member().renew(h.record());
         if (refused != null) {
             held.remove(token);
             throw new StaleLeaseException("lease " + token + " on '" + queue + "' could not be renewed: "
@@ -253,9 +258,8 @@ public final class ShareLeases implements AutoCloseable {
 
     /**
      * Checks that the lease is still held by this handle and its lock has not ended: what a transaction does before
-     * its commit. {@link StaleLeaseException} if not. It does not renew the lock: Kafka's share consumer hands a
-     * renewed record back in the member's next poll and refuses to acknowledge the one held before, so an ack after
-     * a renewal would fail here.
+     * its commit. {@link StaleLeaseException} if not. It does not renew the lock: the commit that follows takes a few
+     * round trips, well inside a lock, and a lock that ends meanwhile gives a flagged duplicate (docs/kafka.md).
      */
     public void keep(LeaseToken token) {
         Held h = held.get(token);

@@ -11,9 +11,12 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicIdPartition;
 
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -21,12 +24,23 @@ import java.util.concurrent.locks.ReentrantLock;
  * fetch again only once every record of its last fetch is acknowledged, while a mikyu consumer may hold leases and
  * dequeue more; so a queue keeps several members and fetches with one that holds nothing ({@link #isIdle()}).
  * Calls take turns on the consumer's lock (a Kafka client serves one thread at a time).
+ *
+ * <p>Renewal ({@link #renew}): Kafka 4.4's share consumer takes a renewed record out of its fetch once the renewal is
+ * committed and puts it back only in the next poll; until then any acknowledgement of it, a second renewal included,
+ * throws {@code IllegalStateException} ("The record cannot be acknowledged"). And in explicit acknowledgement mode a
+ * poll is allowed only once every record of the fetch is acknowledged. So a renewal renews every record the member
+ * holds and polls at once: that poll hands the renewed records back without fetching more, and each can be
+ * acknowledged, or renewed, again.
  */
 final class ShareMember implements AutoCloseable {
 
+    /** How long a renewal waits for the consumer to hand its renewed records back (a few local polls). */
+    private static final Duration TAKE_BACK = Duration.ofSeconds(5);
+
     private final KafkaShareConsumer<byte[], byte[]> consumer;
     private final ReentrantLock lock = new ReentrantLock();
-    private int outstanding;
+    /** The records fetched and not yet accepted, released or rejected, by offset (one topic partition). */
+    private final Map<Long, ConsumerRecord<byte[], byte[]>> held = new HashMap<>();
 
     ShareMember(Cluster cluster, String group, String topic, int maxRecords) {
         Map<String, Object> props = cluster.consumerSettings("tasks");
@@ -41,7 +55,7 @@ final class ShareMember implements AutoCloseable {
 
     /** Whether every record this member acquired is acknowledged, so it may fetch. */
     synchronized boolean isIdle() {
-        return outstanding == 0;
+        return held.isEmpty();
     }
 
     /** Fetches; the records are outstanding until each is acknowledged. */
@@ -50,7 +64,7 @@ final class ShareMember implements AutoCloseable {
         try {
             ConsumerRecords<byte[], byte[]> records = consumer.poll(wait);
             synchronized (this) {
-                outstanding += records.count();
+                records.forEach(r -> held.put(r.offset(), r));
             }
             return records;
         } finally {
@@ -69,28 +83,98 @@ final class ShareMember implements AutoCloseable {
     }
 
     /**
-     * Acknowledges one record as {@code type} and waits until the share-partition leader took it; returns Kafka's
-     * refusal (e.g. the lock ran out and the record went to another member), or {@code null}.
+     * Acknowledges one record as {@code type} ({@code ACCEPT}, {@code RELEASE}, {@code REJECT}) and waits until the
+     * share-partition leader took it; returns Kafka's refusal (e.g. the lock ran out and the record went to another
+     * member), or {@code null}. Either way the member no longer holds the record.
      */
     KafkaException acknowledge(ConsumerRecord<byte[], byte[]> record, AcknowledgeType type) {
+        if (type == AcknowledgeType.RENEW) {
+            throw new IllegalArgumentException("a renewal is renew(record)");
+        }
         lock.lock();
         try {
+            synchronized (this) {
+                if (held.remove(record.offset()) == null) {
+                    return new KafkaException("offset " + record.offset() + " is not held by this member");
+                }
+            }
             consumer.acknowledge(record, type);
-            Map<TopicIdPartition, Optional<KafkaException>> results = consumer.commitSync(Cluster.CALL_TIMEOUT);
-            if (type != AcknowledgeType.RENEW) {
-                synchronized (this) {
-                    outstanding--;
-                }
-            }
-            for (Optional<KafkaException> result : results.values()) {
-                if (result.isPresent()) {
-                    return result.get();
-                }
-            }
-            return null;
+            return refusal(consumer.commitSync(Cluster.CALL_TIMEOUT));
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Renews the acquisition lock of {@code record}, and of every other record this member holds (see the class
+     * comment: Kafka's consumer gives a renewed record back only in a poll, which it allows only once nothing of its
+     * fetch is left unacknowledged); returns Kafka's refusal, or {@code null}. A refused renewal loses the records
+     * for this member: Kafka's consumer drops them, and the group hands them out again when their locks end.
+     */
+    KafkaException renew(ConsumerRecord<byte[], byte[]> record) {
+        lock.lock();
+        try {
+            List<ConsumerRecord<byte[], byte[]>> renewing;
+            synchronized (this) {
+                if (!held.containsKey(record.offset())) {
+                    return new KafkaException("offset " + record.offset() + " is not held by this member");
+                }
+                renewing = List.copyOf(held.values());
+            }
+            for (ConsumerRecord<byte[], byte[]> r : renewing) {
+                consumer.acknowledge(r, AcknowledgeType.RENEW);
+            }
+            KafkaException refused = refusal(consumer.commitSync(Cluster.CALL_TIMEOUT));
+            if (refused != null) {
+                synchronized (this) {
+                    renewing.forEach(r -> held.remove(r.offset()));
+                }
+                return refused;
+            }
+            return takeBack(renewing);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Polls until the consumer has handed the renewed records back into its fetch (it does in the first poll after
+     * the renewal's answer was processed, without fetching). A record polled that this member did not hold cannot
+     * be handed out by this call: it is released.
+     */
+    private KafkaException takeBack(List<ConsumerRecord<byte[], byte[]>> renewed) {
+        long deadline = System.nanoTime() + TAKE_BACK.toNanos();
+        Set<Long> missing = new HashSet<>();
+        renewed.forEach(r -> missing.add(r.offset()));
+        while (!missing.isEmpty() && System.nanoTime() - deadline < 0) {
+            for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(10))) {
+                if (!missing.remove(r.offset())) {
+                    synchronized (this) {
+                        if (held.containsKey(r.offset())) {
+                            continue;
+                        }
+                    }
+                    consumer.acknowledge(r, AcknowledgeType.RELEASE);
+                    consumer.commitSync(Cluster.CALL_TIMEOUT);
+                }
+            }
+        }
+        if (missing.isEmpty()) {
+            return null;
+        }
+        synchronized (this) {
+            missing.forEach(held::remove);
+        }
+        return new KafkaException("the consumer did not hand back renewed offsets " + missing + " within " + TAKE_BACK);
+    }
+
+    private static KafkaException refusal(Map<TopicIdPartition, Optional<KafkaException>> results) {
+        for (Optional<KafkaException> result : results.values()) {
+            if (result.isPresent()) {
+                return result.get();
+            }
+        }
+        return null;
     }
 
     /** Ends a fetch in progress (on close of the queue). */
