@@ -70,6 +70,8 @@ public final class ShareLeases implements AutoCloseable {
     private final long defaultLockMillis;
     private final Consumer<Entry> deadLetters;
     private final Later later;
+    /** Where {@link DeliveryCounts} keeps this group's counts: the cluster, the group, the topic. */
+    private final String countScope;
     private final List<ShareMember> members = new CopyOnWriteArrayList<>();
     private final Map<LeaseToken, Held> held = new ConcurrentHashMap<>();
     private final AtomicLong leases = new AtomicLong();
@@ -95,6 +97,7 @@ public final class ShareLeases implements AutoCloseable {
         this.maxAttempts = maxAttempts;
         this.defaultLockMillis = defaultLockMillis;
         this.deadLetters = deadLetters;
+        this.countScope = cluster.id() + "/" + group + "/" + topic;
     }
 
     /** Up to {@code max} records, waiting up to {@code wait} for the first. */
@@ -157,12 +160,14 @@ public final class ShareLeases implements AutoCloseable {
     /** The lease of a fetched record, or {@code null} if it is not handed out (expired, or past its attempts). */
     private Acquired handOut(ShareMember member, ConsumerRecord<byte[], byte[]> r) {
         // A record written again after a nack with a delay carries the deliveries it had before.
-        int attempt = r.deliveryCount().map(Short::intValue).orElse(1)
-                + (int) longHeader(RecordMapping.mikyuHeaders(r.headers()), DelayedTasks.PRIOR_ATTEMPTS_HEADER, 0);
         Headers headers = RecordMapping.mikyuHeaders(r.headers());
+        int counted = r.deliveryCount().map(Short::intValue).orElse(1)
+                + (int) longHeader(headers, DelayedTasks.PRIOR_ATTEMPTS_HEADER, 0);
+        // Never lower than a count shown before (Kafka can lose a count in a failover: DeliveryCounts).
+        int attempt = DeliveryCounts.SEEN.delivered(countScope, r.offset(), counted);
         long expiresAt = longHeader(headers, SharedGroup.EXPIRES_AT_HEADER, 0);
         if (expiresAt > 0 && expiresAt <= System.currentTimeMillis()) {
-            member.acknowledge(r, AcknowledgeType.ACCEPT);
+            accepted(r, member.acknowledge(r, AcknowledgeType.ACCEPT));
             return null;
         }
         if (attempt > maxAttempts && deadLetters != null) {
@@ -279,6 +284,9 @@ public final class ShareLeases implements AutoCloseable {
             throw new StaleLeaseException("no lease " + token + " on '" + queue + "'");
         }
         KafkaException refused = h.member().acknowledge(h.record(), type);
+        if (type == AcknowledgeType.ACCEPT) {
+            accepted(h.record(), refused);
+        }
         if (refused != null) {
             throw new StaleLeaseException("lease " + token + " on '" + queue + "' ended before it was "
                     + (type == AcknowledgeType.ACCEPT ? "acked" : "returned") + ": " + refused.getMessage(), refused);
@@ -296,7 +304,14 @@ public final class ShareLeases implements AutoCloseable {
         deadLetters.accept(new Entry(null, headers.build(), r.value() == null ? new byte[0] : r.value(),
                 Entry.NO_TIMESTAMP));
         // Refused: the record went back to the group; it comes again and is dead-lettered again.
-        member.acknowledge(r, AcknowledgeType.ACCEPT);
+        accepted(r, member.acknowledge(r, AcknowledgeType.ACCEPT));
+    }
+
+    /** An accept Kafka took finishes the record: its delivery count need no longer be remembered. */
+    private void accepted(ConsumerRecord<byte[], byte[]> r, KafkaException refused) {
+        if (refused == null) {
+            DeliveryCounts.SEEN.finished(countScope, r.offset());
+        }
     }
 
     @Override
