@@ -1,5 +1,6 @@
 package io.mikyu.kafka.task;
 
+import io.mikyu.engine.Durability;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.StaleLeaseException;
@@ -30,16 +31,35 @@ class KafkaLeaseRenewalTest {
     private static final Duration LOCK = Duration.ofSeconds(5);
     private static final Duration WAIT = Duration.ofMinutes(2);
 
-    private static TaskQueueConfig config() {
-        return TaskQueueConfig.defaults().withMaxAttempts(5).withDefaultLease(LOCK);
+    /** Two store handles on one new queue: one holds leases, the other keeps fetching. */
+    private record Handles(Mikyu holder, Mikyu other, TaskQueue jobs, TaskQueue theirs) implements AutoCloseable {
+        static Handles on(String queue) {
+            String uri = KafkaTestCluster.uri();
+            Mikyu holder = Mikyu.dial(uri);
+            Mikyu other = Mikyu.dial(uri);
+            try {
+                TaskQueue jobs = holder.createTaskQueue(queue,
+                        TaskQueueConfig.defaults().withMaxAttempts(5).withDefaultLease(LOCK));
+                return new Handles(holder, other, jobs, other.taskQueue(queue));
+            } catch (RuntimeException e) {
+                holder.close();
+                other.close();
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() {
+            holder.close();
+            other.close();
+        }
     }
 
     @Test
     void aRenewedLeaseIsNotDeliveredAgainAndKeepsItsDeliveryCount() throws Exception {
-        String uri = KafkaTestCluster.uri();
-        try (Mikyu holder = Mikyu.dial(uri); Mikyu other = Mikyu.dial(uri)) {
-            TaskQueue jobs = holder.createTaskQueue("renewed", config());
-            TaskQueue theirs = other.taskQueue("renewed");
+        try (Handles h = Handles.on("renewed")) {
+            TaskQueue jobs = h.jobs();
+            TaskQueue theirs = h.theirs();
             jobs.enqueue(Task.of("long job"));
             LeasedTask task = dequeueOne(jobs);
             assertThat(task.attempt()).isEqualTo(1);
@@ -57,11 +77,10 @@ class KafkaLeaseRenewalTest {
 
     @Test
     void leasesFromOneFetchAreRenewedAndSettledEachOnItsOwn() throws Exception {
-        String uri = KafkaTestCluster.uri();
-        try (Mikyu holder = Mikyu.dial(uri); Mikyu other = Mikyu.dial(uri)) {
-            TaskQueue jobs = holder.createTaskQueue("renewed-pair", config());
-            TaskQueue theirs = other.taskQueue("renewed-pair");
-            jobs.enqueueBatch(List.of(Task.of("first"), Task.of("second")), io.mikyu.engine.Durability.SYNC);
+        try (Handles h = Handles.on("renewed-pair")) {
+            TaskQueue jobs = h.jobs();
+            TaskQueue theirs = h.theirs();
+            jobs.enqueueBatch(List.of(Task.of("first"), Task.of("second")), Durability.SYNC);
             List<LeasedTask> both = new ArrayList<>();
             while (both.size() < 2) {
                 both.addAll(jobs.dequeue(2 - both.size(), LOCK, WAIT, null));
@@ -77,10 +96,9 @@ class KafkaLeaseRenewalTest {
 
     @Test
     void aLeaseNoLongerRenewedRunsOutAndComesAgainWithTheSecondAttempt() throws Exception {
-        String uri = KafkaTestCluster.uri();
-        try (Mikyu holder = Mikyu.dial(uri); Mikyu other = Mikyu.dial(uri)) {
-            TaskQueue jobs = holder.createTaskQueue("renewed-then-dropped", config());
-            TaskQueue theirs = other.taskQueue("renewed-then-dropped");
+        try (Handles h = Handles.on("renewed-then-dropped")) {
+            TaskQueue jobs = h.jobs();
+            TaskQueue theirs = h.theirs();
             jobs.enqueue(Task.of("abandoned"));
             LeasedTask task = dequeueOne(jobs);
             keepRenewing(jobs, List.of(task), theirs, 1);
