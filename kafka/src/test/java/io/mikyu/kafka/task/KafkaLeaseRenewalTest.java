@@ -28,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @ExtendWith(KafkaTestCluster.Shared.class)
 class KafkaLeaseRenewalTest {
 
-    private static final Duration LOCK = Duration.ofSeconds(5);
+    /** Long enough for a renewal between two fetches of the other handle (its first one joins the group). */
+    private static final Duration LOCK = Duration.ofSeconds(10);
     private static final Duration WAIT = Duration.ofMinutes(2);
 
     /** Two store handles on one new queue: one holds leases, the other keeps fetching. */
