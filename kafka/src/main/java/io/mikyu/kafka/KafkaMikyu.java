@@ -75,8 +75,7 @@ public final class KafkaMikyu implements Mikyu {
         Cluster cluster = new Cluster(options.bootstrapServers(), options.clientName(), options.clientSettings(),
                 options.replicationFactor());
         try {
-            Cluster.await(cluster.admin().describeCluster().clusterId(), "reach the Kafka cluster at "
-                    + options.bootstrapServers());
+            cluster.id();
         } catch (RuntimeException e) {
             cluster.close();
             throw e;
@@ -334,7 +333,7 @@ public final class KafkaMikyu implements Mikyu {
     @Override
     public String storeId() {
         ensureOpen();
-        Uuid id = Uuid.fromString(Cluster.await(cluster.admin().describeCluster().clusterId(), "read the cluster id"));
+        Uuid id = Uuid.fromString(cluster.id());
         return new UUID(id.getMostSignificantBits(), id.getLeastSignificantBits()).toString();
     }
 

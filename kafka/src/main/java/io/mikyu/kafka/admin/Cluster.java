@@ -58,6 +58,7 @@ public final class Cluster implements AutoCloseable {
      */
     private final Map<String, Long> recentlyCreated = new ConcurrentHashMap<>();
     private final Map<String, Long> recentlyDeleted = new ConcurrentHashMap<>();
+    private volatile String id;
     /** How long a change of this client's counts over what the brokers list: longer than metadata takes to spread. */
     private static final long READ_YOUR_WRITES_NANOS = TimeUnit.SECONDS.toNanos(60);
 
@@ -80,6 +81,16 @@ public final class Cluster implements AutoCloseable {
         props.put(ProducerConfig.LINGER_MS_CONFIG, 1);
         props.putAll(clientSettings);
         return props;
+    }
+
+    /** The cluster's id, asked once (it is the first call of a store handle, which checks the cluster answers). */
+    public String id() {
+        String known = id;
+        if (known == null) {
+            known = await(admin.describeCluster().clusterId(), "reach the Kafka cluster at " + bootstrapServers);
+            id = known;
+        }
+        return known;
     }
 
     /** The prefix of this store's clients' {@code client.id}. */

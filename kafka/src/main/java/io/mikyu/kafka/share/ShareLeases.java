@@ -79,6 +79,8 @@ public final class ShareLeases implements AutoCloseable {
     private final long defaultLockMillis;
     private final Consumer<Entry> deadLetters;
     private final Later later;
+    /** Where {@link DeliveryCounts} keeps this group's counts: the cluster, the group, the topic. */
+    private final String countScope;
     private final List<ShareMember> members = new CopyOnWriteArrayList<>();
     private final Map<LeaseToken, Held> held = new ConcurrentHashMap<>();
     private final AtomicLong leases = new AtomicLong();
@@ -106,6 +108,7 @@ public final class ShareLeases implements AutoCloseable {
         this.maxAttempts = maxAttempts;
         this.defaultLockMillis = defaultLockMillis;
         this.deadLetters = deadLetters;
+        this.countScope = cluster.id() + "/" + group + "/" + topic;
     }
 
     /** Up to {@code max} records, waiting up to {@code wait} for the first. */
@@ -188,12 +191,14 @@ public final class ShareLeases implements AutoCloseable {
     /** The lease of a fetched record, or {@code null} if it is not handed out (expired, or past its attempts). */
     private Acquired handOut(ShareMember member, ConsumerRecord<byte[], byte[]> r) {
         // A record written again after a nack with a delay carries the deliveries it had before.
-        int attempt = r.deliveryCount().map(Short::intValue).orElse(1)
-                + (int) longHeader(RecordMapping.mikyuHeaders(r.headers()), DelayedTasks.PRIOR_ATTEMPTS_HEADER, 0);
         Headers headers = RecordMapping.mikyuHeaders(r.headers());
+        int counted = r.deliveryCount().map(Short::intValue).orElse(1)
+                + (int) longHeader(headers, DelayedTasks.PRIOR_ATTEMPTS_HEADER, 0);
+        // Never lower than a count shown before (Kafka can lose a count in a failover: DeliveryCounts).
+        int attempt = DeliveryCounts.SEEN.delivered(countScope, r.offset(), counted);
         long expiresAt = longHeader(headers, SharedGroup.EXPIRES_AT_HEADER, 0);
         if (expiresAt > 0 && expiresAt <= System.currentTimeMillis()) {
-            member.acknowledge(r, AcknowledgeType.ACCEPT);
+            accepted(r, member.acknowledge(r, AcknowledgeType.ACCEPT));
             return null;
         }
         if (attempt > maxAttempts && deadLetters != null) {
@@ -253,6 +258,9 @@ public final class ShareLeases implements AutoCloseable {
         KafkaException refused = null;
         for (Map.Entry<ShareMember, List<ConsumerRecord<byte[], byte[]>>> e : byMember.entrySet()) {
             KafkaException r = e.getKey().acceptAll(e.getValue());
+            if (r == null) {
+                e.getValue().forEach(rec -> accepted(rec, null));
+            }
             refused = refused == null ? r : refused;
         }
         memberMayBeIdle();
@@ -302,13 +310,18 @@ public final class ShareLeases implements AutoCloseable {
         }
     }
 
-    /** Renews the lock by the group's lock duration; returns when it now ends. */
+    /**
+     * Renews the lock by the group's lock duration; returns when it now ends. The member's other leases are renewed
+     * with it (Kafka's share consumer hands renewed records back only in a poll, {@link ShareMember#renew}); their
+     * holders keep the ends they were told, and this handle gives them up then.
+     */
     public long extend(LeaseToken token) {
+        forgetEndedLeases();
         Held h = held.get(token);
         if (h == null) {
             throw new StaleLeaseException("no lease " + token + " on '" + queue + "'");
         }
-        KafkaException refused = h.member().acknowledge(h.record(), AcknowledgeType.RENEW);
+        KafkaException refused = h.member().renew(h.record());
         if (refused != null) {
             held.remove(token);
             throw new StaleLeaseException("lease " + token + " on '" + queue + "' could not be renewed: "
@@ -322,9 +335,8 @@ public final class ShareLeases implements AutoCloseable {
 
     /**
      * Checks that the lease is still held by this handle and its lock has not ended: what a transaction does before
-     * its commit. {@link StaleLeaseException} if not. It does not renew the lock: Kafka's share consumer hands a
-     * renewed record back in the member's next poll and refuses to acknowledge the one held before, so an ack after
-     * a renewal would fail here.
+     * its commit. {@link StaleLeaseException} if not. It does not renew the lock: the commit that follows takes a few
+     * round trips, well inside a lock, and a lock that ends meanwhile gives a flagged duplicate (docs/kafka.md).
      */
     public void keep(LeaseToken token) {
         Held h = held.get(token);
@@ -351,6 +363,9 @@ public final class ShareLeases implements AutoCloseable {
             throw new StaleLeaseException("no lease " + token + " on '" + queue + "'");
         }
         KafkaException refused = h.member().acknowledge(h.record(), type);
+        if (type == AcknowledgeType.ACCEPT) {
+            accepted(h.record(), refused);
+        }
         memberMayBeIdle();
         if (refused != null) {
             throw new StaleLeaseException("lease " + token + " on '" + queue + "' ended before it was "
@@ -369,8 +384,15 @@ public final class ShareLeases implements AutoCloseable {
         deadLetters.accept(new Entry(null, headers.build(), r.value() == null ? new byte[0] : r.value(),
                 Entry.NO_TIMESTAMP));
         // Refused: the record went back to the group; it comes again and is dead-lettered again.
-        member.acknowledge(r, AcknowledgeType.ACCEPT);
+        accepted(r, member.acknowledge(r, AcknowledgeType.ACCEPT));
         memberMayBeIdle();
+    }
+
+    /** An accept Kafka took finishes the record: its delivery count need no longer be remembered. */
+    private void accepted(ConsumerRecord<byte[], byte[]> r, KafkaException refused) {
+        if (refused == null) {
+            DeliveryCounts.SEEN.finished(countScope, r.offset());
+        }
     }
 
     @Override

@@ -11,9 +11,12 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicIdPartition;
 
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -21,12 +24,23 @@ import java.util.concurrent.locks.ReentrantLock;
  * fetch again only once every record of its last fetch is acknowledged, while a mikyu consumer may hold leases and
  * dequeue more; so a queue keeps several members and fetches with one that holds nothing ({@link #claimIfIdle()}).
  * Calls take turns on the consumer's lock (a Kafka client serves one thread at a time).
+ *
+ * <p>Renewal ({@link #renew}): Kafka 4.4's share consumer takes a renewed record out of its fetch once the renewal is
+ * committed and puts it back only in the next poll; until then any acknowledgement of it, a second renewal included,
+ * throws {@code IllegalStateException} ("The record cannot be acknowledged"). And in explicit acknowledgement mode a
+ * poll is allowed only once every record of the fetch is acknowledged. So a renewal renews every record the member
+ * holds and polls at once: that poll hands the renewed records back without fetching more, and each can be
+ * acknowledged, or renewed, again.
  */
 final class ShareMember implements AutoCloseable {
 
+    /** How long a renewal waits for the consumer to hand its renewed records back (a few local polls). */
+    private static final Duration TAKE_BACK = Duration.ofSeconds(5);
+
     private final KafkaShareConsumer<byte[], byte[]> consumer;
     private final ReentrantLock lock = new ReentrantLock();
-    private int outstanding;
+    /** The records fetched and not yet accepted, released or rejected, by offset (one topic partition). */
+    private final Map<Long, ConsumerRecord<byte[], byte[]>> held = new HashMap<>();
     /** Claimed by one fetching thread ({@link #claimIfIdle()}) until its poll has counted what it acquired. */
     private boolean claimed;
 
@@ -47,7 +61,7 @@ final class ShareMember implements AutoCloseable {
      * ({@code IllegalStateException}: all records must be acknowledged) while the first one's records are held.
      */
     synchronized boolean claimIfIdle() {
-        if (outstanding != 0 || claimed) {
+        if (!held.isEmpty() || claimed) {
             return false;
         }
         claimed = true;
@@ -63,7 +77,7 @@ final class ShareMember implements AutoCloseable {
                 records = consumer.poll(wait);
             } finally {
                 synchronized (this) {
-                    outstanding += records.count();
+                    records.forEach(r -> held.put(r.offset(), r));
                     claimed = false;
                 }
             }
@@ -84,20 +98,23 @@ final class ShareMember implements AutoCloseable {
     }
 
     /**
-     * Acknowledges one record as {@code type} and waits until the share-partition leader took it; returns Kafka's
-     * refusal (e.g. the lock ran out and the record went to another member), or {@code null}.
+     * Acknowledges one record as {@code type} ({@code ACCEPT}, {@code RELEASE}, {@code REJECT}) and waits until the
+     * share-partition leader took it; returns Kafka's refusal (e.g. the lock ran out and the record went to another
+     * member), or {@code null}. Either way the member no longer holds the record.
      */
     KafkaException acknowledge(ConsumerRecord<byte[], byte[]> record, AcknowledgeType type) {
+        if (type == AcknowledgeType.RENEW) {
+            throw new IllegalArgumentException("a renewal is renew(record)");
+        }
         lock.lock();
         try {
-            consumer.acknowledge(record, type);
-            Map<TopicIdPartition, Optional<KafkaException>> results = consumer.commitSync(Cluster.CALL_TIMEOUT);
-            if (type != AcknowledgeType.RENEW) {
-                synchronized (this) {
-                    outstanding--;
+            synchronized (this) {
+                if (held.remove(record.offset()) == null) {
+                    return new KafkaException("offset " + record.offset() + " is not held by this member");
                 }
             }
-            return firstRefusal(results);
+            consumer.acknowledge(record, type);
+            return refusal(consumer.commitSync(Cluster.CALL_TIMEOUT));
         } finally {
             lock.unlock();
         }
@@ -106,35 +123,94 @@ final class ShareMember implements AutoCloseable {
     /**
      * Accepts several records with one commit (one round trip to the share-partition leader, not one per record);
      * returns Kafka's refusal of any of them, or {@code null}. A refusal does not say which records: those whose
-     * acknowledgement was taken are finished, the others come again when their locks end.
+     * acknowledgement was taken are finished, the others come again when their locks end. Either way the member no
+     * longer holds them.
      */
     KafkaException acceptAll(List<ConsumerRecord<byte[], byte[]>> records) {
         lock.lock();
         try {
             KafkaException refused = null;
-            int accepted = 0;
             for (ConsumerRecord<byte[], byte[]> r : records) {
-                try {
-                    consumer.acknowledge(r, AcknowledgeType.ACCEPT);
-                    accepted++;
-                } catch (IllegalStateException e) {
-                    // The client refuses this copy (Kafka 4.4, after a renewal: docs/kafka.md, lease extension);
-                    // it stays outstanding, as after a refused single ack. The others are acknowledged all the same.
-                    refused = refused == null ? new KafkaException(e.getMessage(), e) : refused;
+                synchronized (this) {
+                    if (held.remove(r.offset()) == null) {
+                        refused = refused == null
+                                ? new KafkaException("offset " + r.offset() + " is not held by this member") : refused;
+                        continue;
+                    }
                 }
+                consumer.acknowledge(r, AcknowledgeType.ACCEPT);
             }
-            Map<TopicIdPartition, Optional<KafkaException>> results = consumer.commitSync(Cluster.CALL_TIMEOUT);
-            synchronized (this) {
-                outstanding -= accepted;
-            }
-            KafkaException commitRefused = firstRefusal(results);
+            KafkaException commitRefused = refusal(consumer.commitSync(Cluster.CALL_TIMEOUT));
             return refused != null ? refused : commitRefused;
         } finally {
             lock.unlock();
         }
     }
 
-    private static KafkaException firstRefusal(Map<TopicIdPartition, Optional<KafkaException>> results) {
+    /**
+     * Renews the acquisition lock of {@code record}, and of every other record this member holds (see the class
+     * comment: Kafka's consumer gives a renewed record back only in a poll, which it allows only once nothing of its
+     * fetch is left unacknowledged); returns Kafka's refusal, or {@code null}. A refused renewal loses the records
+     * for this member: Kafka's consumer drops them, and the group hands them out again when their locks end.
+     */
+    KafkaException renew(ConsumerRecord<byte[], byte[]> record) {
+        lock.lock();
+        try {
+            List<ConsumerRecord<byte[], byte[]>> renewing;
+            synchronized (this) {
+                if (!held.containsKey(record.offset())) {
+                    return new KafkaException("offset " + record.offset() + " is not held by this member");
+                }
+                renewing = List.copyOf(held.values());
+            }
+            for (ConsumerRecord<byte[], byte[]> r : renewing) {
+                consumer.acknowledge(r, AcknowledgeType.RENEW);
+            }
+            KafkaException refused = refusal(consumer.commitSync(Cluster.CALL_TIMEOUT));
+            if (refused != null) {
+                synchronized (this) {
+                    renewing.forEach(r -> held.remove(r.offset()));
+                }
+                return refused;
+            }
+            return takeBack(renewing);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Polls until the consumer has handed the renewed records back into its fetch (it does in the first poll after
+     * the renewal's answer was processed, without fetching). A record polled that this member did not hold cannot
+     * be handed out by this call: it is released.
+     */
+    private KafkaException takeBack(List<ConsumerRecord<byte[], byte[]>> renewed) {
+        long deadline = System.nanoTime() + TAKE_BACK.toNanos();
+        Set<Long> missing = new HashSet<>();
+        renewed.forEach(r -> missing.add(r.offset()));
+        while (!missing.isEmpty() && System.nanoTime() - deadline < 0) {
+            for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(10))) {
+                if (!missing.remove(r.offset())) {
+                    synchronized (this) {
+                        if (held.containsKey(r.offset())) {
+                            continue;
+                        }
+                    }
+                    consumer.acknowledge(r, AcknowledgeType.RELEASE);
+                    consumer.commitSync(Cluster.CALL_TIMEOUT);
+                }
+            }
+        }
+        if (missing.isEmpty()) {
+            return null;
+        }
+        synchronized (this) {
+            missing.forEach(held::remove);
+        }
+        return new KafkaException("the consumer did not hand back renewed offsets " + missing + " within " + TAKE_BACK);
+    }
+
+    private static KafkaException refusal(Map<TopicIdPartition, Optional<KafkaException>> results) {
         for (Optional<KafkaException> result : results.values()) {
             if (result.isPresent()) {
                 return result.get();

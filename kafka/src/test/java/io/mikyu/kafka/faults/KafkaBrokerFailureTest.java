@@ -57,14 +57,14 @@ class KafkaBrokerFailureTest {
 
     @Test
     void oneBrokerAndTheControllerRestartUnderLoad() throws Exception {
-        runCycle(300, true, false);
+        runCycle(300, true);
     }
 
     @Test
     void brokerRestartCampaign() throws Exception {
         int cycles = Integer.getInteger("mikyu.faults.cycles", 3);
         for (int c = 0; c < cycles; c++) {
-            runCycle(200, false, true);
+            runCycle(200, false);
         }
     }
 
@@ -100,12 +100,7 @@ class KafkaBrokerFailureTest {
         }
     }
 
-    /**
-     * @param strictCounts whether a redelivery whose delivery count was not raised fails the cycle; the one-cycle
-     *                     run counts and prints them: Kafka 4.4 was seen to redeliver a record whose ack
-     *                     failed in the failover with delivery count 1 again (docs/kafka.md)
-     */
-    private void runCycle(int tasks, boolean alsoTheController, boolean strictCounts) throws Exception {
+    private void runCycle(int tasks, boolean alsoTheController) throws Exception {
         KafkaClusterTestKit kit = KafkaTestCluster.get();
         String uri = KafkaTestCluster.uri();
         Queue<Receipt> receipts = new ConcurrentLinkedQueue<>();
@@ -167,7 +162,7 @@ class KafkaBrokerFailureTest {
             }
             handles.forEach(Mikyu::close);
         }
-        check(receipts, sent, strictCounts);
+        check(receipts, sent);
     }
 
     private volatile boolean volatileStop;
@@ -196,8 +191,7 @@ class KafkaBrokerFailureTest {
         }
     }
 
-    private static void check(Queue<Receipt> receipts, Set<String> sent, boolean strictCounts) {
-        int countsNotRaised = 0;
+    private static void check(Queue<Receipt> receipts, Set<String> sent) {
         Map<String, List<Receipt>> byPayload = receipts.stream().collect(Collectors.groupingBy(Receipt::payload));
         assertThat(byPayload.keySet()).as("every enqueue that returned is delivered").containsAll(sent);
         for (Map.Entry<String, List<Receipt>> e : byPayload.entrySet()) {
@@ -207,17 +201,14 @@ class KafkaBrokerFailureTest {
                 Receipt before = seen.get(i - 1);
                 Receipt again = seen.get(i);
                 assertThat(before.acked()).as(e.getKey() + " delivered again after its ack returned").isFalse();
-                if (again.attempt() <= before.attempt()) {
-                    countsNotRaised++;
-                    assertThat(strictCounts).as(e.getKey() + "'s delivery count " + again.attempt()
-                            + " after delivery " + before.attempt()).isFalse();
-                }
+                // Kafka can lose a count in a failover; the handles of one JVM show it raised all the same.
+                assertThat(again.attempt()).as(e.getKey() + "'s delivery count after delivery " + before.attempt())
+                        .isGreaterThan(before.attempt());
             }
         }
         long duplicates = byPayload.values().stream().filter(l -> l.size() > 1).count();
         System.out.println("broker failure: " + sent.size() + " enqueued, " + byPayload.size() + " delivered, "
-                + duplicates + " delivered more than once (each after a failed ack), " + countsNotRaised
-                + " redeliveries whose delivery count was not raised");
+                + duplicates + " delivered more than once (each after a failed ack)");
     }
 
     private static String prefixOf(String uri) {

@@ -107,6 +107,31 @@ public class KafkaJmsTest {
         }
     }
 
+    /** The session renews the lease of a message held longer than the queue's lock (RENEW): no one else gets it. */
+    @Test
+    void aMessageHeldLongerThanItsLockIsNotDeliveredAgain() throws Exception {
+        long lockMs = 5_000;
+        MikyuConnectionFactory cf = factory("&leaseMillis=" + lockMs);
+        try (Connection holder = cf.createConnection(); Connection other = cf.createConnection()) {
+            holder.start();
+            other.start();
+            Session session = holder.createSession(false, Session.CLIENT_ACKNOWLEDGE);
+            Queue jobs = session.createQueue("slow-jobs");
+            session.createProducer(jobs).send(session.createTextMessage("slow"));
+            Message held = session.createConsumer(jobs).receive(RECEIVE_MS);
+            assertThat(text(held)).isEqualTo("slow");
+            assertThat(held.getIntProperty("JMSXDeliveryCount")).isEqualTo(1);
+
+            MessageConsumer elsewhere = other.createSession(false, Session.AUTO_ACKNOWLEDGE).createConsumer(jobs);
+            long until = System.nanoTime() + 3 * lockMs * 1_000_000;
+            while (System.nanoTime() - until < 0) {
+                assertThat(elsewhere.receive(1_000)).as("a message whose lease is renewed").isNull();
+            }
+            held.acknowledge();
+            assertThat(elsewhere.receive(NOTHING_MS)).isNull();
+        }
+    }
+
     @Test
     void aPoisonMessageGoesToTheDeadLetterQueueAfterItsAttempts() throws Exception {
         try (Connection c = factory("&maxAttempts.poison=2").createConnection()) {

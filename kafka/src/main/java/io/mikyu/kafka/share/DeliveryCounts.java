@@ -1,0 +1,56 @@
+package io.mikyu.kafka.share;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The delivery count this JVM last handed out for each record of a share group that it has not seen finished (acked,
+ * dead-lettered, or written again to a delay tier), so that a count is never shown lower than before: Kafka 4.4 was
+ * seen to deliver again with count 1 a record whose ack failed while its share partition's leader moved (the
+ * acquisition it counted had not reached the share coordinator's state). A record delivered again is shown with
+ * at least one more than its last count here.
+ *
+ * <p>Held in memory and shared by the store handles of one JVM (the four consumers of a failover are often four
+ * handles of one process); a record delivered again to another process after a failover shows Kafka's count
+ * (docs/kafka.md). Bounded: the oldest of {@link #CAPACITY} entries is forgotten first, so a record released long
+ * ago and finished elsewhere costs nothing forever.
+ */
+final class DeliveryCounts {
+
+    static final int CAPACITY = 100_000;
+
+    /** The JVM's counts. */
+    static final DeliveryCounts SEEN = new DeliveryCounts(CAPACITY);
+
+    private record Key(String scope, long offset) {
+    }
+
+    private final Map<Key, Integer> counts;
+
+    DeliveryCounts(int capacity) {
+        this.counts = new LinkedHashMap<>(1024, 0.75f, false) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Key, Integer> eldest) {
+                return size() > capacity;
+            }
+        };
+    }
+
+    /**
+     * The count to show for a delivery of {@code offset} in {@code scope} (a cluster, group and topic) that Kafka
+     * counts {@code counted}: that, or one more than the count last shown if it was not higher. Remembered until
+     * {@link #finished}.
+     */
+    synchronized int delivered(String scope, long offset, int counted) {
+        Key key = new Key(scope, offset);
+        Integer before = counts.remove(key);
+        int shown = before == null ? counted : Math.max(counted, before + 1);
+        counts.put(key, shown);
+        return shown;
+    }
+
+    /** The record is done with: acked, dead-lettered or written again; its next delivery, if any, is Kafka's to count. */
+    synchronized void finished(String scope, long offset) {
+        counts.remove(new Key(scope, offset));
+    }
+}

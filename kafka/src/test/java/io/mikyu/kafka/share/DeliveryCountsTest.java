@@ -1,0 +1,45 @@
+package io.mikyu.kafka.share;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class DeliveryCountsTest {
+
+    @Test
+    void aCountKafkaLowersIsShownOneAboveTheLastShown() {
+        DeliveryCounts counts = new DeliveryCounts(10);
+        assertThat(counts.delivered("c/g/t", 7, 1)).isEqualTo(1);
+        assertThat(counts.delivered("c/g/t", 7, 2)).isEqualTo(2);
+        // A failover lost Kafka's count: the record comes again counted 1.
+        assertThat(counts.delivered("c/g/t", 7, 1)).isEqualTo(3);
+        // Kafka's count wins when it is higher.
+        assertThat(counts.delivered("c/g/t", 7, 9)).isEqualTo(9);
+    }
+
+    @Test
+    void aFinishedRecordIsCountedByKafkaAgain() {
+        DeliveryCounts counts = new DeliveryCounts(10);
+        counts.delivered("c/g/t", 7, 4);
+        counts.finished("c/g/t", 7);
+        assertThat(counts.delivered("c/g/t", 7, 1)).isEqualTo(1);
+    }
+
+    @Test
+    void scopesAndOffsetsAreCountedApart() {
+        DeliveryCounts counts = new DeliveryCounts(10);
+        counts.delivered("c/g/t", 7, 3);
+        assertThat(counts.delivered("c/other/t", 7, 1)).isEqualTo(1);
+        assertThat(counts.delivered("c/g/t", 8, 1)).isEqualTo(1);
+    }
+
+    @Test
+    void theOldestCountIsForgottenPastTheCapacity() {
+        DeliveryCounts counts = new DeliveryCounts(2);
+        counts.delivered("s", 1, 5);
+        counts.delivered("s", 2, 5);
+        counts.delivered("s", 3, 5);
+        assertThat(counts.delivered("s", 1, 1)).as("forgotten").isEqualTo(1);
+        assertThat(counts.delivered("s", 3, 1)).as("kept").isEqualTo(6);
+    }
+}
