@@ -1,6 +1,7 @@
 package io.mikyu.broker.server;
 
 import io.mikyu.engine.EngineConfig;
+import io.mikyu.engine.Mikyu;
 import io.mikyu.jms.large.LargeTopicAndTransactionTest;
 
 import java.time.Duration;
@@ -23,6 +24,12 @@ class RemoteLargeTopicAndTransactionTest extends LargeTopicAndTransactionTest {
             broker = new RunningBroker(dataDir(), ENGINE, o -> o);
         }
         return broker.uri();
+    }
+
+    @Override
+    protected Mikyu store() {
+        url();
+        return broker.dial();
     }
 
     @Override
