@@ -16,9 +16,9 @@ import java.io.InputStream;
  * }
  * }</pre>
  *
- * Until it is closed a published body is kept whatever the queues say; after, only while an unfinished task names
- * it. Closed unpublished, it is discarded; so is one left half-written by a crash. Only tasks keep a body: a log
- * queue's record naming one does not (not yet).
+ * Until it is closed a published body is kept whatever the queues say; after, only while an unfinished task or a
+ * log record not yet removed by retention or compaction names it. Closed unpublished, it is discarded; so is one
+ * left half-written by a crash. A transaction's send closes the upload once the transaction is decided.
  */
 public interface BodyUpload extends AutoCloseable {
 

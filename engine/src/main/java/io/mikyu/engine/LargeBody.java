@@ -6,8 +6,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A large message body stored beside the queues (see {@link Mikyu#uploadBody()}): its id and length. A task names
- * it with two headers ({@link #addTo}); the body is kept while an unfinished task names it and deleted after.
+ * A large message body stored beside the queues (see {@link Mikyu#uploadBody()}): its id and length. A task or a
+ * log record names it with two headers ({@link #addTo}); the body is kept while an unfinished task or a retained
+ * log record names it and deleted after.
  */
 public record LargeBody(String id, long length) {
 

@@ -3,6 +3,10 @@ package io.mikyu.broker.faults;
 import io.mikyu.cli.MikyuCli;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.QueueKind;
+import io.mikyu.jms.MikyuConnectionFactory;
+import jakarta.jms.Connection;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.Session;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -21,7 +25,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * Large JMS messages through {@code mikyu daemon} over {@code tcp://}, daemon and clients each a JVM with a 256 MiB
  * heap: a 1 GiB message streams through byte for byte ({@code -Dmikyu.large.bytes=N} changes the size), and a
- * sender killed with SIGKILL in the middle of a large send leaves no message and no body file behind.
+ * sender killed with SIGKILL in the middle of a large send, to a queue or to a topic with a durable subscriber, leaves
+ * no message and no body file behind.
  */
 @Tag("faults")
 @Timeout(3600)
@@ -30,6 +35,7 @@ class LargeMessageOverTcpTest {
     private static final long BYTES = Long.getLong("mikyu.large.bytes", 1L << 30);
     private static final int STREAM_PORT = 21340;
     private static final int KILL_PORT = 21341;
+    private static final int TOPIC_KILL_PORT = 21342;
     private static final List<String> HEAP = List.of("-Xmx256m");
 
     @TempDir
@@ -64,7 +70,7 @@ class LargeMessageOverTcpTest {
                 assertThat(receiver.exitValue()).as(receiver.describe()).isZero();
             }
             long done = System.nanoTime();
-            assertThat(received).isEqualTo("received " + BYTES + " " + LargeTcpChild.sha256(BYTES));
+            assertThat(received).isEqualTo(LargeTcpChild.receivedLine(BYTES));
             assertThat(daemon.isAlive()).as(daemon.describe()).isTrue();
             System.out.printf("LargeMessageOverTcpTest: %d bytes over tcp, sent in %d ms, received in %d ms%n",
                     BYTES, (sent - started) / 1_000_000, (done - sent) / 1_000_000);
@@ -73,27 +79,54 @@ class LargeMessageOverTcpTest {
 
     @Test
     void aSenderKilledDuringALargeSendLeavesNoMessageAndNoBodyFile() throws Exception {
-        int cycles = Faults.cycles(2);
         String url = "tcp://127.0.0.1:" + KILL_PORT;
-        Path bodies = work.resolve("data").resolve("bodies");
         try (ChildProcess daemon = daemon(KILL_PORT); Mikyu observer = Mikyu.dial(url)) {
-            for (int cycle = 1; cycle <= cycles; cycle++) {
-                String where = "cycle " + cycle + " of " + cycles;
-                try (ChildProcess sender = client("sender-" + cycle, "send", url, "killed", Long.toString(1L << 40))) {
-                    sender.awaitLine("streaming", Duration.ofMinutes(5));
-                    await().atMost(Duration.ofMinutes(1)).until(() -> bodyFiles(bodies.resolve("pending")) == 1);
-                    sender.kill();
-                }
-                await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> {
-                    assertThat(bodyFiles(bodies.resolve("pending"))).as("pending bodies, %s", where).isZero();
-                    assertThat(bodyFiles(bodies)).as("published bodies, %s", where).isZero();
-                });
+            killSendersMidSend(daemon, url, "killed", where -> {
                 if (observer.list(QueueKind.TASK).contains("killed")) {
                     assertThat(observer.taskQueue("killed").counts().ready()).as("messages, %s", where).isZero();
                 }
-                assertThat(daemon.isAlive()).as(daemon.describe()).isTrue();
-            }
+            });
         }
+    }
+
+    @Test
+    void aSenderKilledDuringALargeSendToATopicLeavesItsSubscriberNothingAndNoBodyFile() throws Exception {
+        String url = "tcp://127.0.0.1:" + TOPIC_KILL_PORT;
+        try (ChildProcess daemon = daemon(TOPIC_KILL_PORT);
+             Connection c = new MikyuConnectionFactory(url).createConnection()) {
+            c.setClientID("survivor");
+            c.start();
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageConsumer subscriber = s.createDurableSubscriber(s.createTopic("killed-news"), "sub");
+            killSendersMidSend(daemon, url, "topic:killed-news", where ->
+                    assertThat(subscriber.receive(500)).as("messages, %s", where).isNull());
+        }
+    }
+
+    /** Kills senders of endless bodies to {@code destination} mid-send; after each, nothing may remain. */
+    private void killSendersMidSend(ChildProcess daemon, String url, String destination, Check nothingDelivered)
+            throws Exception {
+        int cycles = Faults.cycles(2);
+        Path bodies = work.resolve("data").resolve("bodies");
+        for (int cycle = 1; cycle <= cycles; cycle++) {
+            String where = "cycle " + cycle + " of " + cycles;
+            try (ChildProcess sender = client("sender-" + cycle, "send", url, destination, Long.toString(1L << 40))) {
+                sender.awaitLine("streaming", Duration.ofMinutes(5));
+                await().atMost(Duration.ofMinutes(1)).until(() -> bodyFiles(bodies.resolve("pending")) == 1);
+                sender.kill();
+            }
+            await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> {
+                assertThat(bodyFiles(bodies.resolve("pending"))).as("pending bodies, %s", where).isZero();
+                assertThat(bodyFiles(bodies)).as("published bodies, %s", where).isZero();
+            });
+            nothingDelivered.check(where);
+            assertThat(daemon.isAlive()).as(daemon.describe()).isTrue();
+        }
+    }
+
+    @FunctionalInterface
+    private interface Check {
+        void check(String where) throws Exception;
     }
 
     private static long bodyFiles(Path dir) throws IOException {

@@ -1,8 +1,8 @@
 package io.mikyu.broker.server;
 
-import io.mikyu.broker.server.RemoteLargeBodyTest.Patterns;
 import io.mikyu.engine.EngineConfig;
 import io.mikyu.jms.MikyuConnectionFactory;
+import io.mikyu.jms.large.PatternStream;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
 import jakarta.jms.MessageConsumer;
@@ -16,12 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -60,7 +57,7 @@ class RemoteLargeMessageTest {
             Session s = c.createSession(false, Session.CLIENT_ACKNOWLEDGE);
             Queue q = s.createQueue("big");
             MessageProducer p = s.createProducer(q);
-            byte[] bytes = Patterns.bytes(7, 20 * MIB + 3);
+            byte[] bytes = PatternStream.bytes(20 * MIB + 3, 7);
             BytesMessage bm = s.createBytesMessage();
             bm.writeBytes(bytes);
             bm.setStringProperty("kind", "bytes");
@@ -90,15 +87,15 @@ class RemoteLargeMessageTest {
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
             Queue q = s.createQueue("streamed");
             BytesMessage m = s.createBytesMessage();
-            m.setObjectProperty("JMS_MIKYU_InputStream", Patterns.stream(0, length));
+            m.setObjectProperty("JMS_MIKYU_InputStream", new PatternStream(length, 0));
             s.createProducer(q).send(m);
 
             BytesMessage got = (BytesMessage) s.createConsumer(q).receive(60_000);
             assertThat(got.getBodyLength()).isEqualTo(length);
-            Digest digest = new Digest();
+            PatternStream.Digest digest = new PatternStream.Digest();
             got.setObjectProperty("JMS_MIKYU_SaveStream", digest);
             assertThat(digest.count).isEqualTo(length);
-            assertThat(digest.hex()).isEqualTo(Patterns.sha256(Patterns.stream(0, length)));
+            assertThat(digest.digest()).isEqualTo(PatternStream.digestOf(length, 0));
             await().atMost(Duration.ofSeconds(60)).until(() -> bodyFiles() == 0);
         }
     }
@@ -152,32 +149,6 @@ class RemoteLargeMessageTest {
             sending.get(60, TimeUnit.SECONDS);
             BytesMessage arrived = (BytesMessage) large.createConsumer(large.createQueue("large")).receive(30_000);
             assertThat(arrived.getBodyLength()).isEqualTo(streamed.get());
-        }
-    }
-
-    /** Counts and digests what is written to it, keeping nothing. */
-    private static final class Digest extends OutputStream {
-        private final MessageDigest sha;
-        long count;
-
-        Digest() throws Exception {
-            sha = MessageDigest.getInstance("SHA-256");
-        }
-
-        @Override
-        public void write(int b) {
-            sha.update((byte) b);
-            count++;
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            sha.update(b, off, len);
-            count += len;
-        }
-
-        String hex() {
-            return HexFormat.of().formatHex(sha.digest());
         }
     }
 }

@@ -22,9 +22,10 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Messages whose body is stored as a large body beside the queue (queues, outside transactions; over a broker in
- * chunks): uploaded as they are sent, so the record holds only headers and properties; read when the application
- * reads them.
+ * Messages whose body is stored as a large body beside the queues (queues and topics, in transactions or not; over
+ * a broker in chunks): uploaded as they are sent, so the record holds only headers and properties; read when the
+ * application reads them. A transacted send keeps its upload open until the transaction is decided
+ * ({@link TransactionWork}), so the store keeps the body that no record names yet.
  */
 final class LargeMessages {
 
@@ -33,14 +34,17 @@ final class LargeMessages {
     private LargeMessages() {
     }
 
-    /** A message naming a body uploaded for it; closed once its send is done (or failed), whichever way it went. */
+    /**
+     * A message naming a body uploaded for it; closed once its record is written or given up (in a transaction: once
+     * the transaction is decided), whichever way it went.
+     */
     record Upload(BodyUpload upload, EncodedMessage message) implements AutoCloseable {
         @Override
         public void close() {
             try {
                 upload.close();
             } catch (IOException | RuntimeException e) {
-                // the body is then kept only while its task names it, as after a successful close
+                // the body is then kept only while a record names it, as after a successful close
             }
         }
     }
@@ -49,19 +53,14 @@ final class LargeMessages {
      * Uploads the body of {@code original} if it is streamed ({@link LargeBodyStreams#INPUT_STREAM}) or larger than
      * the connection's {@code largeMessageThreshold}; null if the message is sent as a record.
      *
-     * @throws MessageFormatException for a streamed body where large bodies are not supported yet
+     * @throws MessageFormatException for a streamed body where large bodies are not supported (an older broker)
      */
     static Upload prepare(MikyuSession session, MikyuDestination d, Message original, EncodedMessage encoded)
             throws JMSException {
         InputStream stream = original instanceof MikyuBytesMessage b ? b.bodyStream() : null;
         MikyuConnection connection = session.connection;
-        boolean supported = d.isQueue() && session.currentWork() == null;
-        if (stream == null && (!supported
-                || encoded.payload().length <= connection.options.largeMessageThreshold())) {
+        if (stream == null && encoded.payload().length <= connection.options.largeMessageThreshold()) {
             return null;
-        }
-        if (!supported) {
-            throw new MessageFormatException(notSupported());
         }
         BodyUpload upload = null;
         try {
@@ -98,8 +97,8 @@ final class LargeMessages {
     }
 
     private static String notSupported() {
-        return "a body streamed from " + LargeBodyStreams.INPUT_STREAM + " can be sent to a queue outside"
-                + " transactions (not yet to topics or in a transaction)";
+        return "a body streamed from " + LargeBodyStreams.INPUT_STREAM + " needs large bodies, which this broker"
+                + " does not support";
     }
 
     /**

@@ -285,31 +285,25 @@ public final class MikyuMessageProducer implements QueueSender, TopicPublisher {
         }
         boolean persistent = mode == DeliveryMode.PERSISTENT;
         if (listener == null) {
-            try {
-                session.sender.send(d, encoded, persistent, false);
-            } finally {
-                closeUpload(large);
-            }
+            session.sender.send(d, encoded, persistent, false, large);
             return;
         }
         EncodedMessage toSend = encoded;
-        session.sender.sendAsync(() -> {
-            Exception failure = null;
-            try {
-                session.sender.send(d, toSend, persistent, true);
-            } catch (JMSException | RuntimeException e) {
-                failure = e;
-            } finally {
-                closeUpload(large);
+        try {
+            session.sender.sendAsync(() -> {
+                Exception failure = null;
+                try {
+                    session.sender.send(d, toSend, persistent, true, large);
+                } catch (JMSException | RuntimeException e) {
+                    failure = e;
+                }
+                session.sender.complete(listener, message, failure);
+            });
+        } catch (JMSException | RuntimeException e) {
+            if (large != null) {
+                large.close(); // never sent: its body is an orphan
             }
-            session.sender.complete(listener, message, failure);
-        });
-    }
-
-    /** The record naming the body is written, or will never be: from now on its task keeps the body. */
-    private static void closeUpload(LargeMessages.Upload large) {
-        if (large != null) {
-            large.close();
+            throw e;
         }
     }
 

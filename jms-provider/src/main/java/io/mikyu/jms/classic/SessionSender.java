@@ -38,15 +38,38 @@ final class SessionSender {
 
     /**
      * Sends (or, transacted, buffers) an encoded message; the producer has set every header. NON_PERSISTENT
-     * messages go through the session's {@link NonPersistentPipeline} unless {@code direct}.
+     * messages go through the session's {@link NonPersistentPipeline} unless {@code direct}. {@code body}, the upload
+     * of the message's large body (or null), is closed once the record naming it is written or given up, or, in a
+     * transaction, once the transaction is decided.
      */
-    void send(MikyuDestination d, EncodedMessage m, boolean persistent, boolean direct) throws JMSException {
-        session.checkOpen();
-        TransactionWork w = session.currentWork();
+    void send(MikyuDestination d, EncodedMessage m, boolean persistent, boolean direct, LargeMessages.Upload body)
+            throws JMSException {
+        TransactionWork w;
+        try {
+            session.checkOpen();
+            w = session.currentWork();
+        } catch (JMSException | RuntimeException e) {
+            closeUpload(body);
+            throw e;
+        }
         if (w != null) {
-            w.send(d, m);
+            w.send(d, m, body);
             return;
         }
+        try {
+            send(d, m, persistent, direct);
+        } finally {
+            closeUpload(body);
+        }
+    }
+
+    private static void closeUpload(LargeMessages.Upload body) {
+        if (body != null) {
+            body.close();
+        }
+    }
+
+    private void send(MikyuDestination d, EncodedMessage m, boolean persistent, boolean direct) throws JMSException {
         if (!persistent && d.isQueue() && !connection.options.isRemote()) {
             // A NON_PERSISTENT queue message lives in memory only (a transient task): no write at all. Over a
             // broker the same transient enqueue is a round trip, so there it goes through the pipeline below.

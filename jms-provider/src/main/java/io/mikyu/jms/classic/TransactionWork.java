@@ -36,11 +36,15 @@ final class TransactionWork {
     private final List<PendingSend> sends = new ArrayList<>();
     private final List<Held> consumed = new ArrayList<>();
 
-    record PendingSend(MikyuDestination destination, EncodedMessage message) {
+    /**
+     * A message sent in the transaction; {@code body} is the upload of its large body (null if it has none), kept
+     * open until the transaction is decided so that the store keeps the body, which no record names yet.
+     */
+    record PendingSend(MikyuDestination destination, EncodedMessage message, LargeMessages.Upload body) {
     }
 
-    synchronized void send(MikyuDestination destination, EncodedMessage message) {
-        sends.add(new PendingSend(destination, message));
+    synchronized void send(MikyuDestination destination, EncodedMessage message, LargeMessages.Upload body) {
+        sends.add(new PendingSend(destination, message, body));
     }
 
     synchronized void consumed(Held h) {
@@ -116,6 +120,7 @@ final class TransactionWork {
             ackOutsideTransactions(afterCommit);
             JmsMetrics.GLOBAL.sent(sends.size());
             forgetLeases();
+            releaseBodies();
         }
 
         /**
@@ -129,6 +134,7 @@ final class TransactionWork {
                 tx.prepare(xid, owner);
             }
             forgetLeases();
+            releaseBodies(); // a prepared branch holds the sweep back until it is decided
         }
 
         /**
@@ -150,6 +156,7 @@ final class TransactionWork {
         void confirmAhead(PreparedAhead ahead) {
             ahead.confirm();
             forgetLeases();
+            releaseBodies();
         }
 
         /** A one-phase commit of work written ahead (taken since, unchanged): as {@link #commit}. */
@@ -172,6 +179,7 @@ final class TransactionWork {
             ackOutsideTransactions(outside);
             JmsMetrics.GLOBAL.sent(sends.size());
             forgetLeases();
+            releaseBodies();
         }
 
         /** Whether {@code other} holds the same work: work only grows, so the same sizes are the same work. */
@@ -195,13 +203,15 @@ final class TransactionWork {
                     h.consumer.session().leases.settle(h, false, reason);
                 }
             }
+            releaseBodies();
         }
 
         /**
          * After a commit whose outcome is unknown: the session stops renewing the consumed messages' leases. If the
          * commit took effect they are settled; if not, they come back, flagged redelivered, when their leases end.
          * Nothing is nacked, which could race a commit still under way. Messages of non-durable subscriptions (in
-         * memory, outside the store's transactions) are delivered again.
+         * memory, outside the store's transactions) are delivered again. The large bodies' uploads stay open: if the
+         * commit took effect its records name them, and if not they are orphans once the connection ends.
          */
         void abandon(String reason) {
             for (Held h : consumed) {
@@ -213,10 +223,23 @@ final class TransactionWork {
             }
         }
 
-        /** Drops the sends; the consumed messages are delivered again, flagged redelivered. */
+        /**
+         * Drops the sends (their large bodies, named by no record, are deleted by the store's next sweeps); the
+         * consumed messages are delivered again, flagged redelivered.
+         */
         void rollback(String reason) {
+            releaseBodies();
             for (Held h : consumed) {
                 h.consumer.session().leases.settle(h, false, reason);
+            }
+        }
+
+        /** The transaction is decided (or prepared): its records keep their large bodies from now on, if any. */
+        private void releaseBodies() {
+            for (PendingSend s : sends) {
+                if (s.body() != null) {
+                    s.body().close();
+                }
             }
         }
 

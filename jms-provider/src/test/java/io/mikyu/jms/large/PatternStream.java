@@ -6,19 +6,22 @@ import java.io.OutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
-/** A body of any length made on the fly (its bytes never exist all at once), and a digest of what is written. */
-final class PatternStream extends InputStream {
+/**
+ * A body of any length made on the fly (its bytes never exist all at once), and a digest of what is written. Public:
+ * the broker module's large-message tests and child processes use the same bodies.
+ */
+public final class PatternStream extends InputStream {
 
     private final long length;
     private final int seed;
     private long pos;
 
-    PatternStream(long length, int seed) {
+    public PatternStream(long length, int seed) {
         this.length = length;
         this.seed = seed;
     }
 
-    static byte at(long pos, int seed) {
+    public static byte at(long pos, int seed) {
         return (byte) ((pos * 31 + seed + (pos >>> 13)) & 0xff);
     }
 
@@ -39,7 +42,7 @@ final class PatternStream extends InputStream {
         return n;
     }
 
-    static byte[] bytes(int length, int seed) {
+    public static byte[] bytes(int length, int seed) {
         byte[] b = new byte[length];
         for (int i = 0; i < length; i++) {
             b[i] = at(i, seed);
@@ -47,19 +50,19 @@ final class PatternStream extends InputStream {
         return b;
     }
 
-    static byte[] digestOf(long length, int seed) throws IOException {
+    public static byte[] digestOf(long length, int seed) throws IOException {
         Digest d = new Digest();
         new PatternStream(length, seed).transferTo(d);
         return d.digest();
     }
 
     /** An OutputStream that keeps only a SHA-256 and a count of what it was given. */
-    static final class Digest extends OutputStream {
+    public static final class Digest extends OutputStream {
         private final MessageDigest md;
-        volatile long count;
-        volatile boolean flushed;
+        public volatile long count;
+        public volatile boolean flushed;
 
-        Digest() {
+        public Digest() {
             try {
                 md = MessageDigest.getInstance("SHA-256");
             } catch (NoSuchAlgorithmException e) {
@@ -84,7 +87,7 @@ final class PatternStream extends InputStream {
             flushed = true;
         }
 
-        byte[] digest() {
+        public byte[] digest() {
             return md.digest();
         }
     }

@@ -324,6 +324,18 @@ public final class SegmentedLog implements WriteTarget {
      * segment files. Returns the offset to continue from.
      */
     public long read(long from, RecordSink sink) {
+        return walk(from, sink, true);
+    }
+
+    /**
+     * As {@link #read(long, RecordSink)}, without counting the records as read or the cache's hits: housekeeping
+     * (the large bodies' sweep) reads headers, and a queue's "out" must stay what its consumers took.
+     */
+    public long scan(long from, RecordSink sink) {
+        return walk(from, sink, false);
+    }
+
+    private long walk(long from, RecordSink sink, boolean counted) {
         checkOpen();
         long end = endOffset;
         long next = Math.max(from, startOffset);
@@ -331,16 +343,16 @@ public final class SegmentedLog implements WriteTarget {
             return next;
         }
         long afterCache = cache.read(next, end, sink, dir);
-        if (sink.taken() == 0) {
-            cacheMisses.increment();
-        } else {
-            cacheHits.increment();
+        if (counted) {
+            (sink.taken() == 0 ? cacheMisses : cacheHits).increment();
         }
         long after = afterCache;
         if (!sink.isFull() && afterCache < end) {
             after = reader.readSegments(afterCache, end, sink);
         }
-        readRecords.add(sink.taken());
+        if (counted) {
+            readRecords.add(sink.taken());
+        }
         return after;
     }
 

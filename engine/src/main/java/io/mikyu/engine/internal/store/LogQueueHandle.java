@@ -56,6 +56,7 @@ final class LogQueueHandle implements LogQueue, TxParticipant, AsyncWrites {
     private final ConcurrentHashMap<String, GroupHandle> groups = new ConcurrentHashMap<>();
     private final SharedGroups shared;
     private final Compactor compactor;
+    private final LogBodies bodies = new LogBodies();
 
     LogQueueHandle(SegmentedLog log, OffsetStore offsets, GroupCommitWriter writer, EngineConfig limits,
                    QueueMeters meters, SharedGroups shared) {
@@ -83,6 +84,16 @@ final class LogQueueHandle implements LogQueue, TxParticipant, AsyncWrites {
 
     SegmentedLog storage() {
         return log;
+    }
+
+    /** Adds the ids of the large bodies this log's retained records name (see {@link LogBodies}). */
+    void collectBodies(java.util.Collection<String> into) {
+        bodies.collectInto(log, into);
+    }
+
+    /** The store has no large body: no record below {@code end} names one. */
+    void noBodiesBelow(long end) {
+        bodies.noneBelow(end);
     }
 
     OffsetStore offsets() {

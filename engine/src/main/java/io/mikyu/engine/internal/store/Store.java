@@ -119,7 +119,7 @@ public final class Store implements Mikyu {
             logs.load();
             tasks.load();
             openTransactions();
-            bodies = new StoreBodies(dataDir, tasks, () -> transactions.inDoubtCount() > 0);
+            bodies = new StoreBodies(dataDir, tasks, logs, () -> transactions.inDoubtCount() > 0);
             chores = new StoreChores(tasks, logs, files, transactions, bodies, () -> closed);
         } catch (IOException | RuntimeException e) {
             writer.close();

@@ -12,16 +12,18 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /**
  * The store's large bodies: uploads, reads, and the housekeeping sweep that deletes the bodies no unfinished task
- * names any more. The sweep holds back while it cannot know every reference: a task queue whose settings could not
- * be read is not open (its tasks may name bodies), and an in-doubt transaction's enqueues are not in their queue
- * until it is decided.
+ * and no retained log record names any more. The sweep holds back while it cannot know every reference: a queue
+ * whose settings could not be read is not open (its records may name bodies), and an in-doubt transaction's writes
+ * are not in their queues until it is decided.
  */
 final class StoreBodies {
 
@@ -29,11 +31,13 @@ final class StoreBodies {
 
     private final BodyStore bodies;
     private final TaskQueues tasks;
+    private final LogQueues logs;
     private final BooleanSupplier anyInDoubt;
 
-    StoreBodies(Path dataDir, TaskQueues tasks, BooleanSupplier anyInDoubt) throws IOException {
+    StoreBodies(Path dataDir, TaskQueues tasks, LogQueues logs, BooleanSupplier anyInDoubt) throws IOException {
         this.bodies = BodyStore.open(dataDir);
         this.tasks = tasks;
+        this.logs = logs;
         this.anyInDoubt = anyInDoubt;
         if (bodies.recoveredPending() > 0) {
             LOG.info("recovery: deleted {} large bodies whose writing a crash cut short", bodies.recoveredPending());
@@ -58,19 +62,31 @@ final class StoreBodies {
 
     /** One housekeeping pass: deletes what two passes in a row found unreferenced. */
     void sweep() {
-        if (tasks.anyQuarantined() || anyInDoubt.getAsBoolean()) {
+        if (tasks.anyQuarantined() || logs.anyQuarantined() || anyInDoubt.getAsBoolean()) {
             return;
         }
         try {
+            // The logs' ends are read before the directory is listed: a record names a body only once it is
+            // published, so with no body listed no record below those ends names one, and no log need be read.
+            Map<LogQueueHandle, Long> ends = new HashMap<>();
+            for (LogQueueHandle l : logs.all()) {
+                ends.put(l, l.endOffset());
+            }
+            if (bodies.publishedIds().isEmpty()) {
+                ends.forEach(LogQueueHandle::noBodiesBelow);
+            }
             List<String> deleted = bodies.sweep(() -> {
                 Set<String> live = new HashSet<>();
                 for (TaskQueueHandle t : tasks.all()) {
                     t.collectBodies(live);
                 }
+                for (LogQueueHandle l : logs.all()) {
+                    l.collectBodies(live);
+                }
                 return live;
             });
             if (!deleted.isEmpty()) {
-                LOG.debug("deleted {} large bodies no task names", deleted.size());
+                LOG.debug("deleted {} large bodies no record names", deleted.size());
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
