@@ -71,11 +71,7 @@ public final class PrometheusScrape {
         public void sample(String queue, String kind, String group, double value) {
             try {
                 header(family.type() == QueueMeterSource.Type.COUNTER ? "counter" : "gauge");
-                w.write(name);
-                labels(queue, kind, group);
-                w.write(' ');
-                w.write(number(value));
-                w.write('\n');
+                row("", queue, kind, group, number(value));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -85,21 +81,20 @@ public final class PrometheusScrape {
         public void timer(String queue, String kind, long count, double totalSeconds) {
             try {
                 header("summary");
-                w.write(name);
-                w.write("_count");
-                labels(queue, kind, null);
-                w.write(' ');
-                w.write(Long.toString(count)); // as Micrometer writes a summary's count: an integer
-                w.write('\n');
-                w.write(name);
-                w.write("_sum");
-                labels(queue, kind, null);
-                w.write(' ');
-                w.write(number(totalSeconds));
-                w.write('\n');
+                row("_count", queue, kind, null, Long.toString(count)); // an integer, as Micrometer writes it
+                row("_sum", queue, kind, null, number(totalSeconds));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+        }
+
+        private void row(String suffix, String queue, String kind, String group, String value) throws IOException {
+            w.write(name);
+            w.write(suffix);
+            labels(queue, kind, group);
+            w.write(' ');
+            w.write(value);
+            w.write('\n');
         }
 
         private void header(String type) throws IOException {
