@@ -2,6 +2,7 @@ package io.mikyu.cli;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.mikyu.broker.server.MetricsEndpoint;
+import io.mikyu.broker.server.PrometheusScrape;
 import io.mikyu.cli.bench.DestinationsBench;
 import io.mikyu.cli.bench.JsonObject;
 import io.mikyu.cli.bench.ProcessProbe;
@@ -9,6 +10,7 @@ import io.mikyu.cli.bench.PrometheusText;
 import io.mikyu.cli.units.Units;
 import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.Mikyu;
+import io.mikyu.engine.spi.QueueMeterSource;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -115,7 +117,7 @@ final class BenchDestinationsCommand implements Callable<Integer> {
 
         PrometheusMeterRegistry registry = MetricsEndpoint.newRegistry();
         long openStart = System.nanoTime();
-        Mikyu store = Mikyu.open(dir, EngineConfig.builder().meterRegistry(registry).build());
+        Mikyu store = Mikyu.open(dir, EngineConfig.builder().meterRegistry(registry).perQueueMeters(false).build());
         double closeMillis;
         try {
             report("open", "%.0f ms (empty store)", millisSince(openStart));
@@ -125,7 +127,7 @@ final class BenchDestinationsCommand implements Callable<Integer> {
             double round = bench.roundTrip(store, 1);
             report("round trip", "%.0f ms (one message through each)", round);
             json.put("round_trip_ms", round);
-            measureHere("used", registry);
+            measureHere("used", new PrometheusScrape(registry, QueueMeterSource.of(store).orElseThrow()));
         } finally {
             long closeStart = System.nanoTime();
             store.close();
@@ -136,12 +138,14 @@ final class BenchDestinationsCommand implements Callable<Integer> {
 
         PrometheusMeterRegistry reopenedRegistry = MetricsEndpoint.newRegistry();
         long reopenStart = System.nanoTime();
-        Mikyu reopened = Mikyu.open(dir, EngineConfig.builder().meterRegistry(reopenedRegistry).build());
+        Mikyu reopened = Mikyu.open(dir, EngineConfig.builder().meterRegistry(reopenedRegistry)
+                .perQueueMeters(false).build());
         try {
             double reopenMillis = millisSince(reopenStart);
             report("reopen", "%.0f ms", reopenMillis);
             json.put("reopen_ms", reopenMillis);
-            measureHere("reopened", reopenedRegistry);
+            measureHere("reopened", new PrometheusScrape(reopenedRegistry,
+                    QueueMeterSource.of(reopened).orElseThrow()));
             double round = bench.roundTrip(reopened, 2);
             report("round trip", "%.0f ms (after the reopen)", round);
             json.put("reopened_round_trip_ms", round);
@@ -151,14 +155,14 @@ final class BenchDestinationsCommand implements Callable<Integer> {
     }
 
     /** Heap, descriptors, scrape and idle CPU of this process, under {@code phase} in the report. */
-    private void measureHere(String phase, PrometheusMeterRegistry registry) throws InterruptedException {
+    private void measureHere(String phase, PrometheusScrape scraped) throws InterruptedException {
         long heap = ProcessProbe.heapAfterGc();
         long fds = ProcessProbe.openFileDescriptors();
         // Streamed and counted, as the daemon's /metrics streams it: the text of many queues is not held at once.
         LongSupplier scrape = () -> {
             CountingOutputStream out = new CountingOutputStream();
             try {
-                registry.scrape(out);
+                scraped.writeTo(out);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -6,11 +6,13 @@ import io.mikyu.broker.server.BrokerConfig.Key;
 import io.mikyu.broker.server.BrokerOptions;
 import io.mikyu.broker.server.BrokerServer;
 import io.mikyu.broker.server.MetricsEndpoint;
+import io.mikyu.broker.server.PrometheusScrape;
 import io.mikyu.cli.units.Units;
 import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.config.MikyuConfig;
 import io.mikyu.engine.security.SecurityRealm;
+import io.mikyu.engine.spi.QueueMeterSource;
 import io.mikyu.transport.Endpoint;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -93,7 +95,8 @@ final class DaemonCommand implements Callable<Integer> {
                         config.duration(Key.MAX_LOGIN_DELAY)));
         EngineConfig.Builder engine = config.engineConfig();
         if (registry != null) {
-            engine.meterRegistry(registry);
+            // Per-queue meters are read by the endpoint when scraped, not registered (see PrometheusScrape).
+            engine.meterRegistry(registry).perQueueMeters(false);
         }
         PrintWriter out = spec.commandLine().getOut();
         warnIfOpen(realm, endpoints);
@@ -103,7 +106,8 @@ final class DaemonCommand implements Callable<Integer> {
                 options.shutdownGrace().plusSeconds(20));
              Mikyu mikyu = dataDir.open(config, engine.build());
              MetricsEndpoint metrics = registry == null ? null : MetricsEndpoint.start(
-                     config.get(Key.METRICS_HOST), port(metricsPortText), registry)) {
+                     config.get(Key.METRICS_HOST), port(metricsPortText),
+                     new PrometheusScrape(registry, QueueMeterSource.of(mikyu).orElse(null)))) {
             // How long the store took to open (recovery): what a restart costs before clients are served.
             double openSeconds = (System.nanoTime() - openStart) / 1e9;
             BrokerServer server = BrokerServer.start(mikyu, options);

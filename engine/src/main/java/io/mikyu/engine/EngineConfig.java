@@ -44,6 +44,10 @@ public final class EngineConfig {
     private final boolean verifyChecksumsOnRead;
     private final CorruptionPolicy corruptionPolicy;
     private final MeterRegistry meterRegistry;
+    /** Whether {@link #meterRegistry} was given (else it is a registry that records nothing). */
+    private final boolean meterRegistryGiven;
+    /** {@code null}: per-queue meters go to the registry when one is given. */
+    private final Boolean perQueueMeters;
     private final TimeSource timeSource;
     private final int maxOpenSegmentFiles;
 
@@ -68,6 +72,8 @@ public final class EngineConfig {
         this.verifyChecksumsOnRead = b.verifyChecksumsOnRead;
         this.corruptionPolicy = b.corruptionPolicy;
         this.meterRegistry = b.meterRegistry == null ? new CompositeMeterRegistry() : b.meterRegistry;
+        this.meterRegistryGiven = b.meterRegistry != null;
+        this.perQueueMeters = b.perQueueMeters;
         this.timeSource = b.timeSource;
         this.maxOpenSegmentFiles = b.maxOpenSegmentFiles;
 
@@ -101,7 +107,8 @@ public final class EngineConfig {
         b.compactionKeyMapBytes = compactionKeyMapBytes;
         b.verifyChecksumsOnRead = verifyChecksumsOnRead;
         b.corruptionPolicy = corruptionPolicy;
-        b.meterRegistry = meterRegistry;
+        b.meterRegistry = meterRegistryGiven ? meterRegistry : null;
+        b.perQueueMeters = perQueueMeters;
         b.timeSource = timeSource;
         b.maxOpenSegmentFiles = maxOpenSegmentFiles;
 
@@ -203,6 +210,15 @@ public final class EngineConfig {
         return meterRegistry;
     }
 
+    /**
+     * Whether each queue registers its meters ({@code mikyu.queue.*}, {@code mikyu.group.lag}) in
+     * {@link #meterRegistry()}; when not, they are read at scrape time through the engine's
+     * {@code spi.QueueMeterSource}. Default: when a registry is given.
+     */
+    public boolean perQueueMeters() {
+        return perQueueMeters != null ? perQueueMeters : meterRegistryGiven;
+    }
+
     /** The clocks the store reads: wall time for timestamps and retention, steady time for every duration. */
     /**
      * The most segment file channels the store keeps open (segments, task queues and groups of every queue);
@@ -265,6 +281,7 @@ public final class EngineConfig {
         private boolean verifyChecksumsOnRead = true;
         private CorruptionPolicy corruptionPolicy = CorruptionPolicy.QUARANTINE;
         private MeterRegistry meterRegistry;
+        private Boolean perQueueMeters;
         private TimeSource timeSource = TimeSource.system();
         private long transientMemoryLimit = (long) (Runtime.getRuntime().maxMemory()
                 * DEFAULT_TRANSIENT_HEAP_FRACTION);
@@ -376,6 +393,16 @@ public final class EngineConfig {
 
         public Builder meterRegistry(MeterRegistry value) {
             this.meterRegistry = value;
+            return this;
+        }
+
+        /**
+         * Whether each queue registers its meters in the meter registry (default: when a registry is given).
+         * About 20 meters a queue: a store of many thousands of queues turns this off and reads them through
+         * the engine's {@code spi.QueueMeterSource} when scraped, as the broker daemon does.
+         */
+        public Builder perQueueMeters(boolean value) {
+            this.perQueueMeters = value;
             return this;
         }
 

@@ -44,13 +44,13 @@ public final class MetricsEndpoint implements AutoCloseable {
 
     private final HttpServer http;
     private final ExecutorService executor;
-    private final PrometheusMeterRegistry registry;
+    private final PrometheusScrape scrape;
     private volatile BooleanSupplier ready = () -> false;
 
-    private MetricsEndpoint(HttpServer http, ExecutorService executor, PrometheusMeterRegistry registry) {
+    private MetricsEndpoint(HttpServer http, ExecutorService executor, PrometheusScrape scrape) {
         this.http = http;
         this.executor = executor;
-        this.registry = registry;
+        this.scrape = scrape;
     }
 
     /** A Prometheus registry with the JVM's meters bound; give it to the engine and broker, then {@link #start}. */
@@ -66,8 +66,13 @@ public final class MetricsEndpoint implements AutoCloseable {
         return registry;
     }
 
-    /** Listens on {@code host:port} (port 0: a free one, see {@link #port()}). */
+    /** Listens on {@code host:port} (port 0: a free one, see {@link #port()}), serving the registry's meters. */
     public static MetricsEndpoint start(String host, int port, PrometheusMeterRegistry registry) {
+        return start(host, port, new PrometheusScrape(registry, null));
+    }
+
+    /** Listens on {@code host:port} (port 0: a free one, see {@link #port()}), serving {@code scrape}. */
+    public static MetricsEndpoint start(String host, int port, PrometheusScrape scrape) {
         HttpServer http;
         try {
             http = HttpServer.create(new InetSocketAddress(host, port), 16);
@@ -79,7 +84,7 @@ public final class MetricsEndpoint implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        MetricsEndpoint endpoint = new MetricsEndpoint(http, executor, registry);
+        MetricsEndpoint endpoint = new MetricsEndpoint(http, executor, scrape);
         http.createContext("/metrics", endpoint::metrics);
         http.createContext("/health/live", ex -> endpoint.respond(ex, 200, "text/plain", "UP\n"));
         http.createContext("/health/ready", ex -> {
@@ -122,7 +127,7 @@ public final class MetricsEndpoint implements AutoCloseable {
             }
             ex.sendResponseHeaders(200, 0);
             try (OutputStream out = new BufferedOutputStream(ex.getResponseBody(), 64 * 1024)) {
-                registry.scrape(out);
+                scrape.writeTo(out);
             }
         }
     }

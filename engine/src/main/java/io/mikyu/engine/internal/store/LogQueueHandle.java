@@ -67,10 +67,8 @@ final class LogQueueHandle implements LogQueue, TxParticipant, AsyncWrites {
         this.meters = meters;
         this.shared = shared;
         this.compactor = new Compactor(log);
-        meters.counter("mikyu.queue.compaction.passes", compactor, Compactor::passes,
-                "compaction passes (more than one per compaction when the key map cannot hold every key)");
-        meters.counter("mikyu.queue.compaction.keys", compactor, Compactor::mappedKeys,
-                "distinct keys mapped by compaction, summed over its passes");
+        meters.read(QueueMeterFamily.COMPACTION_PASSES, compactor, Compactor::passes);
+        meters.read(QueueMeterFamily.COMPACTION_KEYS, compactor, Compactor::mappedKeys);
         for (String g : offsets.groups()) {
             if (!shared.contains(g)) {
                 registerGroup(g);

@@ -37,9 +37,10 @@ final class LogQueues extends QueueRegistry<LogQueueHandle, LogQueueConfig> {
     private final TaskQueues tasks;
     private final Consumer<List<TxOp>> transactions;
     private final OpenSegmentFiles files;
+    private final QueueMeterTable meterTable;
 
     LogQueues(Path root, EngineConfig config, GroupCommitWriter writer, ByteBuffer writerScratch,
-              OpenSegmentFiles files,
+              OpenSegmentFiles files, QueueMeterTable meterTable,
               Consumer<RecoveryReport.Event> recovery, TaskQueues tasks, Consumer<List<TxOp>> transactions) {
         super(root, recovery, "log queue");
         this.transactions = transactions;
@@ -47,6 +48,7 @@ final class LogQueues extends QueueRegistry<LogQueueHandle, LogQueueConfig> {
         this.writer = writer;
         this.writerScratch = writerScratch;
         this.files = files;
+        this.meterTable = meterTable;
         this.tasks = tasks;
     }
 
@@ -88,7 +90,7 @@ final class LogQueues extends QueueRegistry<LogQueueHandle, LogQueueConfig> {
                 tasks.closeAndForget(List.of(dlq));
             }
         });
-        return new LogQueueHandle(log, offsets, writer, config, new QueueMeters(config.meterRegistry(), log, "log"),
+        return new LogQueueHandle(log, offsets, writer, config, new QueueMeters(meterTable, log, "log"),
                 shared);
     }
 

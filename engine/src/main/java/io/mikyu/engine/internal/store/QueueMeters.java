@@ -7,67 +7,145 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.mikyu.engine.internal.log.SegmentedLog;
+import io.mikyu.engine.spi.QueueMeterSource;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The Micrometer meters of one queue, read from the queue's own counters (so nothing is recorded twice on the
- * hot path) and removed when the queue is deleted.
+ * The meters of one queue, read from the queue's own counters (so nothing is recorded twice on the hot path). They
+ * are always readable through {@link QueueMeterTable} (a scrape walks them); with
+ * {@code EngineConfig.perQueueMeters()} they are also registered in the meter registry, and removed from it when
+ * the queue is closed or deleted.
  */
 final class QueueMeters implements AutoCloseable {
 
+    private static final QueueMeterFamily[] FAMILIES = QueueMeterFamily.values();
+
+    private final String queue;
+    private final String kind;
+    private final QueueMeterTable table;
+    /** {@code null} unless the meters are registered. */
     private final MeterRegistry registry;
     private final Tags tags;
-    private final List<Meter> meters = new ArrayList<>();
-    private final Timer appendLatency;
+    private final List<Meter> registered = new ArrayList<>();
+    /** What each family reads, by ordinal; {@code null} where this queue has none. */
+    private final Reading<?>[] readings = new Reading<?>[FAMILIES.length];
+    private final List<GroupLag> lags = new CopyOnWriteArrayList<>();
+    private final Timer appendTimer;
+    private final LongAdder appendCalls;
+    private final LongAdder appendNanos;
 
-    QueueMeters(MeterRegistry registry, SegmentedLog log, String kind) {
-        this.registry = registry;
-        this.tags = Tags.of("queue", log.name(), "kind", kind);
-        counter("mikyu.queue.in", log, SegmentedLog::appendedRecords, "records appended");
-        counter("mikyu.queue.in.bytes", log, SegmentedLog::appendedBytes, "bytes appended (encoded)");
-        counter("mikyu.queue.out", log, SegmentedLog::readRecords, "records read");
-        counter("mikyu.queue.cache.hits", log, SegmentedLog::cacheHits, "reads served from the ring cache");
-        counter("mikyu.queue.cache.misses", log, SegmentedLog::cacheMisses, "reads that went to segment files");
+    QueueMeters(QueueMeterTable table, SegmentedLog log, String kind) {
+        this.queue = log.name();
+        this.kind = kind;
+        this.table = table;
+        this.registry = table.registry();
+        this.tags = Tags.of("queue", queue, "kind", kind);
+        read(QueueMeterFamily.IN, log, SegmentedLog::appendedRecords);
+        read(QueueMeterFamily.IN_BYTES, log, SegmentedLog::appendedBytes);
+        read(QueueMeterFamily.OUT, log, SegmentedLog::readRecords);
+        read(QueueMeterFamily.CACHE_HITS, log, SegmentedLog::cacheHits);
+        read(QueueMeterFamily.CACHE_MISSES, log, SegmentedLog::cacheMisses);
         if ("log".equals(kind)) {
-            gauge("mikyu.queue.depth", log, l -> l.endOffset() - l.startOffset(), "records stored (offset range)");
+            read(QueueMeterFamily.DEPTH, log, l -> l.endOffset() - l.startOffset());
         }
-        gauge("mikyu.queue.disk.bytes", log, SegmentedLog::bytesOnDisk, "bytes of segment files");
-        gauge("mikyu.queue.segments", log, SegmentedLog::segmentCount, "segment files");
-        appendLatency = Timer.builder("mikyu.queue.append.latency").tags(tags)
-                .description("append call, encode to acknowledgement").register(registry);
-        meters.add(appendLatency);
+        read(QueueMeterFamily.DISK_BYTES, log, SegmentedLog::bytesOnDisk);
+        read(QueueMeterFamily.SEGMENTS, log, SegmentedLog::segmentCount);
+        if (registry != null) {
+            appendTimer = Timer.builder(QueueMeterFamily.APPEND_LATENCY.family().name()).tags(tags)
+                    .description(QueueMeterFamily.APPEND_LATENCY.family().description()).register(registry);
+            registered.add(appendTimer);
+            appendCalls = null;
+            appendNanos = null;
+        } else {
+            appendTimer = null;
+            appendCalls = new LongAdder();
+            appendNanos = new LongAdder();
+        }
+        table.add(this);
     }
 
     void appendLatency(long nanos) {
-        appendLatency.record(nanos, TimeUnit.NANOSECONDS);
+        if (appendTimer != null) {
+            appendTimer.record(nanos, TimeUnit.NANOSECONDS);
+        } else {
+            appendCalls.increment();
+            appendNanos.add(nanos);
+        }
     }
 
-    /** A counter of this queue read from {@code f}, e.g. acked or dead-lettered tasks. */
-    <T> void counter(String name, T source, ToDoubleFunction<T> f, String description) {
-        meters.add(FunctionCounter.builder(name, source, f).tags(tags).description(description).register(registry));
-    }
-
-    /** A gauge of this queue read from {@code f}, e.g. ready or in-flight tasks. */
-    <T> void gauge(String name, T source, ToDoubleFunction<T> f, String description) {
-        meters.add(Gauge.builder(name, source, f).tags(tags).description(description).strongReference(false)
-                .register(registry));
+    /** This queue's value of {@code family}, read from {@code f} (e.g. acked tasks, ready tasks). */
+    <T> void read(QueueMeterFamily family, T source, ToDoubleFunction<T> f) {
+        readings[family.ordinal()] = new Reading<>(source, f);
+        if (registry == null) {
+            return;
+        }
+        QueueMeterSource.Family fam = family.family();
+        if (fam.type() == QueueMeterSource.Type.COUNTER) {
+            registered.add(FunctionCounter.builder(fam.name(), source, f).tags(tags).description(fam.description())
+                    .register(registry));
+        } else {
+            registered.add(Gauge.builder(fam.name(), source, f).tags(tags).description(fam.description())
+                    .strongReference(false).register(registry));
+        }
     }
 
     /** A lag gauge for a consumer group of this queue. */
     void groupLag(String group, ToDoubleFunction<String> lag) {
-        meters.add(Gauge.builder("mikyu.group.lag", group, lag).tags(tags.and("group", group))
-                .description("records between the group's committed offset and the end").register(registry));
+        lags.add(new GroupLag(group, lag));
+        if (registry != null) {
+            QueueMeterSource.Family fam = QueueMeterFamily.GROUP_LAG.family();
+            registered.add(Gauge.builder(fam.name(), group, lag).tags(tags.and("group", group))
+                    .description(fam.description()).register(registry));
+        }
+    }
+
+    /** Passes this queue's value of {@code family}, if it has one, to {@code visitor}. */
+    void visit(QueueMeterFamily family, QueueMeterSource.Visitor visitor) {
+        switch (family) {
+            case APPEND_LATENCY -> {
+                if (appendTimer != null) {
+                    visitor.timer(queue, kind, appendTimer.count(), appendTimer.totalTime(TimeUnit.SECONDS));
+                } else {
+                    visitor.timer(queue, kind, appendCalls.sum(), appendNanos.sum() / 1e9);
+                }
+            }
+            case GROUP_LAG -> {
+                for (GroupLag g : lags) {
+                    visitor.sample(queue, kind, g.group, g.lag.applyAsDouble(g.group));
+                }
+            }
+            default -> {
+                Reading<?> r = readings[family.ordinal()];
+                if (r != null) {
+                    visitor.sample(queue, kind, null, r.value());
+                }
+            }
+        }
     }
 
     @Override
     public void close() {
-        for (Meter m : meters) {
-            registry.remove(m);
+        table.remove(this);
+        if (registry != null) {
+            for (Meter m : registered) {
+                registry.remove(m);
+            }
         }
-        meters.clear();
+        registered.clear();
+    }
+
+    private record Reading<T>(T source, ToDoubleFunction<T> f) {
+        double value() {
+            return f.applyAsDouble(source);
+        }
+    }
+
+    private record GroupLag(String group, ToDoubleFunction<String> lag) {
     }
 }

@@ -16,6 +16,7 @@ import io.mikyu.engine.StoreClosedException;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.Transaction;
 import io.mikyu.engine.TaskQueueConfig;
+import io.mikyu.engine.spi.QueueMeterSource;
 import io.mikyu.engine.internal.files.Directories;
 import io.mikyu.engine.internal.log.OpenSegmentFiles;
 import io.mikyu.engine.internal.log.SegmentedLog;
@@ -58,7 +59,7 @@ import java.util.concurrent.TimeUnit;
  *   &lt;data&gt;/task/&lt;name&gt;/...      (task queues)
  * </pre>
  */
-public final class Store implements Mikyu {
+public final class Store implements Mikyu, QueueMeterSource {
 
     private static final Logger LOG = LoggerFactory.getLogger(Store.class);
     /**
@@ -99,6 +100,7 @@ public final class Store implements Mikyu {
     private final RecoveryReport recoveryReport;
     private volatile boolean closed;
     private final StoreChores chores;
+    private final QueueMeterTable queueMeters;
 
     private Store(Path dataDir, EngineConfig config, DataDirectoryLock lock) throws IOException {
         long started = System.nanoTime();
@@ -111,10 +113,11 @@ public final class Store implements Mikyu {
         this.writerMetrics = new WriterMetrics(config.meterRegistry());
         this.files = new OpenSegmentFiles(config.maxOpenSegmentFiles());
         this.writer = new GroupCommitWriter("mikyu-writer", MAX_CYCLE_BYTES, diskGuard, writerMetrics);
+        this.queueMeters = new QueueMeterTable(config);
         this.tasks = new TaskQueues(dataDir.resolve(QueueKind.TASK.directory()), config, writer, writerScratch, files,
-                recoveryEvents::add, this::commitInternal);
+                queueMeters, recoveryEvents::add, this::commitInternal);
         this.logs = new LogQueues(dataDir.resolve(QueueKind.LOG.directory()), config, writer, writerScratch, files,
-                recoveryEvents::add, tasks, this::commitInternal);
+                queueMeters, recoveryEvents::add, tasks, this::commitInternal);
         try {
             logs.load();
             tasks.load();
@@ -431,6 +434,12 @@ public final class Store implements Mikyu {
             return tasks.names();
         }
         return logs.names();
+    }
+
+    /** Every open queue's meters, read now (what a metrics endpoint writes when they are not registered). */
+    @Override
+    public void visit(Visitor visitor) {
+        queueMeters.visit(visitor);
     }
 
     @Override

@@ -39,12 +39,13 @@ final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
     /** Commits a store transaction: how dead letters move atomically. */
     private final Consumer<List<TxOp>> transactions;
     private final OpenSegmentFiles files;
+    private final QueueMeterTable meterTable;
     private final ConcurrentHashMap<String, QueueMeters> meters = new ConcurrentHashMap<>();
     /** What the queues' transient tasks take, against the store's limits. */
     private final TransientMemory transientMemory;
 
     TaskQueues(Path root, EngineConfig config, GroupCommitWriter writer, ByteBuffer writerScratch,
-               OpenSegmentFiles files,
+               OpenSegmentFiles files, QueueMeterTable meterTable,
                Consumer<RecoveryReport.Event> recovery, Consumer<List<TxOp>> transactions) {
         super(root, recovery, "task queue");
         this.transactions = transactions;
@@ -52,7 +53,7 @@ final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
         this.writer = writer;
         this.writerScratch = writerScratch;
         this.files = files;
-
+        this.meterTable = meterTable;
         this.transientMemory = new TransientMemory(config);
     }
 
@@ -99,20 +100,17 @@ final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
             log.close(false);
             throw e;
         }
-        QueueMeters m = new QueueMeters(config.meterRegistry(), log, "task");
-        m.gauge("mikyu.queue.depth", handle, h -> h.counts().depth(), "unfinished tasks");
-        m.gauge("mikyu.queue.ready", handle, h -> h.counts().ready(), "tasks deliverable now");
-        m.gauge("mikyu.queue.scheduled", handle, h -> h.counts().scheduled(), "tasks waiting for their time");
-        m.gauge("mikyu.queue.inflight", handle, h -> h.counts().inFlight(), "tasks under a lease");
-        m.counter("mikyu.queue.acked", handle, TaskQueueHandle::ackedCount, "tasks acked");
-        m.counter("mikyu.queue.deadlettered", handle, TaskQueueHandle::deadLetteredCount,
-                "tasks moved to the dead-letter queue");
+        QueueMeters m = new QueueMeters(meterTable, log, "task");
+        m.read(QueueMeterFamily.DEPTH, handle, h -> h.counts().depth());
+        m.read(QueueMeterFamily.READY, handle, h -> h.counts().ready());
+        m.read(QueueMeterFamily.SCHEDULED, handle, h -> h.counts().scheduled());
+        m.read(QueueMeterFamily.INFLIGHT, handle, h -> h.counts().inFlight());
+        m.read(QueueMeterFamily.ACKED, handle, TaskQueueHandle::ackedCount);
+        m.read(QueueMeterFamily.DEADLETTERED, handle, TaskQueueHandle::deadLetteredCount);
         TransientMemory.Account transientAccount = transientMemory.account(name);
         handle.countTransientMemory(transientAccount);
-        m.gauge("mikyu.queue.transient.bytes", transientAccount, TransientMemory.Account::bytes,
-                "estimated heap of transient (memory-only) tasks");
-        m.gauge("mikyu.queue.transient.tasks", transientAccount, TransientMemory.Account::tasks,
-                "transient (memory-only) tasks");
+        m.read(QueueMeterFamily.TRANSIENT_BYTES, transientAccount, TransientMemory.Account::bytes);
+        m.read(QueueMeterFamily.TRANSIENT_TASKS, transientAccount, TransientMemory.Account::tasks);
         queues.put(name, handle);
         meters.put(name, m);
         return handle;

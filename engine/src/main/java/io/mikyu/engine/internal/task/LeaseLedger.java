@@ -451,14 +451,16 @@ final class LeaseLedger {
      * users promote as they go.
      */
     void tick() {
-        if (!stateLog.isOpen() || !lock.tryLock()) {
-            return;
+        if (clock.steadyMillis() < state.nextChangeAt() || !stateLog.isOpen() || !lock.tryLock()) {
+            return; // nothing due: no lock taken, the common case of an idle queue
         }
         try {
             long now = clock.steadyMillis();
             if (state.millisUntilNextChange(now) == 0) {
                 promote(now);
                 waiting.wakeAll();
+            } else {
+                state.refreshNextChange(now); // what lowered it has left since
             }
         } finally {
             lock.unlock();
