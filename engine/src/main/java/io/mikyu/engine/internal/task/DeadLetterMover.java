@@ -2,7 +2,6 @@ package io.mikyu.engine.internal.task;
 
 import io.mikyu.engine.CommittedNotAppliedException;
 import io.mikyu.engine.Headers;
-import io.mikyu.engine.MikyuException;
 import io.mikyu.engine.Record;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskQueue;
@@ -73,29 +72,52 @@ final class DeadLetterMover {
      * queues' durability. Releases the lock (if held) around the writes.
      */
     void move(List<TaskEntry> leaving) {
-        if (leaving.isEmpty()) {
-            return;
+        moveAll(leaving);
+    }
+
+    /**
+     * Moves one item as {@link #move(List)} does, for a caller that asked for it (a nack at the last attempt): a
+     * failed move is tried again later all the same, and its failure (a full disk, a failed write) is thrown, so the
+     * caller is never told that an item left when it is still in its queue.
+     */
+    void moveOrThrow(TaskEntry e) {
+        RuntimeException failure = moveAll(List.of(e));
+        if (failure != null) {
+            throw failure;
         }
+    }
+
+    /** The first move that failed, or null. */
+    private RuntimeException moveAll(List<TaskEntry> leaving) {
+        if (leaving.isEmpty()) {
+            return null;
+        }
+        RuntimeException first = null;
         int holds = lock.getHoldCount();
         for (int i = 0; i < holds; i++) {
             lock.unlock();
         }
         try {
             for (TaskEntry e : leaving) {
-                move(e);
+                RuntimeException failure = move(e);
+                first = first == null ? failure : first;
             }
         } finally {
             for (int i = 0; i < holds; i++) {
                 lock.lock();
             }
         }
+        return first;
     }
 
-    private void move(TaskEntry e) {
+    /** Null when moved (or decided); else the failure, the item staying in its queue to be moved again later. */
+    private RuntimeException move(TaskEntry e) {
+        if (queue == null) {
+            LOG.warn("'{}' has no dead-letter queue: {} stays, to be tried again later", name, e.id);
+            stay(e);
+            return null;
+        }
         try {
-            if (queue == null) {
-                throw new MikyuException("'" + name + "' has no dead-letter queue");
-            }
             byte[] body = e.isTransient() ? e.payload : items.apply(e.id).payload();
             Headers.Builder hb = Headers.builder();
             for (Headers.Header h : e.headers().asList()) {
@@ -110,20 +132,27 @@ final class DeadLetterMover {
                 queue.enqueueTransient(List.of(dead), true); // stays as durable as it was: memory only
                 withLock(() -> state.finish(e.id));
                 moved++;
-                return;
+                return null;
             }
             // The DEAD settlement's memory update (settled) finishes the item, here or in recovery.
             transactions.accept(List.of(new TxOp.Enqueue(queue.name(), dead),
                     new TxOp.DeadLetter(txTarget, e.id, e.lease, e.attempts, e.lastReason)));
+            return null;
         } catch (CommittedNotAppliedException committed) {
             // Decided: the store applies it later (housekeeping or the next open); moving it again would duplicate.
             LOG.warn("moving {} of '{}' to its dead-letter queue is committed but not yet applied", e.id, name,
                     committed);
+            return null;
         } catch (RuntimeException failure) {
             LOG.warn("moving {} of '{}' to its dead-letter queue failed; retrying later", e.id, name, failure);
-            long now = clock.steadyMillis();
-            withLock(() -> state.stay(e, now + DEAD_LETTER_RETRY_MILLIS, now));
+            stay(e);
+            return failure;
         }
+    }
+
+    private void stay(TaskEntry e) {
+        long now = clock.steadyMillis();
+        withLock(() -> state.stay(e, now + DEAD_LETTER_RETRY_MILLIS, now));
     }
 
     private void withLock(Runnable action) {

@@ -283,7 +283,7 @@ final class LeaseLedger {
             }
         });
         if (leaving[0]) {
-            deadLetters.move(List.of(held[0]));
+            deadLetters.moveOrThrow(held[0]);
             return;
         }
         try {
