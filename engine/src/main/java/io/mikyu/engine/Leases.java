@@ -28,8 +28,8 @@ public interface Leases {
     /**
      * Gives the item back: delivered again after {@code delay} (the backoff if {@code null}), or to the dead-letter
      * queue with {@code reason} once it has had {@code maxAttempts} deliveries. If that move cannot be written (a
-     * full disk, a failed write) the storage's exception is thrown and the item stays in its queue, to be moved again
-     * later: a nack that returns has either given the item back or moved it.
+     * full disk, a failed write) the storage's exception is thrown and the item stays in its queue, delivered again
+     * after a short wait: a nack that returns has either given the item back or moved it.
      */
     void nack(LeaseToken token, Duration delay, String reason);
 

@@ -76,9 +76,9 @@ final class DeadLetterMover {
     }
 
     /**
-     * Moves one item as {@link #move(List)} does, for a caller that asked for it (a nack at the last attempt): a
-     * failed move is tried again later all the same, and its failure (a full disk, a failed write) is thrown, so the
-     * caller is never told that an item left when it is still in its queue.
+     * Moves one item as {@link #move(List)} does, for a caller that asked for it (a nack at the last attempt): after a
+     * failed move the item returns to its queue all the same, and the failure (a full disk, a failed write) is
+     * thrown, so the caller is never told that an item left when it is still in its queue.
      */
     void moveOrThrow(TaskEntry e) {
         RuntimeException failure = moveAll(List.of(e));
@@ -110,10 +110,13 @@ final class DeadLetterMover {
         return first;
     }
 
-    /** Null when moved (or decided); else the failure, the item staying in its queue to be moved again later. */
+    /**
+     * Null when moved (or decided); else the failure, the item returning to its queue after a short wait, to be moved
+     * by its next nack or ended lease.
+     */
     private RuntimeException move(TaskEntry e) {
         if (queue == null) {
-            LOG.warn("'{}' has no dead-letter queue: {} stays, to be tried again later", name, e.id);
+            LOG.warn("'{}' has no dead-letter queue: {} stays in the queue", name, e.id);
             stay(e);
             return null;
         }
