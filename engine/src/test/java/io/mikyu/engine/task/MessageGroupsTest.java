@@ -248,6 +248,71 @@ class MessageGroupsTest {
         }
     }
 
+    /** Registers {@code m}'s wait without a thread; {@code woken} counts its wake-ups. */
+    private static void awaitAsync(TaskQueue q, GroupMember m, java.util.concurrent.atomic.AtomicInteger woken) {
+        io.mikyu.engine.spi.AsyncDequeue.Start start = ((io.mikyu.engine.spi.AsyncDequeue) q).tryDequeueAsync(10,
+                LONG_LEASE, m.take(null), Runnable::run, new io.mikyu.engine.spi.AsyncDequeue.Completion() {
+                    @Override
+                    public void completed(List<LeasedTask> tasks) {
+                        throw new AssertionError("nothing was ready for " + m + ": " + tasks);
+                    }
+
+                    @Override
+                    public void failed(RuntimeException failure) {
+                        throw new AssertionError(failure);
+                    }
+                }, woken::incrementAndGet);
+        assertThat(start).isEqualTo(io.mikyu.engine.spi.AsyncDequeue.Start.WAITING);
+    }
+
+    @Test
+    void aMemberWaitingWithoutAThreadIsWokenByTasksItMayTakeNotByAnotherMembersGroup() throws Exception {
+        try (Mikyu store = open()) {
+            TaskQueue q = store.createTaskQueue("jobs", fast());
+            GroupMember a = new GroupMember("a");
+            GroupMember b = new GroupMember("b");
+            q.enqueue(task("A", 1));
+            q.enqueue(task("B", 1));
+            List<LeasedTask> held = new ArrayList<>(take(q, a, 1));
+            assertThat(held).extracting(TaskTesting::text).containsExactly("A:1");
+            assertThat(take(q, b, 1)).extracting(TaskTesting::text).containsExactly("B:1");
+            var wokeA = new java.util.concurrent.atomic.AtomicInteger();
+            var wokeB = new java.util.concurrent.atomic.AtomicInteger();
+            awaitAsync(q, a, wokeA);
+            awaitAsync(q, b, wokeB);
+
+            q.enqueue(task("A", 2));
+            assertThat(wokeA).as("a's group").hasValue(1);
+            assertThat(wokeB).as("b cannot take A:2").hasValue(0);
+            held.addAll(take(q, a, 10));
+            assertThat(held).extracting(TaskTesting::text).containsExactly("A:1", "A:2");
+            awaitAsync(q, a, wokeA);
+
+            q.enqueue(Task.of("free"));
+            assertThat(wokeA).as("no group: anyone's").hasValue(2);
+            assertThat(wokeB).hasValue(1);
+            assertThat(take(q, b, 10)).extracting(TaskTesting::text).containsExactly("free");
+            awaitAsync(q, a, wokeA);
+            awaitAsync(q, b, wokeB);
+
+            q.enqueue(task("C", 1));
+            assertThat(wokeA).as("an unowned group: anyone's").hasValue(3);
+            assertThat(wokeB).hasValue(2);
+            assertThat(take(q, b, 10)).extracting(TaskTesting::text).containsExactly("C:1");
+            awaitAsync(q, b, wokeB);
+
+            // a closes with A:1 and A:2 leased: A goes free once they are acked, and then anyone may take A:3.
+            q.enqueue(task("A", 3));
+            assertThat(wokeB).hasValue(2);
+            a.close();
+            assertThat(wokeB).as("a member closed").hasValue(3);
+            awaitAsync(q, b, wokeB);
+            q.ack(List.of(held.get(0).token(), held.get(1).token()));
+            assertThat(wokeB).as("A went free with A:3 ready").hasValue(4);
+            assertThat(take(q, b, 10)).extracting(TaskTesting::text).containsExactly("A:3");
+        }
+    }
+
     @Test
     void sequenceMinusOneEndsTheGroupOnceFinished() throws Exception {
         try (Mikyu store = open()) {
