@@ -9,6 +9,7 @@ import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskCounts;
+import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.support.SteppableTimeSource;
 import io.mikyu.transport.Endpoint;
@@ -144,11 +145,22 @@ class ConsumerStreamTest {
 
     @Test
     void anIdleStreamGivesItsBufferedTasksBackAtOnceWithoutCountingAnAttempt() throws Exception {
+        anIdleStreamGivesItsBufferedTasksBack(null);
+    }
+
+    @Test
+    void anIdleStreamOfAMemberThatTookNoGroupedTaskStillGivesItsBufferBack() throws Exception {
+        GroupMember member = new GroupMember("a");
+        anIdleStreamGivesItsBufferedTasksBack(member.take(null));
+        member.close();
+    }
+
+    private void anIdleStreamGivesItsBufferedTasksBack(TaskFilter filter) throws Exception {
         try (RunningBroker broker = brokerOnTheTestClock()) {
             TaskQueue local = broker.store().createTaskQueue("jobs");
             local.enqueueBatch(tasks(20, 10));
             TaskQueue jobs = broker.dial("?streamCredit=10&streamIdle=300ms").taskQueue("jobs");
-            LeasedTask taken = jobs.dequeue(1, LEASE, WAIT, null).get(0);
+            LeasedTask taken = jobs.dequeue(1, LEASE, WAIT, filter).get(0);
             await("ten pushed ahead").atMost(AT_MOST).until(() -> local.counts().inFlight() == 11);
             // The store's clock stands still: no lease can end, so only the idle stream can give them back.
             await("the idle stream closed").atMost(AT_MOST).until(() -> local.counts().inFlight() == 1);
@@ -188,21 +200,6 @@ class ConsumerStreamTest {
             a.ack(second.token());
             memberA.close();
             memberB.close();
-        }
-    }
-
-    @Test
-    void anIdleStreamOfAMemberThatTookNoGroupedTaskStillGivesItsBufferBack() throws Exception {
-        try (RunningBroker broker = brokerOnTheTestClock()) {
-            TaskQueue local = broker.store().createTaskQueue("jobs");
-            local.enqueueBatch(tasks(20, 10));
-            TaskQueue jobs = broker.dial("?streamCredit=10&streamIdle=300ms").taskQueue("jobs");
-            GroupMember member = new GroupMember("a");
-            LeasedTask taken = jobs.dequeue(1, LEASE, WAIT, member.take(null)).get(0);
-            await("ten pushed ahead").atMost(AT_MOST).until(() -> local.counts().inFlight() == 11);
-            await("the idle stream closed").atMost(AT_MOST).until(() -> local.counts().inFlight() == 1);
-            jobs.ack(taken.token());
-            member.close();
         }
     }
 
