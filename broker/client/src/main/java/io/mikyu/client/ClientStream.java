@@ -353,12 +353,12 @@ final class ClientStream<T> {
     }
 
     /** Its member took a grouped item from it: see {@link #holdsGroups}. */
-    synchronized void holdsGroups() {
+    synchronized void tookGroupedItem() {
         holdsGroups = true;
     }
 
-    /** Whether its member took a grouped item from it. */
-    synchronized boolean keepsGroups() {
+    /** Whether its member took a grouped item from it (and so owns groups on the broker while it is open). */
+    synchronized boolean holdsGroups() {
         return holdsGroups;
     }
 

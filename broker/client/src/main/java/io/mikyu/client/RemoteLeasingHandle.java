@@ -104,7 +104,7 @@ abstract class RemoteLeasingHandle<T> extends RemoteHandle {
         if (member != null) {
             for (T item : got) {
                 if (grouped(item)) {
-                    stream.holdsGroups();
+                    stream.tookGroupedItem();
                     break;
                 }
             }

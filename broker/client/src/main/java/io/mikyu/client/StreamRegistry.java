@@ -115,10 +115,10 @@ final class StreamRegistry {
                 continue;
             }
             if (s.key().member() instanceof io.mikyu.engine.GroupMember m && !m.isClosed()
-                    && (idleNanos == 0 || s.keepsGroups())) {
+                    && (idleNanos == 0 || s.holdsGroups())) {
                 // Closing an open member's stream would give its groups away (the broker's member is the stream):
                 // at once, that is another consumer's doing; when idle, it would move a group whose message the
-                // member may still be handing out while its lease ends, so the next copy went to another consumer.
+                // member may still be handing out while its lease ends, and the next copy would go to another one.
                 continue;
             }
             int id = s.closeIfIdle(now, idleNanos);
