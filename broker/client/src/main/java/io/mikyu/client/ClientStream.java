@@ -28,7 +28,8 @@ import java.util.function.Function;
  *
  * <p>Lifecycle: opened by the first taker ({@link State#NEW}); reopened under a new id by the next taker after the
  * channel was lost ({@link State#LOST}); closed by the connection's timer once nobody has taken from it for
- * {@code streamIdle}, or when another stream on its queue opens or the queue is browsed while nobody waits on it.
+ * {@code streamIdle}, or when another stream on its queue opens or the queue is browsed while nobody waits on it;
+ * the stream of an open message-group member that took a grouped item only when the member closes.
  */
 final class ClientStream<T> {
 
@@ -75,6 +76,12 @@ final class ClientStream<T> {
      * so after the reconnect this side gives them back, and they are ready at once instead of when their leases end.
      */
     private final List<LeaseToken> dropped = new ArrayList<>();
+    /**
+     * A message-group member took a grouped item from this stream: on the broker the member is the stream, and it
+     * owns that group until the stream closes. Such a stream is not closed for being idle while its member is open
+     * (see {@link StreamRegistry#closeIdle}).
+     */
+    private boolean holdsGroups;
 
     ClientStream(BrokerChannel channel, Key key, BiConsumer<ByteBuf, Integer> openArgs, Function<ByteBuf, T> decoder,
                  int minItemBytes, Op returnOp, BiConsumer<ByteBuf, List<LeaseToken>> returnArgs,
@@ -343,6 +350,16 @@ final class ClientStream<T> {
 
     synchronized int id() {
         return id;
+    }
+
+    /** Its member took a grouped item from it: see {@link #holdsGroups}. */
+    synchronized void tookGroupedItem() {
+        holdsGroups = true;
+    }
+
+    /** Whether its member took a grouped item from it (and so owns groups on the broker while it is open). */
+    synchronized boolean holdsGroups() {
+        return holdsGroups;
     }
 
     /** Items pushed and not taken yet. */

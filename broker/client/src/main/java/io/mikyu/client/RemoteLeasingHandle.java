@@ -76,16 +76,17 @@ abstract class RemoteLeasingHandle<T> extends RemoteHandle {
             if (wait != null && wait.toMillis() > 0) {
                 long deadline = ClientStream.deadlineAfter(wait);
                 while (true) {
-                    List<T> got = channel.streamRegistry().stream(key, this::newStream).take(max, deadline);
+                    ClientStream<T> stream = channel.streamRegistry().stream(key, this::newStream);
+                    List<T> got = stream.take(max, deadline);
                     if (got != null) {
-                        return got;
+                        return noteGroups(stream, member, got);
                     }
                 }
             }
             ClientStream<T> open = channel.streamRegistry().existing(key);
             List<T> got = open == null ? null : open.takeNow(max);
             if (got != null && !got.isEmpty()) {
-                return got;
+                return noteGroups(open, member, got);
             }
         }
         return callList(ops.take(), b -> {
@@ -96,6 +97,24 @@ abstract class RemoteLeasingHandle<T> extends RemoteHandle {
                 Values.writeFilter(b, filter);
             }
         }, itemReader, itemMinBytes, wait == null ? Duration.ZERO : wait);
+    }
+
+    /** Marks {@code stream} if its {@code member} took a grouped item ({@link ClientStream#holdsGroups()}). */
+    private List<T> noteGroups(ClientStream<T> stream, Object member, List<T> got) {
+        if (member != null) {
+            for (T item : got) {
+                if (grouped(item)) {
+                    stream.tookGroupedItem();
+                    break;
+                }
+            }
+        }
+        return got;
+    }
+
+    /** Whether {@code item} belongs to a message group; none does unless the handle says so. */
+    boolean grouped(T item) {
+        return false;
     }
 
     /** {@code names stream:i32 lease:millis [filter] credit:i32 creditBytes:i64} → empty */

@@ -129,6 +129,11 @@ final class RemoteTaskQueue extends RemoteLeasingHandle<LeasedTask> implements T
         return take(max, lease, wait, expressionOf(filter));
     }
 
+    @Override
+    boolean grouped(LeasedTask task) {
+        return task.headers() != null && task.headers().getString(GroupMember.GROUP) != null;
+    }
+
     /** The message-group members taking from this queue, whose streams close when they do. */
     private final java.util.concurrent.ConcurrentHashMap<GroupMember, Boolean> groupMembers =
             new java.util.concurrent.ConcurrentHashMap<>();

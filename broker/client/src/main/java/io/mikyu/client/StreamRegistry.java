@@ -101,8 +101,9 @@ final class StreamRegistry {
 
     /**
      * Closes the streams nobody waits on and nobody took from for {@code idleNanos}: of queue {@code queue}, or of
-     * every queue if it is null; at once ({@code idleNanos} 0) not those of a message-group member that is still
-     * open. The broker gives back what they buffered; {@code await}: before this returns (not on the event loop).
+     * every queue if it is null; not those of a message-group member that is still open, at once ({@code idleNanos}
+     * 0) or once it took a grouped item. The broker gives back what they buffered; {@code await}: before this
+     * returns (not on the event loop).
      */
     void closeIdle(String queue, long idleNanos, boolean await) {
         if (streamsByKey.isEmpty()) {
@@ -113,8 +114,12 @@ final class StreamRegistry {
             if (queue != null && !queue.equals(s.key().queue())) {
                 continue;
             }
-            if (idleNanos == 0 && s.key().member() instanceof io.mikyu.engine.GroupMember m && !m.isClosed()) {
-                continue; // another consumer's doing: closing this member's stream would give its groups away
+            if (s.key().member() instanceof io.mikyu.engine.GroupMember m && !m.isClosed()
+                    && (idleNanos == 0 || s.holdsGroups())) {
+                // Closing an open member's stream would give its groups away (the broker's member is the stream):
+                // at once, that is another consumer's doing; when idle, it would move a group whose message the
+                // member may still be handing out while its lease ends, and the next copy would go to another one.
+                continue;
             }
             int id = s.closeIfIdle(now, idleNanos);
             if (id < 0) {

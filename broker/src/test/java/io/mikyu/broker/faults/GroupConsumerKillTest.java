@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +44,9 @@ class GroupConsumerKillTest {
     Path dir;
 
     /** Every line every consumer printed, as parsed, in the order the test read them. */
-    private final List<String[]> deliveries = new ArrayList<>();
+    private final List<Delivery> deliveries = new ArrayList<>();
+    /** Every consumer JVM started, to show their warnings when a check fails. */
+    private final List<ChildProcess> started = new ArrayList<>();
 
     @Test
     void everyGroupKeepsItsOrderWhileConsumerJvmsAreKilled() {
@@ -113,18 +116,48 @@ class GroupConsumerKillTest {
     private ChildProcess start(String url, int slot, int[] starts) throws Exception {
         starts[0]++;
         String name = "group-consumer-" + slot + "." + starts[0];
-        return ChildProcess.startJava(dir.resolve("consumers"), name, List.of(), GroupConsumerMain.class.getName(),
-                List.of(url, QUEUE), this::parse);
+        ChildProcess child = ChildProcess.startJava(dir.resolve("consumers"), name, List.of(),
+                GroupConsumerMain.class.getName(), List.of(url, QUEUE), line -> parse(name, line));
+        started.add(child);
+        return child;
     }
 
-    private void parse(String line) {
+    /** The warnings the consumer JVMs logged (a lease that ended before its ack, say): shown with a failure. */
+    private String consumerWarnings() {
+        StringBuilder b = new StringBuilder();
+        for (ChildProcess c : started) {
+            for (String line : c.stderrText().split("\n")) {
+                if (line.contains("WARN")) {
+                    b.append(c.name()).append(": ").append(line).append('\n');
+                }
+            }
+        }
+        return b.toString();
+    }
+
+    /**
+     * One delivery as a consumer JVM reported it: who had it, and when it was handed to its listener (that JVM's wall
+     * clock; the JVMs share the host's) and read here.
+     */
+    private record Delivery(String group, int seq, boolean redelivered, int count, String consumer, long handedAt,
+                            long readAt) {
+        @Override
+        public String toString() {
+            return group + ":" + seq + " (JMSRedelivered " + redelivered + ", JMSXDeliveryCount " + count + ") to "
+                    + consumer + " at " + handedAt % 1_000_000 + " ms, read at " + readAt % 1_000_000 + " ms";
+        }
+    }
+
+    private void parse(String consumer, String line) {
         if (!line.endsWith(" $") || !line.startsWith("D ")) {
             return;
         }
         String[] f = line.substring(2, line.length() - 2).split(" ");
-        if (f.length == 3) {
+        if (f.length == 5) {
+            Delivery d = new Delivery(f[0], Integer.parseInt(f[1]), Boolean.parseBoolean(f[2]), Integer.parseInt(f[3]),
+                    consumer, Long.parseLong(f[4]), System.currentTimeMillis());
             synchronized (deliveries) {
-                deliveries.add(f);
+                deliveries.add(d);
             }
         }
     }
@@ -138,31 +171,40 @@ class GroupConsumerKillTest {
     private int firstDeliveries() {
         Map<String, Integer> highest = new HashMap<>();
         synchronized (deliveries) {
-            for (String[] d : deliveries) {
-                highest.merge(d[0], Integer.parseInt(d[1]), Math::max);
+            for (Delivery d : deliveries) {
+                highest.merge(d.group(), d.seq(), Math::max);
             }
         }
         return highest.values().stream().mapToInt(Integer::intValue).sum();
     }
 
     /**
-     * Per group: a message seen for the first time is the next of its group (none skipped, none early); one seen
-     * again is flagged redelivered. {@code complete}: every message sent was delivered.
+     * Per group, in the order the consumers were handed them: a message seen for the first time is the next of its
+     * group (none skipped, none early); one seen again is flagged redelivered, with a delivery count above 1.
+     * {@code complete}: every message sent was delivered.
+     *
+     * <p>In handing order, not in the order the lines were read: each JVM's output has a reader thread of its own, and
+     * on a loaded machine one may read a line seconds after another read a later line of another JVM. Lines of one
+     * JVM keep their order (a stable sort).
      */
     private void check(int[] nextSeq, boolean complete, String where) {
         Map<String, Integer> next = new HashMap<>();
+        Map<String, Delivery> first = new HashMap<>();
         List<String> violations = new ArrayList<>();
+        List<Delivery> handed;
         synchronized (deliveries) {
-            for (String[] d : deliveries) {
-                int seq = Integer.parseInt(d[1]);
-                int expected = next.getOrDefault(d[0], 1);
-                if (seq == expected) {
-                    next.put(d[0], expected + 1);
-                } else if (seq > expected) {
-                    violations.add(d[0] + ":" + seq + " before " + d[0] + ":" + expected);
-                } else if (!Boolean.parseBoolean(d[2])) {
-                    violations.add(d[0] + ":" + seq + " again, not flagged redelivered");
-                }
+            handed = new ArrayList<>(deliveries);
+        }
+        handed.sort(Comparator.comparingLong(Delivery::handedAt));
+        for (Delivery d : handed) {
+            int expected = next.getOrDefault(d.group(), 1);
+            if (d.seq() == expected) {
+                next.put(d.group(), expected + 1);
+                first.put(d.group() + ":" + d.seq(), d);
+            } else if (d.seq() > expected) {
+                violations.add(d + " before " + d.group() + ":" + expected);
+            } else if (!d.redelivered() || d.count() <= 1) {
+                violations.add(d + " again, not flagged redelivered; first " + first.get(d.group() + ":" + d.seq()));
             }
         }
         if (complete) {
@@ -174,6 +216,7 @@ class GroupConsumerKillTest {
             }
         }
         if (!violations.isEmpty()) {
+            System.out.println("GroupConsumerKillTest: warnings of the consumer JVMs:\n" + consumerWarnings());
             throw new AssertionError(where + ": " + violations.size() + " violations, first "
                     + violations.subList(0, Math.min(20, violations.size())));
         }

@@ -1,6 +1,7 @@
 package io.mikyu.broker.server;
 
 import io.mikyu.engine.EngineConfig;
+import io.mikyu.engine.GroupMember;
 import io.mikyu.engine.HeaderEquals;
 import io.mikyu.engine.Headers;
 import io.mikyu.engine.LeaseToken;
@@ -8,6 +9,7 @@ import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskCounts;
+import io.mikyu.engine.TaskFilter;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.support.SteppableTimeSource;
 import io.mikyu.transport.Endpoint;
@@ -143,17 +145,61 @@ class ConsumerStreamTest {
 
     @Test
     void anIdleStreamGivesItsBufferedTasksBackAtOnceWithoutCountingAnAttempt() throws Exception {
+        anIdleStreamGivesItsBufferedTasksBack(null);
+    }
+
+    @Test
+    void anIdleStreamOfAMemberThatTookNoGroupedTaskStillGivesItsBufferBack() throws Exception {
+        GroupMember member = new GroupMember("a");
+        anIdleStreamGivesItsBufferedTasksBack(member.take(null));
+        member.close();
+    }
+
+    private void anIdleStreamGivesItsBufferedTasksBack(TaskFilter filter) throws Exception {
         try (RunningBroker broker = brokerOnTheTestClock()) {
             TaskQueue local = broker.store().createTaskQueue("jobs");
             local.enqueueBatch(tasks(20, 10));
             TaskQueue jobs = broker.dial("?streamCredit=10&streamIdle=300ms").taskQueue("jobs");
-            LeasedTask taken = jobs.dequeue(1, LEASE, WAIT, null).get(0);
+            LeasedTask taken = jobs.dequeue(1, LEASE, WAIT, filter).get(0);
             await("ten pushed ahead").atMost(AT_MOST).until(() -> local.counts().inFlight() == 11);
             // The store's clock stands still: no lease can end, so only the idle stream can give them back.
             await("the idle stream closed").atMost(AT_MOST).until(() -> local.counts().inFlight() == 1);
             List<LeasedTask> rest = local.dequeue(100, LEASE, Duration.ZERO, null);
             assertThat(rest).hasSize(19).extracting(LeasedTask::attempt).containsOnly(1);
             assertThat(rest).extracting(LeasedTask::id).doesNotContain(taken.id());
+        }
+    }
+
+    /**
+     * On the broker a message-group member is its stream: closing the stream of an open member for being idle gave
+     * its groups to other consumers. A JMS listener busy with one message takes nothing from its stream meanwhile;
+     * if that message's lease ended (renewals behind on a loaded machine), its next copy went to another consumer,
+     * flagged, while the first still handed the old copy out, unflagged, after it (GroupConsumerKillTest).
+     */
+    @Test
+    void anIdleStreamOfAnOpenGroupMemberStaysOpenAndItsGroupStaysWithIt() throws Exception {
+        try (RunningBroker broker = brokerOnTheTestClock()) {
+            TaskQueue local = broker.store().createTaskQueue("jobs");
+            local.enqueueBatch(List.of(grouped("g", 1), grouped("g", 2)));
+            TaskQueue a = broker.dial("?streamIdle=300ms").taskQueue("jobs");
+            TaskQueue b = broker.dial("?streamIdle=300ms").taskQueue("jobs");
+            GroupMember memberA = new GroupMember("a");
+            GroupMember memberB = new GroupMember("b");
+            LeasedTask first = a.dequeue(1, LEASE, WAIT, memberA.take(null)).get(0);
+            assertThat(first.headers().getString(GroupMember.GROUP_SEQ)).isEqualTo("1");
+            await("g:2 pushed to a's stream").atMost(AT_MOST).pollInterval(Duration.ofMillis(1))
+                    .until(() -> local.counts().inFlight() == 2);
+            // a takes nothing for longer than streamIdle, as a listener busy with g:1 does: g:2 stays a's
+            staysSo(Duration.ofMillis(1_500), () -> assertThat(local.counts().inFlight()).isEqualTo(2));
+            a.ack(first.token());
+            assertThat(b.dequeue(1, LEASE, Duration.ofMillis(500), memberB.take(null)))
+                    .as("g is a's while a is open").isEmpty();
+            LeasedTask second = a.dequeue(1, LEASE, WAIT, memberA.take(null)).get(0);
+            assertThat(second.headers().getString(GroupMember.GROUP_SEQ)).isEqualTo("2");
+            assertThat(second.attempt()).isEqualTo(1);
+            a.ack(second.token());
+            memberA.close();
+            memberB.close();
         }
     }
 
@@ -462,6 +508,11 @@ class ConsumerStreamTest {
                 }
             }
         }
+    }
+
+    private static Task grouped(String group, int seq) {
+        return Task.of(group + ":" + seq).withHeaders(Headers.of(GroupMember.GROUP, group, GroupMember.GROUP_SEQ,
+                Integer.toString(seq)));
     }
 
     private static List<Task> tasks(int n, int payloadBytes) {
