@@ -26,14 +26,29 @@ final class DeliveryCounts {
     }
 
     private final Map<Key, Integer> counts;
+    /** Deliveries Kafka counted that no one was shown (strays released undelivered, ShareLeases), by record. */
+    private final Map<Key, Integer> notShown;
 
     DeliveryCounts(int capacity) {
-        this.counts = new LinkedHashMap<>(1024, 0.75f, false) {
+        this.counts = bounded(capacity);
+        this.notShown = bounded(capacity);
+    }
+
+    private static Map<Key, Integer> bounded(int capacity) {
+        return new LinkedHashMap<>(1024, 0.75f, false) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<Key, Integer> eldest) {
                 return size() > capacity;
             }
         };
+    }
+
+    /**
+     * A delivery Kafka counted for {@code offset} was never shown: the record was acquired by a fetch no one waited
+     * for and released undelivered. Its next delivery's count leaves it out.
+     */
+    synchronized void notShown(String scope, long offset) {
+        notShown.merge(new Key(scope, offset), 1, Integer::sum);
     }
 
     /**
@@ -43,6 +58,8 @@ final class DeliveryCounts {
      */
     synchronized int delivered(String scope, long offset, int counted) {
         Key key = new Key(scope, offset);
+        Integer skipped = notShown.remove(key);
+        counted = Math.max(1, counted - (skipped == null ? 0 : skipped));
         Integer before = counts.remove(key);
         int shown = before == null ? counted : Math.max(counted, before + 1);
         counts.put(key, shown);
@@ -52,5 +69,6 @@ final class DeliveryCounts {
     /** The record is done with: acked, dead-lettered or written again; its next delivery, if any, is Kafka's to count. */
     synchronized void finished(String scope, long offset) {
         counts.remove(new Key(scope, offset));
+        notShown.remove(new Key(scope, offset));
     }
 }

@@ -13,16 +13,22 @@ import io.mikyu.kafka.record.RecordMapping;
 
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.KafkaException;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -37,6 +43,17 @@ import java.util.function.Consumer;
  *
  * <p>A Kafka share consumer may fetch again only once every record of its last fetch is acknowledged, while a mikyu
  * consumer may hold leases and fetch more; so this keeps several members and fetches with one that holds nothing.
+ *
+ * <p>Never acquire and forget: a member whose poll returned nothing goes on fetching in the background until it
+ * acquires records ({@link ShareMember#armed()}), and keeps them until its next poll. A sweep every
+ * {@link #SWEEP_EVERY} collects them (a poll that does not wait), and the next fetch of this handle gets them before
+ * anything else, with the lease that is left of their lock. Strays no fetch took within half their lock are
+ * released, and the delivery Kafka counted for them is not shown: their next delivery in this JVM shows the count
+ * it would have had ({@link DeliveryCounts#notShown}).
+ *
+ * <p>A fetch that does not wait (JMS {@code receiveNoWait}) is honest about what the queue holds: it answers
+ * "nothing" only after the cluster has answered a share fetch of its member made since it began, waiting for that
+ * at most {@link #FIRST_ANSWER_WAIT} for a member that has not joined the group yet, else {@link #ANSWER_WAIT}.
  */
 public final class ShareLeases implements AutoCloseable {
 
@@ -62,6 +79,28 @@ public final class ShareLeases implements AutoCloseable {
     private record Held(ShareMember member, ConsumerRecord<byte[], byte[]> record, int attempt, long expiresAt) {
     }
 
+    /** A record a member acquired with no fetch waiting for it any more, kept for the next fetch. */
+    private record Stray(ShareMember member, ConsumerRecord<byte[], byte[]> record, long acquiredAt) {
+    }
+
+    /** How often the strays of armed members are collected, and old ones released. */
+    static final Duration SWEEP_EVERY = Duration.ofMillis(100);
+    /**
+     * How long a fetch that found nothing waits for its member's first share fetch to be answered: the member's join
+     * of the group (seen to take more than 10 s on a loaded machine) and one fetch.
+     */
+    static final Duration FIRST_ANSWER_WAIT = Duration.ofSeconds(20);
+    /** How long a fetch that found nothing waits for a share fetch of a member that has joined to be answered. */
+    static final Duration ANSWER_WAIT = Duration.ofSeconds(3);
+    /** The poll step while a fetch waits for such an answer. */
+    private static final Duration ANSWER_STEP = Duration.ofMillis(20);
+    /** Runs every handle's sweep: one daemon thread, each sweep a few polls that do not wait. */
+    private static final ScheduledExecutorService SWEEPER = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "mikyu-kafka-share-sweep");
+        t.setDaemon(true);
+        return t;
+    });
+
     private static final Duration FETCH_STEP = Duration.ofMillis(500);
     /**
      * How long a fetch waits (within its own wait) for a member to become idle before it makes a new one. Without
@@ -86,6 +125,9 @@ public final class ShareLeases implements AutoCloseable {
     private final AtomicLong leases = new AtomicLong();
     /** Notified whenever acknowledgements may have made a member idle. */
     private final Object settled = new Object();
+    /** Records acquired with no fetch waiting, oldest first: the next fetch takes them. */
+    private final Deque<Stray> strays = new ConcurrentLinkedDeque<>();
+    private final ScheduledFuture<?> sweep;
     private volatile boolean closed;
 
     /**
@@ -109,15 +151,23 @@ public final class ShareLeases implements AutoCloseable {
         this.defaultLockMillis = defaultLockMillis;
         this.deadLetters = deadLetters;
         this.countScope = cluster.id() + "/" + group + "/" + topic;
+        this.sweep = SWEEPER.scheduleWithFixedDelay(this::sweep, SWEEP_EVERY.toMillis(), SWEEP_EVERY.toMillis(),
+                TimeUnit.MILLISECONDS);
     }
 
-    /** Up to {@code max} records, waiting up to {@code wait} for the first. */
+    /**
+     * Up to {@code max} records, waiting up to {@code wait} for the first; strays first. Before it answers nothing,
+     * the cluster has answered a share fetch of its member made since it began (see the class comment).
+     */
     public List<Acquired> fetch(int max, Duration wait) throws InterruptedException {
         if (max < 1) {
             throw new IllegalArgumentException("max must be at least 1: " + max);
         }
-        long deadline = System.nanoTime() + wait.toNanos();
+        long start = System.nanoTime();
+        long deadline = start + wait.toNanos();
         List<Acquired> out = new ArrayList<>();
+        takeStrays(max, out);
+        Map<ShareMember, Long> answeredBefore = new IdentityHashMap<>();
         while (out.isEmpty()) {
             if (closed) {
                 throw new StoreClosedException("'" + queue + "' is closed");
@@ -126,18 +176,91 @@ public final class ShareLeases implements AutoCloseable {
                 throw new InterruptedException("fetch from '" + queue + "' interrupted");
             }
             ShareMember member = idleMember(max, deadline);
+            answeredBefore.putIfAbsent(member, member.fetchesAnswered());
             long left = Math.max(0, deadline - System.nanoTime());
             for (ConsumerRecord<byte[], byte[]> r : member.poll(Duration.ofNanos(Math.min(left, FETCH_STEP.toNanos())))) {
-                Acquired a = handOut(member, r);
+                Acquired a = handOut(member, r, System.currentTimeMillis());
                 if (a != null) {
                     out.add(a);
                 }
             }
-            if (System.nanoTime() - deadline >= 0) {
+            if (out.isEmpty()) {
+                takeStrays(max, out);
+            }
+            if (out.isEmpty() && System.nanoTime() - deadline >= 0) {
+                long before = answeredBefore.get(member);
+                long answered = member.fetchesAnswered();
+                long bound = start + (before <= 0 ? FIRST_ANSWER_WAIT : ANSWER_WAIT).toNanos();
+                if (answered >= 0 && answered <= before && System.nanoTime() - bound < 0) {
+                    // Not answered yet: what the queue holds now is not known; wait a step more.
+                    deadline = Math.min(bound, System.nanoTime() + ANSWER_STEP.toNanos());
+                    continue;
+                }
+                // Another member's fetch may have acquired what is there.
+                collectStrays();
+                takeStrays(max, out);
                 break;
             }
         }
         return out;
+    }
+
+    /** Hands out strays, oldest first, up to {@code max} records in {@code out}. */
+    private void takeStrays(int max, List<Acquired> out) {
+        Stray s;
+        while (out.size() < max && (s = strays.pollFirst()) != null) {
+            Acquired a = handOut(s.member(), s.record(), s.acquiredAt());
+            if (a != null) {
+                out.add(a);
+            }
+        }
+    }
+
+    /** Polls, without waiting, every idle member whose fetch may be running, and keeps what they acquired. */
+    private void collectStrays() {
+        for (ShareMember m : members) {
+            if (closed || !m.armed() || !m.claimIfIdle()) {
+                continue;
+            }
+            long at = System.currentTimeMillis();
+            ConsumerRecords<byte[], byte[]> got;
+            try {
+                got = m.poll(Duration.ZERO);
+            } catch (RuntimeException e) {
+                // Closing, or a passing fault: the member is polled again by the next fetch or sweep.
+                memberMayBeIdle();
+                continue;
+            }
+            got.forEach(r -> strays.addLast(new Stray(m, r, at)));
+            if (got.isEmpty()) {
+                memberMayBeIdle();
+            }
+        }
+    }
+
+    /**
+     * The sweep: collects strays, and releases those that no fetch took within half their lock, so that other
+     * handles of the queue get them while they have a lease to give; their next delivery here does not count this
+     * one.
+     */
+    private void sweep() {
+        if (closed) {
+            return;
+        }
+        try {
+            collectStrays();
+            long now = System.currentTimeMillis();
+            for (Stray s : strays) {
+                long lock = s.member().lockMillis().map(Integer::longValue).orElse(defaultLockMillis);
+                if (now - s.acquiredAt() >= lock / 2 && strays.remove(s)) {
+                    DeliveryCounts.SEEN.notShown(countScope, s.record().offset());
+                    s.member().acknowledge(s.record(), AcknowledgeType.RELEASE);
+                    memberMayBeIdle();
+                }
+            }
+        } catch (RuntimeException e) {
+            // The next sweep tries again; a sweep must not end the schedule.
+        }
     }
 
     /**
@@ -150,6 +273,12 @@ public final class ShareLeases implements AutoCloseable {
         long waitUntil = now + Math.min(MEMBER_WAIT_NANOS, Math.max(0, deadline - now));
         synchronized (settled) {
             while (true) {
+                // A member whose fetch may be running first: what it acquires is then handed out at once.
+                for (ShareMember m : members) {
+                    if (m.armed() && m.claimIfIdle()) {
+                        return m;
+                    }
+                }
                 for (ShareMember m : members) {
                     if (m.claimIfIdle()) {
                         return m;
@@ -188,8 +317,11 @@ public final class ShareLeases implements AutoCloseable {
         }
     }
 
-    /** The lease of a fetched record, or {@code null} if it is not handed out (expired, or past its attempts). */
-    private Acquired handOut(ShareMember member, ConsumerRecord<byte[], byte[]> r) {
+    /**
+     * The lease of a record fetched at {@code acquiredAt}, or {@code null} if it is not handed out (expired, or past
+     * its attempts).
+     */
+    private Acquired handOut(ShareMember member, ConsumerRecord<byte[], byte[]> r, long acquiredAt) {
         // A record written again after a nack with a delay carries the deliveries it had before.
         Headers headers = RecordMapping.mikyuHeaders(r.headers());
         int counted = r.deliveryCount().map(Short::intValue).orElse(1)
@@ -207,7 +339,7 @@ public final class ShareLeases implements AutoCloseable {
         }
         long lockMillis = member.lockMillis().map(Integer::longValue).orElse(defaultLockMillis);
         LeaseToken token = new LeaseToken(r.offset(), leases.incrementAndGet());
-        long leaseEnds = System.currentTimeMillis() + lockMillis;
+        long leaseEnds = acquiredAt + lockMillis;
         held.put(token, new Held(member, r, attempt, leaseEnds));
         return new Acquired(r, headers, token, attempt, leaseEnds, expiresAt);
     }
@@ -398,6 +530,9 @@ public final class ShareLeases implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        sweep.cancel(false);
+        // What the members held returns to the group when they close.
+        strays.clear();
         for (ShareMember m : members) {
             m.wakeup();
         }

@@ -8,6 +8,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicIdPartition;
 
 import java.time.Duration;
@@ -43,6 +45,14 @@ final class ShareMember implements AutoCloseable {
     private final Map<Long, ConsumerRecord<byte[], byte[]>> held = new HashMap<>();
     /** Claimed by one fetching thread ({@link #claimIfIdle()}) until its poll has counted what it acquired. */
     private boolean claimed;
+    /**
+     * Its last poll returned nothing. Kafka 4.4's share consumer then goes on fetching in the background until a
+     * fetch acquires records, and keeps them in its buffer until the next poll: records this member holds under
+     * lock although no one asked for them ({@link ShareLeases} collects them).
+     */
+    private volatile boolean armed;
+    /** The consumer's count of share fetches answered ({@code fetch-total}), looked up once. */
+    private volatile Metric fetchTotal;
 
     ShareMember(Cluster cluster, String group, String topic, int maxRecords) {
         Map<String, Object> props = cluster.consumerSettings("tasks");
@@ -78,6 +88,7 @@ final class ShareMember implements AutoCloseable {
             } finally {
                 synchronized (this) {
                     records.forEach(r -> held.put(r.offset(), r));
+                    armed = records.isEmpty();
                     claimed = false;
                 }
             }
@@ -85,6 +96,32 @@ final class ShareMember implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Whether a fetch of this member may be running in the background (its last poll returned nothing). */
+    boolean armed() {
+        return armed;
+    }
+
+    /**
+     * How many share fetches the cluster has answered this member: it does not change before the member has joined
+     * the group and been assigned the queue's partition. {@code -1} if the client does not say.
+     */
+    long fetchesAnswered() {
+        Metric m = fetchTotal;
+        if (m == null) {
+            for (Map.Entry<MetricName, ? extends Metric> e : consumer.metrics().entrySet()) {
+                if (e.getKey().name().equals("fetch-total") && e.getKey().group().endsWith("fetch-manager-metrics")) {
+                    m = e.getValue();
+                    fetchTotal = m;
+                    break;
+                }
+            }
+            if (m == null) {
+                return -1;
+            }
+        }
+        return (long) ((Number) m.metricValue()).doubleValue();
     }
 
     /** The lock duration the group gave this member's records, if known. */

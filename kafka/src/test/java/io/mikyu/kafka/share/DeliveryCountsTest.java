@@ -42,4 +42,16 @@ class DeliveryCountsTest {
         assertThat(counts.delivered("s", 1, 1)).as("forgotten").isEqualTo(1);
         assertThat(counts.delivered("s", 3, 1)).as("kept").isEqualTo(6);
     }
+
+    @Test
+    void aDeliveryNoOneWasShownIsLeftOutOfTheNextCount() {
+        DeliveryCounts counts = new DeliveryCounts(10);
+        // Acquired by a fetch no one waited for (Kafka counted 1), released undelivered: its first delivery shows 1.
+        counts.notShown("c/g/t", 7);
+        assertThat(counts.delivered("c/g/t", 7, 2)).isEqualTo(1);
+        assertThat(counts.delivered("c/g/t", 7, 3)).as("left out once only").isEqualTo(3);
+        counts.notShown("c/g/t", 8);
+        counts.finished("c/g/t", 8);
+        assertThat(counts.delivered("c/g/t", 8, 2)).as("forgotten when finished").isEqualTo(2);
+    }
 }
