@@ -26,6 +26,20 @@ public interface WriteTarget {
     default void forcedInCycle() {
     }
 
+    /**
+     * {@code true} if this target's sync requests are fsynced beside the writer ({@link FsyncPipeline}) instead of in
+     * its cycle; the writer then publishes what it wrote before the fsync, so only a target whose readers never read
+     * before an fsync (the transaction log, read back only on open) may say so.
+     */
+    default boolean fsyncsBeside() {
+        return false;
+    }
+
+    /** For a target that {@link #fsyncsBeside()}: after {@link #write}, the point an fsync must cover. */
+    default FsyncPoint fsyncPoint() {
+        throw new UnsupportedOperationException(describe() + " is fsynced by the writer");
+    }
+
     /** {@code true} if written data has not been fsynced. */
     boolean isDirty();
 
