@@ -36,7 +36,9 @@ import java.util.function.Consumer;
  *       nothing is completed on a stopped target, even by an fsync that succeeded (the kernel may have dropped the
  *       pages the failure was about).</li>
  *   <li>Requests that follow a completed one ({@link GroupCommitWriter#appendThen}) go back to the writer, which
- *       writes them in a pass of their own: only after their leader's fsync, as before.</li>
+ *       writes them in a pass of their own: only after their leader's fsync, as before, and only from here (the
+ *       writer hands a cycle's requests over after it has dealt with the followers of the rest, since a handed
+ *       request may complete at once).</li>
  * </ul>
  */
 final class FsyncPipeline {
@@ -188,19 +190,21 @@ final class FsyncPipeline {
                 }
                 for (AppendRequest r : h.requests) {
                     r.complete(BatchDescriptor.baseOffset(r.batch));
-                    if (r.followers != null) {
+                    if (r.followers != null && r.isDone()) { // not one failed meanwhile: its followers failed too
                         next.addAll(r.followers);
                     }
                 }
+            }
+            // Handed back before anyone hears the pipeline drained (an offer to the writer's inbox: never blocks),
+            // so a store closing after awaitDrained writes them before it closes the queues.
+            if (!next.isEmpty()) {
+                followers.accept(next);
             }
             if (pending.isEmpty()) {
                 drained.signalAll();
             }
         } finally {
             lock.unlock();
-        }
-        if (!next.isEmpty()) {
-            followers.accept(next);
         }
     }
 

@@ -474,18 +474,12 @@ public final class GroupCommitWriter implements AutoCloseable {
             metrics.followers(completed, bytes);
         }
         for (WriteTarget target : written) {
-            List<AppendRequest> ofTarget = byTarget.get(target);
-            if (besideSync != null && besideSync.contains(target)) {
-                if (!ofTarget.isEmpty()) {
-                    pipeline().hand(target, target.fsyncPoint(), ofTarget);
+            if (besideSync == null || !besideSync.contains(target)) {
+                for (AppendRequest r : byTarget.get(target)) {
+                    r.complete(BatchDescriptor.baseOffset(r.batch));
                 }
-                continue;
-            }
-            for (AppendRequest r : ofTarget) {
-                r.complete(BatchDescriptor.baseOffset(r.batch));
             }
         }
-        byTarget.clear();
         List<AppendRequest> next = List.of();
         for (AppendRequest r : requests) {
             if (r.followers == null) {
@@ -502,6 +496,18 @@ public final class GroupCommitWriter implements AutoCloseable {
                         + " (" + cause.getMessage() + ")", cause));
             } // else its fsync runs beside the writer, which sends its followers back when it is durable
         }
+        // Handed over last: once handed, a request may complete on a pipeline thread at any moment, and then the
+        // pipeline alone sends its followers back. Handed before the loop above, a request completed meanwhile had
+        // its followers written twice, here and by the pipeline's pass (a transaction applied twice).
+        if (besideSync != null) {
+            for (WriteTarget target : besideSync) {
+                List<AppendRequest> ofTarget = byTarget.get(target);
+                if (ofTarget != null && !ofTarget.isEmpty() && written.contains(target)) {
+                    pipeline().hand(target, target.fsyncPoint(), ofTarget);
+                }
+            }
+        }
+        byTarget.clear();
         return next;
     }
 

@@ -29,7 +29,8 @@ import static org.awaitility.Awaitility.await;
  * go or fails one by one: a sync append arriving during an fsync gets an fsync of its own at once; completions run in
  * the order of the writes whichever fsync ends first; a failed fsync fails what it covered, and a later fsync that
  * succeeds completes nothing on the stopped target; a later cycle's failed write leaves the earlier one waiting for
- * its fsync; followers are written only once their leader is durable.
+ * its fsync; followers are written only once their leader is durable, and once, also when the leader is durable
+ * before the writer has finished its cycle.
  */
 @Timeout(60)
 class FsyncPipelineTest {
@@ -150,6 +151,80 @@ class FsyncPipelineTest {
         assertThat(queue.writes).isEqualTo(1);
     }
 
+    /**
+     * The leader's fsync ends while the writer is still finishing the leader's cycle (here: while it completes a
+     * request of another queue of that cycle, whose callback lets the fsync go and waits for the leader). The
+     * pipeline then sends the followers back, and they must be written by that pass only: written also by the
+     * cycle itself, a transaction's queue writes were applied twice. Which queue the writer completes first is up to
+     * an identity hash, so the cycle carries eight others and the case runs ten times.
+     */
+    @Test
+    void shouldWriteTheFollowersOfALeaderDurableBeforeItsCycleEndsOnce() throws Exception {
+        for (int round = 0; round < 10; round++) {
+            RecordingTarget queue = new RecordingTarget();
+            CountDownLatch leaderDone = new CountDownLatch(1);
+            CountDownLatch followerDone = new CountDownLatch(1);
+            AppendRequest leader = new AppendRequest(txLog, new byte[BatchDescriptor.HEADER_LENGTH], true, null,
+                    callback(leaderDone::countDown));
+            leader.followers = List.of(new AppendRequest(queue, new byte[BatchDescriptor.HEADER_LENGTH], false, null,
+                    callback(followerDone::countDown)));
+            int pointsBefore = txLog.points.size();
+            List<AppendRequest> others = new java.util.ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                others.add(new AppendRequest(new RecordingTarget(), new byte[BatchDescriptor.HEADER_LENGTH], false, null,
+                        callback(() -> {
+                            // On the writer thread. If the leader was handed to the pipeline already, its fsync
+                            // ends now, before the writer is done with the cycle.
+                            if (txLog.points.size() > pointsBefore) {
+                                txLog.points.get(pointsBefore).succeed();
+                                try {
+                                    leaderDone.await(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+                                } catch (InterruptedException e) {
+                                    Thread.currentThread().interrupt();
+                                }
+                            }
+                        })));
+            }
+            // Held by a control task while the requests arrive, the writer takes them in one cycle.
+            CountDownLatch inControl = new CountDownLatch(1);
+            CountDownLatch go = new CountDownLatch(1);
+            CompletableFuture<Object> held = CompletableFuture.supplyAsync(() -> writer.execute(() -> {
+                inControl.countDown();
+                try {
+                    return go.await(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }));
+            assertThat(inControl.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+            writer.appendAsync(leader);
+            others.forEach(writer::appendAsync);
+            go.countDown();
+            held.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+
+            await().atMost(DEADLINE).until(() -> txLog.points.size() > pointsBefore);
+            txLog.points.get(pointsBefore).succeed();
+            assertThat(followerDone.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+            writer.awaitBesideFsyncs(); // the pipeline handed back what it had to, and the writer wrote it
+            assertThat(queue.records).as("round %d: the follower is written once", round).isEqualTo(1);
+        }
+        assertThat(failed).isEmpty();
+    }
+
+    private static AppendRequest.Callback callback(Runnable onCompleted) {
+        return new AppendRequest.Callback() {
+            @Override
+            public void completed(long baseOffset) {
+                onCompleted.run();
+            }
+
+            @Override
+            public void failed(RuntimeException cause) {
+                throw new AssertionError("not expected to fail", cause);
+            }
+        };
+    }
+
     /** A point whose fsync the test lets go or fails. */
     private static final class HeldPoint implements FsyncPoint {
         private final HeldTarget target;
@@ -188,7 +263,7 @@ class FsyncPipelineTest {
     /** The transaction log's part: fsynced beside the writer, through points the test holds. */
     private static final class HeldTarget extends RecordingTarget {
         final BlockingQueue<HeldPoint> started = new LinkedBlockingQueue<>();
-        private final List<HeldPoint> points = new CopyOnWriteArrayList<>();
+        final List<HeldPoint> points = new CopyOnWriteArrayList<>();
         volatile boolean failNextWrite;
 
         @Override
@@ -220,6 +295,7 @@ class FsyncPipelineTest {
     /** A target that only numbers and counts what it is given. */
     private static class RecordingTarget implements WriteTarget {
         volatile int writes;
+        volatile int records;
         volatile int aborts;
         volatile RuntimeException stopped;
         private long next;
@@ -231,6 +307,7 @@ class FsyncPipelineTest {
                 BatchDescriptor.putBaseOffset(r.batch(), next++);
                 bytes += r.batch().length;
             }
+            records += requests.size();
             writes++;
             return bytes;
         }
