@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -110,5 +111,78 @@ class CommitBesideAnFsyncTest {
             assertThatThrownBy(() -> store.beginTransaction().enqueue("out", Task.of("later")).enqueue("out",
                     Task.of("later too")).commit()).isInstanceOf(StorageFailedException.class);
         }
+    }
+
+    @Test
+    void aCommitWhoseFsyncFailedIsNotAppliedByTheNextOpen() throws Exception {
+        try (FaultyFileChannels faults = FaultyFileChannels.install(data)) {
+            try (Mikyu store = open()) {
+                store.createTaskQueue("out", taskConfig());
+                prepare(store, "a", "from a");
+                faults.failForces(f -> f.startsWith(txnFiles()));
+                assertThatThrownBy(() -> store.commitPrepared("a".getBytes(StandardCharsets.UTF_8)))
+                        .isInstanceOf(MikyuException.class).hasMessageContaining("fsync");
+            }
+            faults.heal();
+            // Told the commit failed, its caller may do it again: the COMMIT must not be applied behind its back.
+            try (Mikyu store = open()) {
+                assertThat(xids(store)).containsExactly("a");
+                assertThat(store.taskQueue("out").counts().depth()).isZero();
+            }
+        }
+    }
+
+    /**
+     * The n-th fsync of the transaction log fails while the next one, of a later COMMIT, is in progress: whichever
+     * ends first, after a reopen each commit is applied exactly when its caller was told it succeeded, and is still
+     * in doubt otherwise.
+     */
+    @Test
+    void aFailedFsyncBesideAnotherLeavesEachCommitAsItsCallerWasTold() throws Exception {
+        ExecutorService calls = Executors.newFixedThreadPool(2);
+        try (FaultyFileChannels faults = FaultyFileChannels.install(data)) {
+            List<CompletableFuture<Void>> commits = new java.util.ArrayList<>();
+            try (Mikyu store = open()) {
+                store.createTaskQueue("out", taskConfig());
+                prepare(store, "a", "from a");
+                prepare(store, "b", "from b");
+                faults.holdForces(f -> f.startsWith(txnFiles()));
+                faults.failForce(1); // a's COMMIT's fsync, the next one
+                try {
+                    commits.add(CompletableFuture.runAsync(
+                            () -> store.commitPrepared("a".getBytes(StandardCharsets.UTF_8)), calls));
+                    await().atMost(DEADLINE).until(() -> faults.heldForces() == 1);
+                    commits.add(CompletableFuture.runAsync(
+                            () -> store.commitPrepared("b".getBytes(StandardCharsets.UTF_8)), calls));
+                    await().atMost(DEADLINE).until(() -> faults.heldForces() == 2);
+                } finally {
+                    faults.releaseForces();
+                }
+                await().atMost(DEADLINE).until(() -> commits.stream().allMatch(CompletableFuture::isDone));
+                assertThat(faults.failedForces()).isEqualTo(1);
+                CompletableFuture<Void> b = commits.get(1);
+                assertThat(commits.get(0)).as("a's fsync failed: a is not acknowledged unless a later fsync ended first")
+                        .matches(f -> f.isCompletedExceptionally() || !b.isCompletedExceptionally());
+            }
+            faults.heal();
+            try (Mikyu store = open()) {
+                List<String> out = store.taskQueue("out").dequeue(2, LONG_LEASE, Duration.ZERO, null).stream()
+                        .map(LeasedTask::payloadAsString).toList();
+                List<String> inDoubt = xids(store);
+                for (String x : List.of("a", "b")) {
+                    boolean acknowledged = !commits.get(x.equals("a") ? 0 : 1).isCompletedExceptionally();
+                    assertThat(out.contains("from " + x)).as("%s applied exactly when acknowledged", x)
+                            .isEqualTo(acknowledged);
+                    assertThat(inDoubt.contains(x)).as("%s in doubt exactly when not acknowledged", x)
+                            .isEqualTo(!acknowledged);
+                }
+            }
+        } finally {
+            calls.shutdownNow();
+        }
+    }
+
+    private static List<String> xids(Mikyu store) {
+        return store.inDoubtTransactions().stream().map(p -> new String(p.xid(), StandardCharsets.UTF_8)).toList();
     }
 }

@@ -160,7 +160,27 @@ public final class SegmentedLog implements WriteTarget {
      * Called before the first write.
      */
     public void fsyncBesideTheWriter() {
+        acknowledged = new Acknowledged(active, active.size());
         fsyncBeside = true;
+    }
+
+    /** The end of the last record acknowledged through the pipeline (set in offset order, read by the writer). */
+    private record Acknowledged(LogSegment segment, long size) {
+    }
+
+    private volatile Acknowledged acknowledged;
+
+    /**
+     * Writer thread, after a failed fsync beside it: zeroes what was written after the last acknowledged record, so
+     * the next open does not read back a record whose caller was told it failed (a COMMIT the application may retry).
+     * A segment sealed since was fsynced by its seal and stays as it is.
+     */
+    @Override
+    public void discardUnacknowledged() {
+        Acknowledged a = acknowledged;
+        if (a != null) {
+            writer.discardAfter(a.segment(), a.size());
+        }
     }
 
     @Override
@@ -171,17 +191,24 @@ public final class SegmentedLog implements WriteTarget {
     /** Writer thread, after {@link #write}: the active segment up to what was written. */
     @Override
     public FsyncPoint fsyncPoint() {
-        return new SegmentFsyncPoint(active, writer.next());
+        return new SegmentFsyncPoint(active, writer.next(), writer.size());
     }
 
     /** An fsync of {@code segment} through a thread's own file covers every record below {@code end}. */
     private final class SegmentFsyncPoint implements FsyncPoint {
         private final LogSegment segment;
         private final long end;
+        private final long size;
 
-        SegmentFsyncPoint(LogSegment segment, long end) {
+        SegmentFsyncPoint(LogSegment segment, long end, long size) {
             this.segment = segment;
             this.end = end;
+            this.size = size;
+        }
+
+        @Override
+        public void acknowledged() {
+            acknowledged = new Acknowledged(segment, size);
         }
 
         @Override

@@ -34,7 +34,9 @@ import java.util.function.Consumer;
  *       first.</li>
  *   <li>A failed fsync stops its target and fails every request it was to cover and every one not yet completed;
  *       nothing is completed on a stopped target, even by an fsync that succeeded (the kernel may have dropped the
- *       pages the failure was about).</li>
+ *       pages the failure was about). The writer then makes the target forget what it wrote after the last
+ *       acknowledged request ({@link WriteTarget#discardUnacknowledged}): a COMMIT whose caller was told it failed
+ *       is not applied by the next open.</li>
  *   <li>Requests that follow a completed one ({@link GroupCommitWriter#appendThen}) go back to the writer, which
  *       writes them in a pass of their own: only after their leader's fsync, as before, and only from here (the
  *       writer hands a cycle's requests over after it has dealt with the followers of the rest, since a handed
@@ -55,6 +57,8 @@ final class FsyncPipeline {
     private final WriterMetrics metrics;
     /** Where the requests that follow completed ones go: the writer's inbox. */
     private final Consumer<List<AppendRequest>> followers;
+    /** Runs a task on the writer thread, between its cycles: a stopped target's discard. */
+    private final Consumer<Runnable> onWriter;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition handedOver = lock.newCondition();
     private final Condition drained = lock.newCondition();
@@ -69,9 +73,11 @@ final class FsyncPipeline {
     private long covered = -1;
     private boolean running = true;
 
-    FsyncPipeline(String name, WriterMetrics metrics, Consumer<List<AppendRequest>> followers) {
+    FsyncPipeline(String name, WriterMetrics metrics, Consumer<List<AppendRequest>> followers,
+                  Consumer<Runnable> onWriter) {
         this.metrics = metrics;
         this.followers = followers;
+        this.onWriter = onWriter;
         for (int i = 0; i < THREADS; i++) {
             threads[i] = new Thread(this::run, name + "-fsync-" + i);
             threads[i].setDaemon(true);
@@ -166,6 +172,8 @@ final class FsyncPipeline {
         } catch (IOException ex) {
             metrics.fsyncFailure();
             LOG.error("fsync of {} failed; it is stopped until the store is reopened", target.describe(), ex);
+            // Handed to the writer before any request hears of the failure (finish), so before the store can close.
+            onWriter.accept(target::discardUnacknowledged);
             return new MikyuException("fsync failed for " + target.describe() + ": " + ex, ex);
         } catch (RuntimeException ex) { // stopped already, or closed
             return ex;
@@ -188,6 +196,7 @@ final class FsyncPipeline {
                     failAll(h.requests, stopped);
                     continue;
                 }
+                h.point.acknowledged();
                 for (AppendRequest r : h.requests) {
                     r.complete(BatchDescriptor.baseOffset(r.batch));
                     if (r.followers != null && r.isDone()) { // not one failed meanwhile: its followers failed too

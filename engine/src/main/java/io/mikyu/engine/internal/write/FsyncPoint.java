@@ -13,4 +13,11 @@ public interface FsyncPoint {
      * fsync stops the target (its {@link WriteTarget#failure()}), as the writer's own failed fsync does.
      */
     void force(OwnFile own) throws IOException;
+
+    /**
+     * Requests up to this point were acknowledged (called in offset order, under the pipeline's lock): what a failed
+     * fsync makes the target forget ({@link WriteTarget#discardUnacknowledged}) starts after it.
+     */
+    default void acknowledged() {
+    }
 }

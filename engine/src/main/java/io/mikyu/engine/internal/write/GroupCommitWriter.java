@@ -514,7 +514,7 @@ public final class GroupCommitWriter implements AutoCloseable {
     private FsyncPipeline pipeline() {
         FsyncPipeline p = pipeline;
         if (p == null) {
-            p = new FsyncPipeline(name, metrics, this::followersDurable);
+            p = new FsyncPipeline(name, metrics, this::followersDurable, this::runBetweenCycles);
             pipeline = p;
         }
         return p;
@@ -523,6 +523,17 @@ public final class GroupCommitWriter implements AutoCloseable {
     /** From the pipeline: the leader of {@code requests} is durable; the writer writes them in a pass of their own. */
     private void followersDurable(List<AppendRequest> requests) {
         inbox.offer(new FollowerPass(requests));
+        if (parked) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /** From the pipeline: runs {@code task} on the writer thread between cycles; nobody waits for it. */
+    private void runBetweenCycles(Runnable task) {
+        inbox.offer(new ControlTask(() -> {
+            task.run();
+            return null;
+        }));
         if (parked) {
             LockSupport.unpark(thread);
         }

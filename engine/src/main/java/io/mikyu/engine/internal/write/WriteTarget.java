@@ -40,6 +40,15 @@ public interface WriteTarget {
         throw new UnsupportedOperationException(describe() + " is fsynced by the writer");
     }
 
+    /**
+     * For a target that {@link #fsyncsBeside()}, on the writer thread after one of its fsyncs failed (it is stopped):
+     * forgets what it wrote after the last acknowledged request ({@link FsyncPoint#acknowledged}), as the writer's
+     * {@link #abort} forgets a cycle whose own fsync failed, so that no record whose caller was told it failed is
+     * read back on the next open.
+     */
+    default void discardUnacknowledged() {
+    }
+
     /** {@code true} if written data has not been fsynced. */
     boolean isDirty();
 
