@@ -238,7 +238,10 @@ public final class Store implements Mikyu, QueueMeterSource {
                 .withSegmentBytes(16L << 20);
         SegmentedLog log = SegmentedLog.open("transactions", "transaction log", dir, c, config, writerScratch, files,
                 recoveryEvents::add);
-        transactions = new TransactionManager(log, writer, config, this::participant, writerMetrics);
+        // Read back only here, on open: its COMMITs and PREPAREs are fsynced beside the writer, so one arriving
+        // during another's fsync does not wait for it (GroupCommitWriter, FsyncPipeline).
+        log.fsyncBesideTheWriter();
+        transactions = new TransactionManager(log, writer, config, this::participant);
         transactions.recover();
     }
 
@@ -518,6 +521,7 @@ public final class Store implements Mikyu, QueueMeterSource {
             Thread.currentThread().interrupt();
         }
         logs.checkpointSharedGroups();
+        writer.awaitBesideFsyncs();
         try {
             writer.execute(() -> {
                 logs.closeAll(true);

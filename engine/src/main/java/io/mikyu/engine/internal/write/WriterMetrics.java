@@ -23,7 +23,8 @@ public final class WriterMetrics implements AutoCloseable {
     private volatile long backgroundFsyncs;
     private volatile long bytes;
     private volatile long syncBehindFsync;
-    private volatile long aheadFsyncs;
+    /** fsyncs beside the writer ({@link FsyncPipeline}), by several threads. */
+    private final java.util.concurrent.atomic.AtomicLong besideFsyncs = new java.util.concurrent.atomic.AtomicLong();
     /** Written by the writer and the flusher: failures are rare enough for an atomic. */
     private final java.util.concurrent.atomic.AtomicLong fsyncFailures = new java.util.concurrent.atomic.AtomicLong();
     private final Timer fsyncLatency;
@@ -102,9 +103,10 @@ public final class WriterMetrics implements AutoCloseable {
         fsyncFailures.incrementAndGet();
     }
 
-    /** An fsync of the transaction log for PREPARE records written ahead, by their own thread. */
-    public void aheadFsync() {
-        aheadFsyncs++;
+    /** An fsync beside the writer ({@link FsyncPipeline}) that succeeded, and how long it took. */
+    void besideFsync(long nanos) {
+        besideFsyncs.incrementAndGet();
+        fsyncLatency.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     /** An fsync by the background flusher thread. */
@@ -129,6 +131,6 @@ public final class WriterMetrics implements AutoCloseable {
     }
 
     public long fsyncs() {
-        return fsyncs + backgroundFsyncs + aheadFsyncs;
+        return fsyncs + backgroundFsyncs + besideFsyncs.get();
     }
 }
