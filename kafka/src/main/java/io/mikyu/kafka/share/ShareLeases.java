@@ -89,6 +89,7 @@ public final class ShareLeases implements AutoCloseable {
     private final Object settled = new Object();
     private volatile boolean closed;
     private volatile long startedAt;
+    private volatile boolean joined;
 
     /**
      * @param queue       the name dead letters say they came from
@@ -144,6 +145,9 @@ public final class ShareLeases implements AutoCloseable {
                 if (a != null) {
                     out.add(a);
                 }
+            }
+            if (!joined && member.lockMillis().isPresent()) {
+                joined = true;
             }
             if (System.nanoTime() - deadline >= 0) {
                 break;
@@ -370,6 +374,14 @@ public final class ShareLeases implements AutoCloseable {
     /** When this made its first share consumer ({@link System#nanoTime()}), or 0 if it has not yet fetched. */
     public long startedAt() {
         return startedAt;
+    }
+
+    /**
+     * Whether a member has had an answer to a share fetch (which tells the group's lock duration): it has joined the
+     * group, so a fetch that finds nothing now means there is nothing to acquire.
+     */
+    public boolean joined() {
+        return joined;
     }
 
     /** Leases this handle holds. */

@@ -67,11 +67,13 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
      */
     private static final long BAND_STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     /**
-     * How long after its first share consumer started a band is polled first for as long as the dequeue waits (at
-     * most this): a share consumer joins its group in seconds, and with 100 ms steps the band that joined first
-     * would be served first, whatever its turn.
+     * How long a band is polled first, after its first share consumer started, until a member has joined its group
+     * (seconds, more on a loaded machine): polled in steps before, the band that joined first would be served first,
+     * whatever its turn.
      */
-    private static final long JOIN_NANOS = TimeUnit.SECONDS.toNanos(5);
+    private static final long JOIN_NANOS = TimeUnit.SECONDS.toNanos(30);
+    private static final Duration JOIN_STEP = Duration.ofMillis(500);
+
     /**
      * How long a band whose fetch found nothing is first polled without waiting (the other band is then polled at
      * once): an empty high band costs a low-band dequeue no step, and is polled with a step again after this.
@@ -305,12 +307,20 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
                 }
             }
         }
+        while (!first.leases().joined() && System.nanoTime() - (first.leases().startedAt() + JOIN_NANOS) < 0
+                && System.nanoTime() - deadline < 0) {
+            long left = deadline - System.nanoTime();
+            List<ShareLeases.Acquired> got = first.leases().fetch(max,
+                    Duration.ofNanos(Math.max(0, Math.min(left, JOIN_STEP.toNanos()))));
+            if (!got.isEmpty()) {
+                return leased(first, got);
+            }
+        }
         for (boolean firstRound = true; ; firstRound = false) {
             for (Band band : List.of(first, second)) {
                 long now = System.nanoTime();
-                long joining = band == first ? band.leases().startedAt() + JOIN_NANOS - now : 0;
-                long step = firstRound && joining <= 0 && band.drained(now) ? 0
-                        : Math.min(Math.max(BAND_STEP_NANOS, joining), Math.max(0, deadline - now));
+                long step = firstRound && band.drained(now) ? 0
+                        : Math.min(BAND_STEP_NANOS, Math.max(0, deadline - now));
                 List<ShareLeases.Acquired> got = band.leases().fetch(max, Duration.ofNanos(step));
                 if (!got.isEmpty()) {
                     band.emptyAt().set(0);
