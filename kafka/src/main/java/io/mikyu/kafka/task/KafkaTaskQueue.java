@@ -228,7 +228,8 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
         for (Task t : tasks) {
             (PriorityBands.isHigh(t.priority()) ? highs : lows).add(entry(t));
         }
-        long lowFirst = lows.isEmpty() ? -1 : low.id(low.log().appendBatch(lows, durability));
+        // An empty batch is refused by the low band's append, as before there were bands.
+        long lowFirst = lows.isEmpty() && !highs.isEmpty() ? -1 : low.id(low.log().appendBatch(lows, durability));
         long highFirst = -1;
         if (!highs.isEmpty()) {
             Band h = ensureHigh();
