@@ -146,7 +146,7 @@ public final class ShareLeases implements AutoCloseable {
                     out.add(a);
                 }
             }
-            if (!joined && member.lockMillis().isPresent()) {
+            if (!joined && member.joined()) {
                 joined = true;
             }
             if (System.nanoTime() - deadline >= 0) {

@@ -43,6 +43,7 @@ final class ShareMember implements AutoCloseable {
     private final Map<Long, ConsumerRecord<byte[], byte[]>> held = new HashMap<>();
     /** Claimed by one fetching thread ({@link #claimIfIdle()}) until its poll has counted what it acquired. */
     private boolean claimed;
+    private volatile boolean joined;
 
     ShareMember(Cluster cluster, String group, String topic, int maxRecords) {
         Map<String, Object> props = cluster.consumerSettings("tasks");
@@ -75,6 +76,7 @@ final class ShareMember implements AutoCloseable {
             ConsumerRecords<byte[], byte[]> records = ConsumerRecords.empty();
             try {
                 records = consumer.poll(wait);
+                joined = joined || consumer.acquisitionLockTimeoutMs().isPresent();
             } finally {
                 synchronized (this) {
                     records.forEach(r -> held.put(r.offset(), r));
@@ -85,6 +87,14 @@ final class ShareMember implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Whether a share fetch of this member was answered (the answer tells the group's lock duration): it has joined
+     * the group. Read without the consumer's lock, which a poll holds.
+     */
+    boolean joined() {
+        return joined;
     }
 
     /** The lock duration the group gave this member's records, if known. */
