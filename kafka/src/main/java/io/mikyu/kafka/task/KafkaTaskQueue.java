@@ -295,7 +295,9 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
         if (h == null) {
             return leased(low, low.leases().fetch(max, wait));
         }
-        boolean highFirst = PriorityBands.highFirst(turns.getAndIncrement());
+        // The turn moves on with each dequeue that takes tasks: one that finds nothing (a JMS receive polls in
+        // 100 ms slices) does not hand the next turn to the other band.
+        boolean highFirst = PriorityBands.highFirst(turns.get());
         Band first = highFirst ? h : low;
         Band second = highFirst ? low : h;
         long deadline = System.nanoTime() + wait.toNanos();
@@ -337,7 +339,10 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
         }
     }
 
-    private static List<LeasedTask> leased(Band band, List<ShareLeases.Acquired> acquired) {
+    private List<LeasedTask> leased(Band band, List<ShareLeases.Acquired> acquired) {
+        if (high != null && !acquired.isEmpty()) {
+            turns.incrementAndGet();
+        }
         List<LeasedTask> out = new ArrayList<>(acquired.size());
         for (ShareLeases.Acquired a : acquired) {
             int priority = (int) Math.max(0, Math.min(9,
