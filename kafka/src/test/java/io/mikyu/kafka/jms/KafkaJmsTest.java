@@ -104,8 +104,14 @@ public class KafkaJmsTest {
                 got.add(text(m));
                 priorities.add(m.getJMSPriority());
             }
-            assertThat(got).containsExactly("high 1", "high 2", "low 1", "low 2");
-            assertThat(priorities).containsExactly(9, 5, 1, 4);
+            // The first receive prefers the high band. The second may not: the consumer still holds "high 1" (its
+            // automatic ack is batched), so the high band's next fetch needs a new share consumer, which joins its
+            // group first, and meanwhile the low band is served (docs/kafka.md, "Priorities"): seen high 1, low 1,
+            // high 2, low 2 as well as high 1, high 2, low 1, low 2.
+            assertThat(got.get(0)).isEqualTo("high 1");
+            assertThat(got).containsSubsequence("high 1", "high 2").containsSubsequence("low 1", "low 2")
+                    .hasSize(4);
+            assertThat(priorities.get(0)).isEqualTo(9);
             assertThat(consumer.receive(NOTHING_MS)).isNull();
         }
     }
