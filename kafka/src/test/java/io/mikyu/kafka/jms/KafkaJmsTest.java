@@ -84,38 +84,6 @@ public class KafkaJmsTest {
         }
     }
 
-    /** JMSPriority on Kafka: 5 to 9 are the high band (docs/kafka.md, "Priorities"), preferred by the receives. */
-    @Test
-    void higherPriorityQueueMessagesSentLaterAreReceivedFirst() throws Exception {
-        try (Connection c = factory("").createConnection()) {
-            c.start();
-            Session session = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
-            Queue urgent = session.createQueue("urgent");
-            MessageProducer producer = session.createProducer(urgent);
-            producer.send(session.createTextMessage("low 1"), jakarta.jms.DeliveryMode.PERSISTENT, 1, 0);
-            producer.send(session.createTextMessage("low 2"), jakarta.jms.DeliveryMode.PERSISTENT, 4, 0);
-            producer.send(session.createTextMessage("high 1"), jakarta.jms.DeliveryMode.PERSISTENT, 9, 0);
-            producer.send(session.createTextMessage("high 2"), jakarta.jms.DeliveryMode.PERSISTENT, 5, 0);
-            MessageConsumer consumer = session.createConsumer(urgent);
-            List<String> got = new ArrayList<>();
-            List<Integer> priorities = new ArrayList<>();
-            for (int i = 0; i < 4; i++) {
-                Message m = consumer.receive(RECEIVE_MS);
-                got.add(text(m));
-                priorities.add(m.getJMSPriority());
-            }
-            // The first receive prefers the high band. The second may not: the consumer still holds "high 1" (its
-            // automatic ack is batched), so the high band's next fetch needs a new share consumer, which joins its
-            // group first, and meanwhile the low band is served (docs/kafka.md, "Priorities"): seen high 1, low 1,
-            // high 2, low 2 as well as high 1, high 2, low 1, low 2.
-            assertThat(got.get(0)).isEqualTo("high 1");
-            assertThat(got).containsSubsequence("high 1", "high 2").containsSubsequence("low 1", "low 2")
-                    .hasSize(4);
-            assertThat(priorities.get(0)).isEqualTo(9);
-            assertThat(consumer.receive(NOTHING_MS)).isNull();
-        }
-    }
-
     @Test
     void recoverRedeliversWithJmsRedeliveredAndTheSecondDeliveryCount() throws Exception {
         try (Connection c = factory("").createConnection()) {
