@@ -24,6 +24,7 @@ import io.mikyu.kafka.admin.TopicSettings;
 import io.mikyu.kafka.claim.LocalClaims;
 import io.mikyu.kafka.delay.DelayedTasks;
 import io.mikyu.kafka.log.KafkaLogQueue;
+import io.mikyu.kafka.task.HighBand;
 import io.mikyu.kafka.task.KafkaTaskQueue;
 import io.mikyu.kafka.txn.KafkaTransaction;
 import io.mikyu.kafka.txn.QueueTargets;
@@ -197,9 +198,48 @@ public final class KafkaMikyu implements Mikyu {
     }
 
     private KafkaTaskQueue taskHandle(String name, String topic, TaskQueueConfig config) {
-        return tasks.computeIfAbsent(name, n -> new KafkaTaskQueue(n, config, cluster,
-                new KafkaLogQueue(n, topic, LogQueueConfig.defaults().withDurability(Durability.SYNC), cluster, names),
-                names.taskShareGroup(n), dlq -> (KafkaTaskQueue) taskQueue(dlq), delays));
+        return tasks.computeIfAbsent(name, n -> new KafkaTaskQueue(n, config, cluster, bandLog(n, topic),
+                names.taskShareGroup(n), highBand(n, config), dlq -> (KafkaTaskQueue) taskQueue(dlq), delays));
+    }
+
+    private KafkaLogQueue bandLog(String name, String topic) {
+        return new KafkaLogQueue(name, topic, LogQueueConfig.defaults().withDurability(Durability.SYNC), cluster, names);
+    }
+
+    /**
+     * Task queue {@code name}'s high priority band (io.mikyu.kafka.priority.PriorityBands), made on its first task
+     * of priority 5 or more rather than with the queue: most queues never see one, and a band made with each queue
+     * would double the cluster's topics and share groups and add a poll of an empty band to every dequeue.
+     */
+    private HighBand highBand(String name, TaskQueueConfig config) {
+        String topic = names.highBandTopic(name);
+        String group = names.highBandShareGroup(name);
+        return new HighBand() {
+            @Override
+            public String group() {
+                return group;
+            }
+
+            @Override
+            public boolean exists() {
+                return cluster.topicExists(topic);
+            }
+
+            @Override
+            public void create() {
+                try {
+                    cluster.createTopic(topic, name, TopicSettings.taskTopic(config));
+                } catch (QueueExistsException e) {
+                    // Made by another client meanwhile.
+                }
+                cluster.setGroupConfig(group, TopicSettings.taskShareGroup(config, options.deliveryLimit()));
+            }
+
+            @Override
+            public KafkaLogQueue open() {
+                return bandLog(name, topic);
+            }
+        };
     }
 
     @Override
@@ -246,14 +286,18 @@ public final class KafkaMikyu implements Mikyu {
             if (handle != null) {
                 handle.close();
             }
-            try {
-                Cluster.await(cluster.admin().deleteShareGroups(List.of(names.taskShareGroup(queue))).all(),
-                        "delete the share group of '" + queue + "'");
-            } catch (KafkaCallException e) {
-                if (!Cluster.isUnknownGroup(e)) {
-                    throw e;
+            // The high priority band first: a queue is gone once its own topic is.
+            for (String group : List.of(names.highBandShareGroup(queue), names.taskShareGroup(queue))) {
+                try {
+                    Cluster.await(cluster.admin().deleteShareGroups(List.of(group)).all(),
+                            "delete the share group of '" + queue + "'");
+                } catch (KafkaCallException e) {
+                    if (!Cluster.isUnknownGroup(e)) {
+                        throw e;
+                    }
                 }
             }
+            cluster.deleteTopic(names.highBandTopic(queue));
             boolean deleted = cluster.deleteTopic(names.topic(QueueKind.TASK, queue));
             existed |= deleted && queue.equals(name);
         }

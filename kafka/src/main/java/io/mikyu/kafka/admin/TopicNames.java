@@ -19,6 +19,8 @@ public final class TopicNames {
     /** Kafka's limit on a topic name's length. */
     static final int MAX_TOPIC_LENGTH = 249;
 
+    private static final String HIGH_BAND_SUFFIX = ".p5";
+
     private final String prefix;
 
     public TopicNames(String prefix) {
@@ -63,10 +65,34 @@ public final class TopicNames {
         return topic;
     }
 
-    /** The queue name of {@code topic} if it is one of {@code kind}'s topics, else {@code null}. */
+    /**
+     * The queue name of {@code topic} if it is one of {@code kind}'s topics, else {@code null}: a high band's topic
+     * ({@link #highBandTopic}) is not a queue's, and an encoded name holds no {@code '.'}.
+     */
     public String queueName(QueueKind kind, String topic) {
         String start = kindPrefix(kind);
-        return topic.startsWith(start) ? decode(topic.substring(start.length())) : null;
+        if (!topic.startsWith(start) || topic.indexOf('.', start.length()) >= 0) {
+            return null;
+        }
+        return decode(topic.substring(start.length()));
+    }
+
+    /**
+     * The topic of task queue {@code name}'s high priority band: its topic with {@code .p5} (priorities 5 to 9,
+     * io.mikyu.kafka.priority.PriorityBands); never another queue's, as an encoded name holds no {@code '.'}.
+     */
+    public String highBandTopic(String name) {
+        String topic = topic(QueueKind.TASK, name) + HIGH_BAND_SUFFIX;
+        if (topic.length() > MAX_TOPIC_LENGTH) {
+            throw new InvalidQueueNameException("task queue name '" + name + "' is too long for its high priority"
+                    + " band's topic (" + topic.length() + " characters encoded, at most " + MAX_TOPIC_LENGTH + ")");
+        }
+        return topic;
+    }
+
+    /** The share group that hands out the tasks of task queue {@code name}'s high priority band. */
+    public String highBandShareGroup(String name) {
+        return taskShareGroup(name) + HIGH_BAND_SUFFIX;
     }
 
     /** The Kafka consumer group (exclusive mode) behind consumer group {@code group} of log queue {@code log}. */

@@ -4,6 +4,7 @@ import io.mikyu.engine.QueueKind;
 import io.mikyu.engine.SharedGroup;
 import io.mikyu.kafka.admin.Cluster;
 import io.mikyu.kafka.admin.TopicNames;
+import io.mikyu.kafka.priority.PriorityBands;
 
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -172,7 +173,10 @@ final class DelayForwarder implements AutoCloseable {
             return new ProducerRecord<>(tiers.topic(DelayTiers.tierFor(left)), 0, now, r.key(), r.value(),
                     r.headers());
         }
-        String topic = names.topic(QueueKind.TASK, queue);
+        // A high-priority task goes to its queue's high band, made before the task was written to a tier.
+        Header priority = r.headers().lastHeader(SharedGroup.PRIORITY_HEADER);
+        String topic = PriorityBands.isHigh(PriorityBands.priority(priority == null ? null : priority.value()))
+                ? names.highBandTopic(queue) : names.topic(QueueKind.TASK, queue);
         if (!cluster.topicExists(topic)) {
             return null;
         }

@@ -118,6 +118,7 @@ public final class ShareLeases implements AutoCloseable {
     private final long defaultLockMillis;
     private final Consumer<Entry> deadLetters;
     private final Later later;
+    private final long idTag;
     /** Where {@link DeliveryCounts} keeps this group's counts: the cluster, the group, the topic. */
     private final String countScope;
     private final List<ShareMember> members = new CopyOnWriteArrayList<>();
@@ -129,6 +130,8 @@ public final class ShareLeases implements AutoCloseable {
     private final Deque<Stray> strays = new ConcurrentLinkedDeque<>();
     private final ScheduledFuture<?> sweep;
     private volatile boolean closed;
+    private volatile long startedAt;
+    private volatile boolean joined;
 
     /**
      * @param queue       the name dead letters say they came from
@@ -142,6 +145,16 @@ public final class ShareLeases implements AutoCloseable {
     /** @param later where a nack with a delay writes the record again; {@code null}: a nack returns it at once */
     public ShareLeases(Cluster cluster, String group, String topic, String queue, int maxAttempts,
                        long defaultLockMillis, Consumer<Entry> deadLetters, Later later) {
+        this(cluster, group, topic, queue, maxAttempts, defaultLockMillis, deadLetters, later, 0);
+    }
+
+    /**
+     * @param idTag bits set in the ids this hands out (lease tokens, dead letters' {@code mikyu.dlq.id}) over the
+     *              records' offsets: a task queue's high priority band's ({@code PriorityBands.HIGH_ID_BIT})
+     */
+    public ShareLeases(Cluster cluster, String group, String topic, String queue, int maxAttempts,
+                       long defaultLockMillis, Consumer<Entry> deadLetters, Later later, long idTag) {
+        this.idTag = idTag;
         this.later = later;
         this.cluster = cluster;
         this.group = group;
@@ -183,6 +196,9 @@ public final class ShareLeases implements AutoCloseable {
                 if (a != null) {
                     out.add(a);
                 }
+            }
+            if (!joined && member.joined()) {
+                joined = true;
             }
             if (out.isEmpty()) {
                 takeStrays(max, out);
@@ -296,6 +312,9 @@ public final class ShareLeases implements AutoCloseable {
         }
         ShareMember m = new ShareMember(cluster, group, topic, Math.max(1, Math.min(max, 500)));
         m.claimIfIdle();
+        if (members.isEmpty() && startedAt == 0) {
+            startedAt = System.nanoTime();
+        }
         members.add(m);
         return m;
     }
@@ -338,7 +357,7 @@ public final class ShareLeases implements AutoCloseable {
             return null;
         }
         long lockMillis = member.lockMillis().map(Integer::longValue).orElse(defaultLockMillis);
-        LeaseToken token = new LeaseToken(r.offset(), leases.incrementAndGet());
+        LeaseToken token = new LeaseToken(idTag | r.offset(), leases.incrementAndGet());
         long leaseEnds = acquiredAt + lockMillis;
         held.put(token, new Held(member, r, attempt, leaseEnds));
         return new Acquired(r, headers, token, attempt, leaseEnds, expiresAt);
@@ -484,6 +503,19 @@ public final class ShareLeases implements AutoCloseable {
         }
     }
 
+    /** When this made its first share consumer ({@link System#nanoTime()}), or 0 if it has not yet fetched. */
+    public long startedAt() {
+        return startedAt;
+    }
+
+    /**
+     * Whether a member has had an answer to a share fetch (which tells the group's lock duration): it has joined the
+     * group, so a fetch that finds nothing now means there is nothing to acquire.
+     */
+    public boolean joined() {
+        return joined;
+    }
+
     /** Leases this handle holds. */
     public int inFlight() {
         return held.size();
@@ -510,7 +542,7 @@ public final class ShareLeases implements AutoCloseable {
         Headers.Builder headers = Headers.builder();
         RecordMapping.mikyuHeaders(r.headers()).asList().forEach(h -> headers.add(h.name(), h.value()));
         headers.add(TaskQueue.DLQ_ORIGINAL_QUEUE, queue);
-        headers.add(TaskQueue.DLQ_ORIGINAL_ID, Long.toString(r.offset()));
+        headers.add(TaskQueue.DLQ_ORIGINAL_ID, Long.toString(idTag | r.offset()));
         headers.add(TaskQueue.DLQ_ATTEMPTS, Integer.toString(attempts));
         headers.add(TaskQueue.DLQ_REASON, reason.getBytes(StandardCharsets.UTF_8));
         deadLetters.accept(new Entry(null, headers.build(), r.value() == null ? new byte[0] : r.value(),

@@ -53,6 +53,7 @@ final class ShareMember implements AutoCloseable {
     private volatile boolean armed;
     /** The consumer's count of share fetches answered ({@code fetch-total}), looked up once. */
     private volatile Metric fetchTotal;
+    private volatile boolean joined;
 
     ShareMember(Cluster cluster, String group, String topic, int maxRecords) {
         Map<String, Object> props = cluster.consumerSettings("tasks");
@@ -85,6 +86,7 @@ final class ShareMember implements AutoCloseable {
             ConsumerRecords<byte[], byte[]> records = ConsumerRecords.empty();
             try {
                 records = consumer.poll(wait);
+                joined = joined || consumer.acquisitionLockTimeoutMs().isPresent();
             } finally {
                 synchronized (this) {
                     records.forEach(r -> held.put(r.offset(), r));
@@ -122,6 +124,12 @@ final class ShareMember implements AutoCloseable {
             }
         }
         return (long) ((Number) m.metricValue()).doubleValue();
+    /**
+     * Whether a share fetch of this member was answered (the answer tells the group's lock duration): it has joined
+     * the group. Read without the consumer's lock, which a poll holds.
+     */
+    boolean joined() {
+        return joined;
     }
 
     /** The lock duration the group gave this member's records, if known. */

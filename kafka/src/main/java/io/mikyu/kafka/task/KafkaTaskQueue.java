@@ -9,6 +9,7 @@ import io.mikyu.engine.QueueKind;
 import io.mikyu.engine.QueueStats;
 import io.mikyu.engine.Record;
 import io.mikyu.engine.SharedGroup;
+import io.mikyu.engine.StaleLeaseException;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskCounts;
 import io.mikyu.engine.GroupMember;
@@ -19,6 +20,7 @@ import io.mikyu.kafka.admin.Cluster;
 import io.mikyu.kafka.admin.KafkaCallException;
 import io.mikyu.kafka.delay.DelayedTasks;
 import io.mikyu.kafka.log.KafkaLogQueue;
+import io.mikyu.kafka.priority.PriorityBands;
 import io.mikyu.kafka.record.RecordMapping;
 import io.mikyu.kafka.share.ShareLeases;
 
@@ -32,40 +34,86 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
  * A task queue as a topic and a share group (KIP-932): an enqueue is a produce (the task's id is its offset), the
  * leases are the share group's ({@link ShareLeases}), dead letters go to the task queue {@code <name>/dlq}.
  *
- * <p>Priorities, delays and backoffs are not honoured here (docs/kafka.md): tasks come in enqueue order and a
- * returned task is ready again at once.
+ * <p>Priorities are emulated with two bands ({@link PriorityBands}): tasks of priority 5 to 9 go to a second topic
+ * with its own share group, made on the queue's first such task, and a dequeue prefers that band three times in
+ * four. Within a band tasks come in enqueue order.
  */
 public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
+
+    /** One band: a topic, its share group and this handle's leases on it. */
+    private record Band(KafkaLogQueue log, String group, ShareLeases leases, boolean high, AtomicLong emptyAt) {
+        long id(long offset) {
+            return PriorityBands.id(high, offset);
+        }
+
+        /** Whether a fetch that waited found nothing within {@link #DRAINED_NANOS}. */
+        boolean drained(long now) {
+            long at = emptyAt.get();
+            return at != 0 && now - at < DRAINED_NANOS;
+        }
+    }
+
+    /**
+     * How long a dequeue polls one band before it looks at the other, when both exist: short, so an empty band does
+     * not hold back the other's tasks, long enough for a fetch of tasks that are there to come back.
+     */
+    private static final long BAND_STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /**
+     * How long a band is polled first, after its first share consumer started, until a member has joined its group
+     * (seconds, more on a loaded machine): polled in steps before, the band that joined first would be served first,
+     * whatever its turn.
+     */
+    private static final long JOIN_NANOS = TimeUnit.SECONDS.toNanos(30);
+    private static final Duration JOIN_STEP = Duration.ofMillis(500);
+
+    /**
+     * How long a band whose fetch found nothing is first polled without waiting (the other band is then polled at
+     * once): an empty high band costs a low-band dequeue no step, and is polled with a step again after this.
+     */
+    private static final long DRAINED_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** How often a handle without a high band looks whether another client made it. */
+    private static final long HIGH_BAND_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final String name;
     private final TaskQueueConfig config;
     private final Cluster cluster;
-    private final KafkaLogQueue log;
     private final Function<String, KafkaTaskQueue> deadLetterQueue;
     private final boolean isDeadLetterQueue;
-    private final String group;
-    private final ShareLeases leases;
     private final DelayedTasks delays;
+    private final Band low;
+    private final HighBand highBand;
+    private volatile Band high;
+    private volatile long highCheckedAt = System.nanoTime() - HIGH_BAND_RECHECK_NANOS;
+    private final AtomicLong turns = new AtomicLong();
+    private volatile boolean closed;
 
     public KafkaTaskQueue(String name, TaskQueueConfig config, Cluster cluster, KafkaLogQueue log, String group,
-                          Function<String, KafkaTaskQueue> deadLetterQueue, DelayedTasks delays) {
+                          HighBand highBand, Function<String, KafkaTaskQueue> deadLetterQueue, DelayedTasks delays) {
         this.delays = delays;
         this.name = name;
         this.config = config;
         this.cluster = cluster;
-        this.log = log;
-        this.group = group;
+        this.highBand = highBand;
         this.deadLetterQueue = deadLetterQueue;
         this.isDeadLetterQueue = name.endsWith(DEAD_LETTER_SUFFIX);
-        this.leases = new ShareLeases(cluster, group, log.topic(), name, config.maxAttempts(),
+        this.low = band(log, group, false);
+        if (!isDeadLetterQueue) {
+            delays.ensureForwarding();
+        }
+    }
+
+    private Band band(KafkaLogQueue log, String group, boolean high) {
+        ShareLeases leases = new ShareLeases(cluster, group, log.topic(), name, config.maxAttempts(),
                 config.defaultLease().toMillis(), isDeadLetterQueue ? null
-                : entry -> deadLetterQueue.apply(name + DEAD_LETTER_SUFFIX).log.append(entry, Durability.SYNC),
+                : entry -> deadLetterQueue.apply(name + DEAD_LETTER_SUFFIX).append(entry),
                 new ShareLeases.Later() {
                     @Override
                     public Duration backoff(int attempt) {
@@ -74,13 +122,65 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
 
                     @Override
                     public void write(ConsumerRecord<byte[], byte[]> record, int attempts, long deliverAt) {
+                        // Its mikyu.priority header brings it back to its band when forwarded.
                         delays.send(name, RecordMapping.mikyuHeaders(record.headers()),
                                 record.value() == null ? new byte[0] : record.value(), deliverAt, attempts);
                     }
-                });
-        if (!isDeadLetterQueue) {
-            delays.ensureForwarding();
+                }, high ? PriorityBands.HIGH_ID_BIT : 0);
+        return new Band(log, group, leases, high, new AtomicLong());
+    }
+
+    /**
+     * The high band if it exists: looked up on the cluster when {@code fresh}, else at most every {@link
+     * #HIGH_BAND_RECHECK_NANOS} (a dequeue must not list topics each time).
+     */
+    private Band high(boolean fresh) {
+        Band known = high;
+        if (known != null) {
+            return known;
         }
+        long now = System.nanoTime();
+        if (!fresh && now - highCheckedAt < HIGH_BAND_RECHECK_NANOS) {
+            return null;
+        }
+        highCheckedAt = now;
+        return highBand.exists() ? openHigh() : null;
+    }
+
+    /** The high band, made if it does not exist yet (the queue's first task of priority 5 or more). */
+    private Band ensureHigh() {
+        Band known = high(true);
+        if (known != null) {
+            return known;
+        }
+        highBand.create();
+        return openHigh();
+    }
+
+    private synchronized Band openHigh() {
+        if (high == null) {
+            high = band(highBand.open(), highBand.group(), true);
+            if (closed) {
+                closeBand(high);
+            }
+        }
+        return high;
+    }
+
+    private Band bandFor(int priority) {
+        return PriorityBands.isHigh(priority) ? ensureHigh() : low;
+    }
+
+    /** The band a lease is on; {@link StaleLeaseException} for a high-band lease on a handle without one. */
+    private Band bandOf(LeaseToken token) {
+        if (!PriorityBands.isHighId(token.taskId())) {
+            return low;
+        }
+        Band h = high;
+        if (h == null) {
+            throw new StaleLeaseException("no lease " + token + " on '" + name + "'");
+        }
+        return h;
     }
 
     @Override
@@ -95,21 +195,24 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
 
     /**
      * A task to be delivered later goes to a delay tier (docs/kafka.md) and its id is its offset there; it gets
-     * its id in the queue's topic when it is forwarded.
+     * its id in its band's topic when it is forwarded (a high-priority task's band is made first, so the forward
+     * finds it).
      */
     @Override
     public long enqueue(Task task, Durability durability) {
+        Band band = bandFor(task.priority());
         if (isDelayed(task)) {
             Entry e = entry(task);
             return delays.send(name, e.headers(), e.payload(), task.deliverAt(), 0);
         }
-        return log.append(entry(task), durability);
+        return band.id(band.log().append(entry(task), durability));
     }
 
     private static boolean isDelayed(Task task) {
         return task.deliverAt() > System.currentTimeMillis();
     }
 
+    /** A batch of one band is one append; a batch of both, one append per band; returns the first task's id. */
     @Override
     public long enqueueBatch(List<Task> tasks, Durability durability) {
         if (tasks.stream().anyMatch(KafkaTaskQueue::isDelayed)) {
@@ -120,25 +223,40 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
             }
             return first;
         }
-        List<Entry> entries = new ArrayList<>(tasks.size());
+        List<Entry> lows = new ArrayList<>();
+        List<Entry> highs = new ArrayList<>();
         for (Task t : tasks) {
-            entries.add(entry(t));
+            (PriorityBands.isHigh(t.priority()) ? highs : lows).add(entry(t));
         }
-        return log.appendBatch(entries, durability);
+        // An empty batch is refused by the low band's append, as before there were bands.
+        long lowFirst = lows.isEmpty() && !highs.isEmpty() ? -1 : low.id(low.log().appendBatch(lows, durability));
+        long highFirst = -1;
+        if (!highs.isEmpty()) {
+            Band h = ensureHigh();
+            highFirst = h.id(h.log().appendBatch(highs, durability));
+        }
+        return tasks.isEmpty() || !PriorityBands.isHigh(tasks.get(0).priority()) ? lowFirst : highFirst;
+    }
+
+    /** A dead letter, in the band its priority header names; returns its id. */
+    private long append(Entry entry) {
+        Band band = bandFor(PriorityBands.priority(entry.headers().get(SharedGroup.PRIORITY_HEADER)));
+        return band.id(band.log().append(entry, Durability.SYNC));
     }
 
     /** The Kafka record an enqueue of {@code task} sends (what a transaction sends for it). */
     public ProducerRecord<byte[], byte[]> record(Task task) {
+        Band band = bandFor(task.priority());
         if (isDelayed(task)) {
             Entry e = entry(task);
             return delays.record(name, e.headers(), e.payload(), task.deliverAt(), 0);
         }
-        return RecordMapping.toKafka(log.topic(), entry(task));
+        return RecordMapping.toKafka(band.log().topic(), entry(task));
     }
 
-    /** The leases this handle holds (a transaction checks, renews and settles them). */
-    public ShareLeases leases() {
-        return leases;
+    /** The leases of this handle that {@code token} is one of (a transaction checks, renews and settles them). */
+    public ShareLeases leases(LeaseToken token) {
+        return bandOf(token).leases();
     }
 
     /** The task as a record: its priority and times travel as the headers shared groups read too. */
@@ -161,6 +279,9 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
      * {@code lease} cannot differ per fetch on Kafka: the group's lock duration ({@link TaskQueueConfig#defaultLease()}
      * when the queue was made) applies. Message groups are not kept on Kafka (docs/kafka.md): a take by a
      * {@link GroupMember} (every JMS queue consumer's) is a take by its own filter.
+     *
+     * <p>With a high band, the tasks of one band: the high band is polled first three dequeues in four, the low band
+     * first the fourth; each is polled for a short step at a time, so an empty band never holds back the other.
      */
     @Override
     public List<LeasedTask> dequeue(int max, Duration lease, Duration wait, TaskFilter filter)
@@ -170,64 +291,161 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
             throw new UnsupportedOperationException("selectors on task queues are not available on Kafka"
                     + " (docs/kafka.md): a share group cannot skip records without acquiring them");
         }
-        List<LeasedTask> out = new ArrayList<>();
-        for (ShareLeases.Acquired a : leases.fetch(max, wait)) {
+        Band h = high(false);
+        if (h == null) {
+            return leased(low, low.leases().fetch(max, wait));
+        }
+        // The turn moves on with each dequeue that takes tasks: one that finds nothing (a JMS receive polls in
+        // 100 ms slices) does not hand the next turn to the other band.
+        boolean highFirst = PriorityBands.highFirst(turns.get());
+        Band first = highFirst ? h : low;
+        Band second = highFirst ? low : h;
+        long deadline = System.nanoTime() + wait.toNanos();
+        // Both bands' share consumers start joining at once (a poll that does not wait returns at once).
+        for (Band band : List.of(first, second)) {
+            if (band.leases().startedAt() == 0) {
+                List<ShareLeases.Acquired> got = band.leases().fetch(max, Duration.ZERO);
+                if (!got.isEmpty()) {
+                    return leased(band, got);
+                }
+            }
+        }
+        while (!first.leases().joined() && System.nanoTime() - (first.leases().startedAt() + JOIN_NANOS) < 0
+                && System.nanoTime() - deadline < 0) {
+            long left = deadline - System.nanoTime();
+            List<ShareLeases.Acquired> got = first.leases().fetch(max,
+                    Duration.ofNanos(Math.max(0, Math.min(left, JOIN_STEP.toNanos()))));
+            if (!got.isEmpty()) {
+                return leased(first, got);
+            }
+        }
+        for (boolean firstRound = true; ; firstRound = false) {
+            for (Band band : List.of(first, second)) {
+                long now = System.nanoTime();
+                long step = firstRound && band.drained(now) ? 0
+                        : Math.min(BAND_STEP_NANOS, Math.max(0, deadline - now));
+                List<ShareLeases.Acquired> got = band.leases().fetch(max, Duration.ofNanos(step));
+                if (!got.isEmpty()) {
+                    band.emptyAt().set(0);
+                    return leased(band, got);
+                }
+                if (step > 0) {
+                    band.emptyAt().set(System.nanoTime());
+                }
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                return List.of();
+            }
+        }
+    }
+
+    private List<LeasedTask> leased(Band band, List<ShareLeases.Acquired> acquired) {
+        if (high != null && !acquired.isEmpty()) {
+            turns.incrementAndGet();
+        }
+        List<LeasedTask> out = new ArrayList<>(acquired.size());
+        for (ShareLeases.Acquired a : acquired) {
             int priority = (int) Math.max(0, Math.min(9,
                     ShareLeases.longHeader(a.headers(), SharedGroup.PRIORITY_HEADER, Task.DEFAULT_PRIORITY)));
-            out.add(new LeasedTask(a.record().offset(), a.token(), a.attempt(), priority, a.record().timestamp(),
-                    a.expiresAt(), a.leaseExpiresAt(), a.headers(), a.payload()));
+            out.add(new LeasedTask(band.id(a.record().offset()), a.token(), a.attempt(), priority,
+                    a.record().timestamp(), a.expiresAt(), a.leaseExpiresAt(), a.headers(), a.payload()));
         }
         return out;
     }
 
     @Override
     public void ack(LeaseToken token) {
-        leases.ack(token);
+        bandOf(token).leases().ack(token);
     }
 
+    /** One commit per band's member; a refusal in one band is thrown once the other band's acks are done. */
     @Override
     public void ack(List<LeaseToken> tokens) {
-        leases.ack(tokens);
+        forEachBand(tokens, (leases, some) -> leases.ack(some));
     }
 
     /** Back at once for no delay; else through a delay tier ({@code null}: the queue's backoff). */
     @Override
     public void nack(LeaseToken token, Duration delay, String reason) {
-        leases.nack(token, delay, reason);
+        bandOf(token).leases().nack(token, delay, reason);
     }
 
     /** Back to the queue; Kafka still counts the delivery. */
     @Override
     public void returnUndelivered(List<LeaseToken> tokens) {
-        leases.returnUndelivered(tokens);
+        forEachBand(tokens, (leases, some) -> leases.returnUndelivered(some));
+    }
+
+    private void forEachBand(List<LeaseToken> tokens,
+                             java.util.function.BiConsumer<ShareLeases, List<LeaseToken>> settle) {
+        List<LeaseToken> lows = new ArrayList<>();
+        List<LeaseToken> highs = new ArrayList<>();
+        for (LeaseToken t : tokens) {
+            (PriorityBands.isHighId(t.taskId()) ? highs : lows).add(t);
+        }
+        if (highs.isEmpty()) {
+            settle.accept(low.leases(), lows);
+            return;
+        }
+        Band h = bandOf(highs.get(0));
+        RuntimeException failed = null;
+        for (Map.Entry<ShareLeases, List<LeaseToken>> e : Map.of(low.leases(), lows, h.leases(), highs).entrySet()) {
+            if (e.getValue().isEmpty()) {
+                continue;
+            }
+            try {
+                settle.accept(e.getKey(), e.getValue());
+            } catch (RuntimeException ex) {
+                failed = failed == null ? ex : failed;
+            }
+        }
+        if (failed != null) {
+            throw failed;
+        }
     }
 
     /** Renews the acquisition lock by the group's lock duration ({@code lease} cannot be chosen on Kafka). */
     @Override
     public long extend(LeaseToken token, Duration lease) {
-        return leases.extend(token);
+        return bandOf(token).leases().extend(token);
     }
 
-    /** Not a view of the share group's state (Kafka shows it to no one): the records from its start offset on. */
+    /**
+     * Not a view of the share groups' state (Kafka shows it to no one): the records from each band's start offset
+     * on, the high band's first.
+     */
     @Override
     public List<LeasedTask> browse(int max, TaskFilter filter) {
         if (filter != null) {
             throw new UnsupportedOperationException("selectors on task queues are not available on Kafka");
         }
         List<LeasedTask> out = new ArrayList<>();
-        for (Record r : log.read(groupStart(), max)) {
-            Headers headers = r.headers();
-            out.add(new LeasedTask(r.offset(), null, 0,
-                    (int) ShareLeases.longHeader(headers, SharedGroup.PRIORITY_HEADER, Task.DEFAULT_PRIORITY),
-                    r.timestamp(), ShareLeases.longHeader(headers, SharedGroup.EXPIRES_AT_HEADER, 0), 0, headers,
-                    r.payload() == null ? new byte[0] : r.payload()));
+        for (Band band : bands()) {
+            if (out.size() >= max) {
+                break;
+            }
+            for (Record r : band.log().read(groupStart(band), max - out.size())) {
+                Headers headers = r.headers();
+                out.add(new LeasedTask(band.id(r.offset()), null, 0,
+                        (int) ShareLeases.longHeader(headers, SharedGroup.PRIORITY_HEADER, Task.DEFAULT_PRIORITY),
+                        r.timestamp(), ShareLeases.longHeader(headers, SharedGroup.EXPIRES_AT_HEADER, 0), 0, headers,
+                        r.payload() == null ? new byte[0] : r.payload()));
+            }
         }
         return out;
     }
 
-    /** The share group's start offset: below it every record is finished. */
-    private long groupStart() {
+    /** The bands that exist, the high one first. */
+    private List<Band> bands() {
+        Band h = high(true);
+        return h == null ? List.of(low) : List.of(h, low);
+    }
+
+    /** The band's share group's start offset: below it every record is finished. */
+    private long groupStart(Band band) {
+        KafkaLogQueue log = band.log();
         TopicPartition tp = new TopicPartition(log.topic(), 0);
+        String group = band.group();
         try {
             Map<TopicPartition, SharePartitionOffsetInfo> offsets = Cluster.await(cluster.admin()
                     .listShareGroupOffsets(Map.of(group, new ListShareGroupOffsetsSpec().topicPartitions(List.of(tp))))
@@ -242,21 +460,30 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
         }
     }
 
-    /** Deletes the topic's records up to its end (Kafka's delete-records); leased tasks go with them. */
+    /** Deletes both bands' records up to their ends (Kafka's delete-records); leased tasks go with them. */
     @Override
     public long purge() {
-        long start = groupStart();
-        long end = log.endOffset();
-        log.deleteBefore(end);
-        return Math.max(0, end - start);
+        long purged = 0;
+        for (Band band : bands()) {
+            long start = groupStart(band);
+            long end = band.log().endOffset();
+            band.log().deleteBefore(end);
+            purged += Math.max(0, end - start);
+        }
+        return purged;
     }
 
-    /** Ready: records past the group's start offset not handed out by this handle (others' leases are not seen). */
+    /** Ready: records past the groups' start offsets not handed out by this handle (others' leases are not seen). */
     @Override
     public TaskCounts counts() {
-        long inFlight = leases.inFlight();
-        long depth = Math.max(0, log.endOffset() - groupStart());
-        return new TaskCounts(Math.max(0, depth - inFlight), 0, inFlight);
+        long ready = 0;
+        long inFlight = 0;
+        for (Band band : bands()) {
+            long held = band.leases().inFlight();
+            ready += Math.max(0, Math.max(0, band.log().endOffset() - groupStart(band)) - held);
+            inFlight += held;
+        }
+        return new TaskCounts(ready, 0, inFlight);
     }
 
     @Override
@@ -264,16 +491,40 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
         return isDeadLetterQueue ? null : deadLetterQueue.apply(name + DEAD_LETTER_SUFFIX);
     }
 
+    /**
+     * Start and end offsets are the low band's topic's (the ids of high-band tasks carry {@link
+     * PriorityBands#HIGH_ID_BIT}); the counts of records, appends and reads are both bands' sums.
+     */
     @Override
     public QueueStats stats() {
-        QueueStats s = log.stats();
-        return new QueueStats(name, QueueKind.TASK, s.startOffset(), s.endOffset(), s.records(), 0, 0,
-                s.appendedRecords(), s.appendedBytes(), s.readRecords(), 0, 0);
+        QueueStats s = low.log().stats();
+        long records = s.records();
+        long appended = s.appendedRecords();
+        long appendedBytes = s.appendedBytes();
+        long read = s.readRecords();
+        Band h = high(true);
+        if (h != null) {
+            QueueStats hs = h.log().stats();
+            records += hs.records();
+            appended += hs.appendedRecords();
+            appendedBytes += hs.appendedBytes();
+            read += hs.readRecords();
+        }
+        return new QueueStats(name, QueueKind.TASK, s.startOffset(), s.endOffset(), records, 0, 0,
+                appended, appendedBytes, read, 0, 0);
     }
 
     @Override
-    public void close() {
-        leases.close();
-        log.close();
+    public synchronized void close() {
+        closed = true;
+        closeBand(low);
+        if (high != null) {
+            closeBand(high);
+        }
+    }
+
+    private static void closeBand(Band band) {
+        band.leases().close();
+        band.log().close();
     }
 }

@@ -77,7 +77,7 @@ public final class KafkaTransaction extends BufferedTransaction<KafkaTransaction
 
     @Override
     protected Op settleOp(String taskQueue, LeaseToken token, boolean nack, Duration delay, String reason) {
-        return new Settle(targets.taskLeases(taskQueue), token, nack, delay, reason);
+        return new Settle(targets.taskLeases(taskQueue, token), token, nack, delay, reason);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.mikyu.kafka.txn;
 
 import io.mikyu.engine.Entry;
+import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.Task;
 import io.mikyu.kafka.admin.TopicNames;
 import io.mikyu.kafka.log.KafkaLogQueue;
@@ -42,8 +43,8 @@ public final class QueueTargets implements TransactionTargets {
     }
 
     @Override
-    public ShareLeases taskLeases(String taskQueue) {
-        return tasks.apply(taskQueue).leases();
+    public ShareLeases taskLeases(String taskQueue, LeaseToken token) {
+        return tasks.apply(taskQueue).leases(token);
     }
 
     @Override

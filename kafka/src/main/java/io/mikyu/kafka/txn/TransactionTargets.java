@@ -1,6 +1,7 @@
 package io.mikyu.kafka.txn;
 
 import io.mikyu.engine.Entry;
+import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.Task;
 import io.mikyu.kafka.share.ShareLeases;
 
@@ -20,8 +21,8 @@ public interface TransactionTargets {
     /** The record an enqueue of {@code task} to task queue {@code taskQueue} sends. */
     ProducerRecord<byte[], byte[]> taskRecord(String taskQueue, Task task);
 
-    /** The leases this handle holds on task queue {@code taskQueue}. */
-    ShareLeases taskLeases(String taskQueue);
+    /** The leases of this handle on task queue {@code taskQueue} that {@code token} is one of (a band's). */
+    ShareLeases taskLeases(String taskQueue, LeaseToken token);
 
     /** The leases this handle holds in shared group {@code group} of log queue {@code logQueue}. */
     ShareLeases sharedLeases(String logQueue, String group);

@@ -30,6 +30,17 @@ class TopicNamesTest {
     }
 
     @Test
+    void aHighPriorityBandsTopicIsNoQueuesAndNoOtherQueueCanHaveIt() {
+        String band = names.highBandTopic("jobs");
+        assertThat(band).isEqualTo("mikyu.task.jobs.p5");
+        assertThat(names.queueName(QueueKind.TASK, band)).isNull();
+        // A queue named "jobs.p5" has its own topic: a name's '.' is encoded.
+        assertThat(names.topic(QueueKind.TASK, "jobs.p5")).isNotEqualTo(band);
+        assertThat(names.highBandShareGroup("jobs")).isEqualTo(names.taskShareGroup("jobs") + ".p5")
+                .isNotEqualTo(names.taskShareGroup("jobs.p5"));
+    }
+
+    @Test
     void groupsOfALogAreFoundByTheirLogsName() {
         String group = names.consumerGroup("orders", "billing.eu");
         assertThat(names.groupName("orders", group)).isEqualTo("billing.eu");
