@@ -43,8 +43,10 @@ final class BenchReopenCommand implements Callable<Integer> {
         EngineStats stats;
         RecoveryReport recovery;
         double closeMillis;
+        double allOpenMillis;
         try {
-            stats = store.stats();
+            stats = store.stats(); // opens every queue the open left for first use
+            allOpenMillis = (System.nanoTime() - openStart) / 1e6;
             recovery = store.recoveryReport();
         } finally {
             long closeStart = System.nanoTime();
@@ -52,15 +54,16 @@ final class BenchReopenCommand implements Callable<Integer> {
             closeMillis = (System.nanoTime() - closeStart) / 1e6;
         }
         PrintWriter out = spec.commandLine().getOut();
-        out.printf(Locale.ROOT, "open %.1f ms, close %.1f ms, total %.1f ms  (%d log queues, %s on disk;"
-                        + " recovery %d ms, %d events)%n",
-                openMillis, closeMillis, openMillis + closeMillis, stats.logQueues(), Units.formatBytes(stats.bytesOnDisk()),
+        out.printf(Locale.ROOT, "open %.1f ms, every queue open %.1f ms, close %.1f ms, total %.1f ms  (%d log"
+                        + " queues, %s on disk; recovery %d ms, %d events)%n",
+                openMillis, allOpenMillis, closeMillis, allOpenMillis + closeMillis, stats.logQueues(), Units.formatBytes(stats.bytesOnDisk()),
                 recovery.recoveryMillis(), recovery.events().size());
         recovery.events().forEach(e -> out.println("  " + e));
         out.println("BENCH_REOPEN_RESULT " + new JsonObject()
                 .put("open_ms", openMillis)
+                .put("all_open_ms", allOpenMillis)
                 .put("close_ms", closeMillis)
-                .put("total_ms", openMillis + closeMillis)
+                .put("total_ms", allOpenMillis + closeMillis)
                 .put("bytes_on_disk", stats.bytesOnDisk())
                 .put("log_queues", stats.logQueues())
                 .put("recovery_events", recovery.events().size()));

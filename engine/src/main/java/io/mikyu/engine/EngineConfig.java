@@ -50,6 +50,7 @@ public final class EngineConfig {
     private final Boolean perQueueMeters;
     private final TimeSource timeSource;
     private final int maxOpenSegmentFiles;
+    private final boolean openQueuesInBackground;
 
     private final long transientMemoryLimit;
     private final long transientMemoryLimitPerQueue;
@@ -76,6 +77,7 @@ public final class EngineConfig {
         this.perQueueMeters = b.perQueueMeters;
         this.timeSource = b.timeSource;
         this.maxOpenSegmentFiles = b.maxOpenSegmentFiles;
+        this.openQueuesInBackground = b.openQueuesInBackground;
 
         this.transientMemoryLimit = b.transientMemoryLimit;
         this.transientMemoryLimitPerQueue = b.transientMemoryLimitPerQueue;
@@ -111,6 +113,7 @@ public final class EngineConfig {
         b.perQueueMeters = perQueueMeters;
         b.timeSource = timeSource;
         b.maxOpenSegmentFiles = maxOpenSegmentFiles;
+        b.openQueuesInBackground = openQueuesInBackground;
 
         b.transientMemoryLimit = transientMemoryLimit;
         b.transientMemoryLimitPerQueue = transientMemoryLimitPerQueue;
@@ -228,6 +231,15 @@ public final class EngineConfig {
         return maxOpenSegmentFiles;
     }
 
+    /**
+     * Whether the store, once open, opens the queues nobody has used yet on a background thread (default: yes).
+     * Without it a queue found at open stays unread until its first use; its retention by time and the sweep of
+     * large bodies wait for that.
+     */
+    public boolean openQueuesInBackground() {
+        return openQueuesInBackground;
+    }
+
     public TimeSource timeSource() {
         return timeSource;
     }
@@ -266,6 +278,7 @@ public final class EngineConfig {
 
     public static final class Builder {
         private int maxOpenSegmentFiles = 1024;
+        private boolean openQueuesInBackground = true;
         private Durability defaultDurability = Durability.ASYNC;
         private Duration flushInterval = Duration.ofMillis(200);
         private int maxRecordBytes = 8 * 1024 * 1024;
@@ -403,6 +416,12 @@ public final class EngineConfig {
          */
         public Builder perQueueMeters(boolean value) {
             this.perQueueMeters = value;
+            return this;
+        }
+
+        /** See {@link EngineConfig#openQueuesInBackground()}. */
+        public Builder openQueuesInBackground(boolean value) {
+            this.openQueuesInBackground = value;
             return this;
         }
 

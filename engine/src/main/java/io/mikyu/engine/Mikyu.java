@@ -178,10 +178,13 @@ public interface Mikyu extends AutoCloseable {
      */
     String storeId();
 
-    /** Engine-wide statistics (write path, caches, disk). */
+    /** Engine-wide statistics (write path, caches, disk), over every queue: opens those not opened yet. */
     EngineStats stats();
 
-    /** What recovery found when this store was opened: torn tails cut, files quarantined, indexes rebuilt. */
+    /**
+     * What recovery found when this store was opened: torn tails cut, files quarantined, indexes rebuilt. A queue
+     * recovers when it opens (on first use, or in the background), so this opens every queue not opened yet.
+     */
     RecoveryReport recoveryReport();
 
     /** The directory this store lives in, or for a remote store the URI it was dialled at. */

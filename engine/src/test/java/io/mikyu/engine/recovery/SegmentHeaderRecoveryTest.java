@@ -91,10 +91,23 @@ class SegmentHeaderRecoveryTest {
         byte[] written = StoreFiles.read(victim);
         assertThat(written).isNotEqualTo(before);
         // a file from a newer mikyu is not damage: opening must not cut or move it, and must say why it stops
-        assertThatThrownBy(() -> Mikyu.open(data))
+        assertThatThrownBy(() -> Mikyu.open(data, EngineConfig.builder()
+                        .corruptionPolicy(EngineConfig.CorruptionPolicy.FAIL).build()))
                 .isInstanceOf(MikyuException.class)
                 .hasMessageContaining(victim.toString())
                 .hasMessageContaining("version 2");
+        assertThat(StoreFiles.read(victim)).isEqualTo(written);
+        // the store opens its queues on first use: the queue's open, and every call that needs it, stops instead
+        try (Mikyu store = Mikyu.open(data, EngineConfig.builder().openQueuesInBackground(false).build())) {
+            for (int attempt = 0; attempt < 2; attempt++) {
+                assertThatThrownBy(() -> store.log(Q))
+                        .isInstanceOf(MikyuException.class)
+                        .hasMessageContaining(victim.toString())
+                        .hasMessageContaining("version 2");
+            }
+            assertThatThrownBy(store::recoveryReport).isInstanceOf(MikyuException.class)
+                    .hasMessageContaining("version 2");
+        }
         assertThat(StoreFiles.read(victim)).isEqualTo(written);
     }
 

@@ -118,6 +118,15 @@ public final class StoreFiles {
         }
     }
 
+    /** Cuts the last batch of a queue's first segment in half, as a crash in its write would; returns the segment. */
+    public static Path tearTail(Path queueDir) {
+        Path seg = segments(queueDir).get(0);
+        List<Batch> all = batches(seg);
+        Batch last = all.get(all.size() - 1);
+        truncate(seg, last.position() + last.totalSize() / 2);
+        return seg;
+    }
+
     public static void truncate(Path file, long size) {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
             ch.truncate(size);

@@ -124,6 +124,8 @@ final class ShareMember implements AutoCloseable {
             }
         }
         return (long) ((Number) m.metricValue()).doubleValue();
+    }
+
     /**
      * Whether a share fetch of this member was answered (the answer tells the group's lock duration): it has joined
      * the group. Read without the consumer's lock, which a poll holds.

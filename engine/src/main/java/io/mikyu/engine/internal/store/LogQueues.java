@@ -16,10 +16,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 import java.util.function.Consumer;
 
 /**
@@ -50,6 +54,7 @@ final class LogQueues extends QueueRegistry<LogQueueHandle, LogQueueConfig> {
         this.files = files;
         this.meterTable = meterTable;
         this.tasks = tasks;
+        tasks.openOwnersWith(this::find);
     }
 
     @Override
@@ -96,6 +101,9 @@ final class LogQueues extends QueueRegistry<LogQueueHandle, LogQueueConfig> {
 
     /** Deletes a log queue with its offsets, shared groups and their dead letters; {@code false} if none. */
     boolean delete(String name) {
+        if (find(name) == null) { // a queue not opened yet opens first: its shared groups' dead letters with it
+            return false;
+        }
         LogQueueHandle handle = queues.remove(name);
         if (handle == null) {
             return false;
@@ -134,6 +142,26 @@ final class LogQueues extends QueueRegistry<LogQueueHandle, LogQueueConfig> {
             LOG.error("closing {} failed; it will be recovered on the next open", h.storage().describe(), e);
         }
         h.meters().close();
+    }
+
+    /**
+     * Opens the queues not opened yet that have shared groups, whose dead-letter queues the task queues' list
+     * names: one look at each such queue's folder, no file opened for the others.
+     */
+    void openThoseWithSharedGroups() {
+        for (Map.Entry<String, Path> e : unopened().entrySet()) {
+            Path groups = e.getValue().resolve(SharedGroups.DIRECTORY);
+            if (!Files.isDirectory(groups)) {
+                continue;
+            }
+            try (Stream<Path> entries = Files.list(groups)) {
+                if (entries.anyMatch(d -> !d.getFileName().toString().startsWith("."))) {
+                    find(e.getKey());
+                }
+            } catch (IOException ex) {
+                throw new UncheckedIOException("listing the shared groups of log queue '" + e.getKey() + "'", ex);
+            }
+        }
     }
 
     /** Makes every shared group's committed offset durable (housekeeping and close). */

@@ -10,11 +10,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Opens the queues found at store open a few at a time. Opening one queue is mostly waiting on the file system
- * (listing its folder, reading {@code queue.conf}, its index, offsets and the tail of its active segment), so a
- * store with thousands of queues opens several times faster with a few of them in flight than one after the
- * other. Each queue is still opened, and its torn tail repaired, by exactly one thread before the store is
- * returned; only the order among queues changes.
+ * Opens the queues not opened yet a few at a time, when every one is needed at once (the store's statistics and
+ * recovery report, the {@code FAIL} corruption policy's open). Opening one queue is mostly waiting on the file
+ * system (listing its folder, reading {@code queue.conf}, its index, offsets and the tail of its active segment),
+ * so thousands of queues open several times faster with a few of them in flight than one after the other. Each
+ * queue is still opened, and its torn tail repaired, by exactly one thread; only the order among queues changes.
  */
 final class ParallelOpen {
 

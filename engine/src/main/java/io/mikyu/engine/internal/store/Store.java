@@ -97,7 +97,10 @@ public final class Store implements Mikyu, QueueMeterSource {
     private static final long TICK_MILLIS = 100;
     private TransactionManager transactions;
     private final List<RecoveryReport.Event> recoveryEvents = Collections.synchronizedList(new ArrayList<>());
-    private final RecoveryReport recoveryReport;
+    /** How long the store's own open took (the queues open later: on first use, or in the background). */
+    private final long openMillis;
+    /** Opens, after the store's open, the queues nobody has asked for yet; null when the config says not to. */
+    private final BackgroundOpener backgroundOpener;
     private volatile boolean closed;
     private final StoreChores chores;
     private final QueueMeterTable queueMeters;
@@ -115,14 +118,20 @@ public final class Store implements Mikyu, QueueMeterSource {
         this.writer = new GroupCommitWriter("mikyu-writer", MAX_CYCLE_BYTES, diskGuard, writerMetrics);
         this.queueMeters = new QueueMeterTable(config);
         this.tasks = new TaskQueues(dataDir.resolve(QueueKind.TASK.directory()), config, writer, writerScratch, files,
-                queueMeters, recoveryEvents::add, this::commitInternal);
+                queueMeters, this::recovered, this::commitInternal);
         this.logs = new LogQueues(dataDir.resolve(QueueKind.LOG.directory()), config, writer, writerScratch, files,
-                queueMeters, recoveryEvents::add, tasks, this::commitInternal);
+                queueMeters, this::recovered, tasks, this::commitInternal);
         try {
             logs.load();
             tasks.load();
+            if (config.corruptionPolicy() == EngineConfig.CorruptionPolicy.FAIL) {
+                // refusing to open over damage means reading every queue before the open returns
+                logs.openAll();
+                tasks.openAll();
+            }
             openTransactions();
-            bodies = new StoreBodies(dataDir, tasks, logs, () -> transactions.inDoubtCount() > 0);
+            bodies = new StoreBodies(dataDir, tasks, logs,
+                    () -> transactions.inDoubtCount() > 0 || logs.anyUnopened() || tasks.anyUnopened());
             chores = new StoreChores(tasks, logs, files, transactions, bodies, () -> closed);
         } catch (IOException | RuntimeException e) {
             writer.close();
@@ -146,7 +155,7 @@ public final class Store implements Mikyu, QueueMeterSource {
             writerMetrics.close();
             throw e;
         }
-        writerMetrics.own(Gauge.builder("mikyu.engine.disk.bytes", this, s -> s.bytesOnDisk()).baseUnit("bytes")
+        writerMetrics.own(Gauge.builder("mikyu.engine.disk.bytes", this, Store::bytesOnDiskIfAllOpen).baseUnit("bytes")
                 .register(config.meterRegistry()));
         writerMetrics.own(Gauge.builder("mikyu.engine.disk.free", diskGuard, DiskSpaceGuard::freeBytes)
                 .baseUnit("bytes").register(config.meterRegistry()));
@@ -168,16 +177,7 @@ public final class Store implements Mikyu, QueueMeterSource {
                         TransactionManager::oldestInDoubtSeconds).baseUnit("seconds")
                 .description("time since the oldest in-doubt transaction was prepared; 0 when none is")
                 .register(config.meterRegistry()));
-        this.recoveryReport = new RecoveryReport(List.copyOf(recoveryEvents),
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
-        for (RecoveryReport.Event e : recoveryReport.events()) {
-            if (e.kind() == RecoveryReport.Kind.CORRUPTION_QUARANTINED
-                    || e.kind() == RecoveryReport.Kind.QUEUE_QUARANTINED) {
-                LOG.error("recovery: {}", e);
-            } else {
-                LOG.warn("recovery: {}", e);
-            }
-        }
+        this.openMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
         this.flusher = new BackgroundFlusher(this::allLogs, config.flushInterval().toNanos(), writerMetrics,
                 txns::confirmDurable);
         this.housekeeper = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -193,6 +193,34 @@ public final class Store implements Mikyu, QueueMeterSource {
             return t;
         });
         timer.scheduleWithFixedDelay(chores::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+        this.backgroundOpener = config.openQueuesInBackground() && (logs.anyUnopened() || tasks.anyUnopened())
+                ? new BackgroundOpener(List.of(logs, tasks)) : null;
+    }
+
+    /** What recovery did, as it happens: at open for the transaction log, when each queue opens for the rest. */
+    private void recovered(RecoveryReport.Event e) {
+        recoveryEvents.add(e);
+        if (e.kind() == RecoveryReport.Kind.CORRUPTION_QUARANTINED
+                || e.kind() == RecoveryReport.Kind.QUEUE_QUARANTINED) {
+            LOG.error("recovery: {}", e);
+        } else {
+            LOG.warn("recovery: {}", e);
+        }
+    }
+
+    /** Opens every queue not opened yet (what sums over all queues needs). */
+    private void openAllQueues() {
+        try {
+            logs.openAll();
+            tasks.openAll();
+        } catch (IOException e) {
+            throw new UncheckedIOException("opening the queues of " + dataDir, e);
+        }
+    }
+
+    /** How many queues opened after the store's open returned (first uses and the background opener). */
+    int queuesOpenedLater() {
+        return logs.openedLater() + tasks.openedLater();
     }
 
     /** Opens the store in {@code dataDir}, creating it (owner-only permissions) if needed. */
@@ -237,7 +265,7 @@ public final class Store implements Mikyu, QueueMeterSource {
         LogQueueConfig c = LogQueueConfig.defaults().withDurability(io.mikyu.engine.Durability.SYNC)
                 .withSegmentBytes(16L << 20);
         SegmentedLog log = SegmentedLog.open("transactions", "transaction log", dir, c, config, writerScratch, files,
-                recoveryEvents::add);
+                this::recovered);
         // Read back only here, on open: its COMMITs and PREPAREs are fsynced beside the writer, so one arriving
         // during another's fsync does not wait for it (GroupCommitWriter, FsyncPipeline).
         log.fsyncBesideTheWriter();
@@ -431,6 +459,7 @@ public final class Store implements Mikyu, QueueMeterSource {
     public List<String> list(QueueKind kind) {
         checkOpen();
         if (kind == QueueKind.TASK) {
+            logs.openThoseWithSharedGroups(); // their groups' dead-letter queues are task queues
             return tasks.names();
         }
         return logs.names();
@@ -444,6 +473,7 @@ public final class Store implements Mikyu, QueueMeterSource {
 
     @Override
     public EngineStats stats() {
+        openAllQueues();
         long records = 0;
         long bytes = 0;
         long hits = 0;
@@ -459,6 +489,11 @@ public final class Store implements Mikyu, QueueMeterSource {
                 diskGuard.freeBytes());
     }
 
+    /** The disk gauge: unknown (NaN) until every queue is open, rather than a sum that leaves some out. */
+    private double bytesOnDiskIfAllOpen() {
+        return logs.anyUnopened() || tasks.anyUnopened() ? Double.NaN : bytesOnDisk();
+    }
+
     private long bytesOnDisk() {
         long total = 0;
         for (SegmentedLog log : allLogs()) {
@@ -469,7 +504,8 @@ public final class Store implements Mikyu, QueueMeterSource {
 
     @Override
     public RecoveryReport recoveryReport() {
-        return recoveryReport;
+        openAllQueues(); // what recovery found in every queue, and a queue recovers when it opens
+        return new RecoveryReport(List.copyOf(recoveryEvents), openMillis);
     }
 
     @Override
@@ -508,6 +544,11 @@ public final class Store implements Mikyu, QueueMeterSource {
             }
             closed = true;
         }
+        if (backgroundOpener != null) {
+            backgroundOpener.close();
+        }
+        logs.stopOpening();
+        tasks.stopOpening();
         flusher.close();
         transactions.close();
         flusher.flushAll();

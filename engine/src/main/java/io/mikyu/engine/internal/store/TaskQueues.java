@@ -41,6 +41,8 @@ final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
     private final OpenSegmentFiles files;
     private final QueueMeterTable meterTable;
     private final ConcurrentHashMap<String, QueueMeters> meters = new ConcurrentHashMap<>();
+    /** Opens a log queue by name, so that its shared groups' dead-letter queues are registered here. */
+    private volatile Consumer<String> owners = name -> { };
     /** What the queues' transient tasks take, against the store's limits. */
     private final TransientMemory transientMemory;
 
@@ -66,6 +68,36 @@ final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
     void prepare(Path tmp, TaskQueueConfig queueConfig) throws IOException {
         Files.createDirectories(tmp.resolve(DLQ_DIRECTORY));
         QueueConfigFile.write(tmp, queueConfig);
+    }
+
+    /** How a shared group's dead-letter queue ({@code <log>:<group>/dlq}) gets its log queue opened. */
+    void openOwnersWith(Consumer<String> logQueues) {
+        this.owners = logQueues;
+    }
+
+    /**
+     * Also a dead-letter queue whose owner is not open yet: a task queue's opens with it, a shared group's with
+     * its log queue.
+     */
+    @Override
+    TaskQueueHandle find(String name) {
+        TaskQueueHandle handle = super.find(name);
+        if (handle != null || !name.endsWith(TaskQueue.DEAD_LETTER_SUFFIX)) {
+            return handle;
+        }
+        String owner = name.substring(0, name.length() - TaskQueue.DEAD_LETTER_SUFFIX.length());
+        int colon = owner.indexOf(':');
+        if (colon < 0) {
+            super.find(owner);
+        } else {
+            owners.accept(owner.substring(0, colon));
+        }
+        return queues.get(name);
+    }
+
+    @Override
+    List<String> namesOfUnopened(String name) {
+        return List.of(name, name + TaskQueue.DEAD_LETTER_SUFFIX);
     }
 
     @Override
@@ -118,11 +150,11 @@ final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
 
     /** Deletes a task queue with its dead-letter queue; {@code false} if there is none of that name. */
     boolean delete(String name) {
-        if (name.endsWith(TaskQueue.DEAD_LETTER_SUFFIX) && queues.containsKey(name)) {
+        if (name.endsWith(TaskQueue.DEAD_LETTER_SUFFIX) && find(name) != null) {
             throw new IllegalArgumentException("'" + name + "' is a dead-letter queue; it goes with its queue '"
                     + name.substring(0, name.length() - TaskQueue.DEAD_LETTER_SUFFIX.length()) + "'");
         }
-        TaskQueueHandle handle = queues.get(name);
+        TaskQueueHandle handle = find(name); // a queue not opened yet opens first, its dead-letter queue with it
         if (handle == null) {
             return false;
         }
