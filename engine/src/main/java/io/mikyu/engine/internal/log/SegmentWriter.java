@@ -62,27 +62,6 @@ final class SegmentWriter {
         return writerNext;
     }
 
-    /** The active segment's size after everything written so far, published or not. */
-    long size() {
-        return writerSize;
-    }
-
-    /**
-     * After a failed fsync beside the writer (the log is stopped and takes no more writes): zeroes the active segment
-     * from {@code size} on if it is {@code segment}, else from its first record, up to the end of what was written.
-     * Best effort, as in {@link #abort}.
-     */
-    void discardAfter(LogSegment segment, long size) {
-        LogSegment seg = log.active;
-        long from = seg == segment ? size : SegmentDescriptor.HEADER_LENGTH;
-        long end = Math.min(Math.max(attemptedEnd, writerSize), seg.allocated);
-        try {
-            zero(seg, from, end);
-        } catch (IOException | RuntimeException ignored) {
-            // best effort: the log is stopped, and what stays is a record its caller was told may have failed
-        }
-    }
-
     /** Writes {@code requests} at the end of the active segment; returns the bytes written. */
     long write(List<AppendRequest> requests) throws IOException {
         LogSegment seg = log.active;
@@ -252,7 +231,13 @@ final class SegmentWriter {
         // Zero what a partial write may have left, so recovery cannot resurrect a batch its producer saw fail.
         try {
             long end = Math.min(attemptedEnd, seg.allocated);
-            zero(seg, writerSize, end);
+            ByteBuffer zeros = ByteBuffer.allocate((int) Math.min(1 << 20, Math.max(0, end - writerSize)));
+            for (long p = writerSize; p < end; ) {
+                zeros.clear().limit((int) Math.min(zeros.capacity(), end - p));
+                int n = zeros.remaining();
+                seg.write(zeros, p);
+                p += n;
+            }
             if (end > writerSize) {
                 seg.dirty = true; // a seal that failed may have fsynced what the zeros hide: the next fsync covers them
             }
@@ -260,16 +245,5 @@ final class SegmentWriter {
             // best effort: the next successful write overwrites the same bytes anyway
         }
         attemptedEnd = writerSize;
-    }
-
-    /** Writes zeros over {@code [from, end)} of {@code seg}. */
-    private static void zero(LogSegment seg, long from, long end) throws IOException {
-        ByteBuffer zeros = ByteBuffer.allocate((int) Math.min(1 << 20, Math.max(0, end - from)));
-        for (long p = from; p < end; ) {
-            zeros.clear().limit((int) Math.min(zeros.capacity(), end - p));
-            int n = zeros.remaining();
-            seg.write(zeros, p);
-            p += n;
-        }
     }
 }

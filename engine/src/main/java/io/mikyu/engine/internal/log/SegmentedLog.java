@@ -8,13 +8,10 @@ import io.mikyu.engine.StoreClosedException;
 import io.mikyu.engine.internal.files.Directories;
 import io.mikyu.engine.internal.format.RecordSink;
 import io.mikyu.engine.internal.write.AppendRequest;
-import io.mikyu.engine.internal.write.FsyncPoint;
-import io.mikyu.engine.internal.write.OwnFile;
 import io.mikyu.engine.internal.write.WriteTarget;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -56,8 +53,6 @@ public final class SegmentedLog implements WriteTarget {
     /** Every record below this offset is known to be fsynced (a lower bound: see {@link #durableEnd()}). */
     private final java.util.concurrent.atomic.AtomicLong durableEnd = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean open = true;
-    /** Sync cycles are fsynced beside the writer: see {@link #fsyncBesideTheWriter()}. */
-    private volatile boolean fsyncBeside;
     /** Set by the first failed fsync; from then on nothing is written, acknowledged or read (see failure()). */
     private volatile FsyncFailedException fsyncFailure;
 
@@ -152,96 +147,6 @@ public final class SegmentedLog implements WriteTarget {
             throw e;
         }
         durableEnd.accumulateAndGet(published, Math::max);
-    }
-
-    /**
-     * From now on this log's sync cycles are fsynced beside the writer ({@code FsyncPipeline}), and what the writer
-     * writes is published before its fsync: only for a log nobody reads while it is open (the transaction log).
-     * Called before the first write.
-     */
-    public void fsyncBesideTheWriter() {
-        acknowledged = new Acknowledged(active, active.size());
-        fsyncBeside = true;
-    }
-
-    /** The end of the last record acknowledged through the pipeline (set in offset order, read by the writer). */
-    private record Acknowledged(LogSegment segment, long size) {
-    }
-
-    private volatile Acknowledged acknowledged;
-
-    /**
-     * Writer thread, after a failed fsync beside it: zeroes what was written after the last acknowledged record, so
-     * the next open does not read back a record whose caller was told it failed (a COMMIT the application may retry).
-     * A segment sealed since was fsynced by its seal and stays as it is.
-     */
-    @Override
-    public void discardUnacknowledged() {
-        Acknowledged a = acknowledged;
-        if (a != null) {
-            writer.discardAfter(a.segment(), a.size());
-        }
-    }
-
-    @Override
-    public boolean fsyncsBeside() {
-        return fsyncBeside;
-    }
-
-    /** Writer thread, after {@link #write}: the active segment up to what was written. */
-    @Override
-    public FsyncPoint fsyncPoint() {
-        return new SegmentFsyncPoint(active, writer.next(), writer.size());
-    }
-
-    /** An fsync of {@code segment} through a thread's own file covers every record below {@code end}. */
-    private final class SegmentFsyncPoint implements FsyncPoint {
-        private final LogSegment segment;
-        private final long end;
-        private final long size;
-
-        SegmentFsyncPoint(LogSegment segment, long end, long size) {
-            this.segment = segment;
-            this.end = end;
-            this.size = size;
-        }
-
-        @Override
-        public void acknowledged() {
-            acknowledged = new Acknowledged(segment, size);
-        }
-
-        @Override
-        public void force(OwnFile own) throws IOException {
-            RuntimeException failed = failure();
-            if (failed != null) {
-                throw failed;
-            }
-            if (!segment.isSealed()) { // else its seal fsynced it (a seal that failed stopped the log)
-                FileChannel channel;
-                try {
-                    channel = own.channel(segment.file);
-                } catch (IOException cannotOpen) {
-                    channel = null; // the shared channel still fsyncs it, and the log's failure tells the rest
-                }
-                try {
-                    segment.dirty = false; // cleared first: a write after this marks it again for the flusher
-                    if (channel != null) {
-                        channel.force(false);
-                    } else {
-                        segment.force();
-                    }
-                } catch (FsyncFailedException e) {
-                    fsyncFailed(e);
-                    throw e;
-                } catch (IOException e) {
-                    FsyncFailedException f = new FsyncFailedException(segment.file.toString(), e);
-                    fsyncFailed(f);
-                    throw f;
-                }
-            }
-            durableEnd.accumulateAndGet(end, Math::max);
-        }
     }
 
     /** Writer thread, after its own force: everything it wrote, published or not, is durable. */

@@ -266,10 +266,7 @@ public final class Store implements Mikyu, QueueMeterSource {
                 .withSegmentBytes(16L << 20);
         SegmentedLog log = SegmentedLog.open("transactions", "transaction log", dir, c, config, writerScratch, files,
                 this::recovered);
-        // Read back only here, on open: its COMMITs and PREPAREs are fsynced beside the writer, so one arriving
-        // during another's fsync does not wait for it (GroupCommitWriter, FsyncPipeline).
-        log.fsyncBesideTheWriter();
-        transactions = new TransactionManager(log, writer, config, this::participant);
+        transactions = new TransactionManager(log, writer, config, this::participant, writerMetrics);
         transactions.recover();
     }
 
@@ -562,7 +559,6 @@ public final class Store implements Mikyu, QueueMeterSource {
             Thread.currentThread().interrupt();
         }
         logs.checkpointSharedGroups();
-        writer.awaitBesideFsyncs();
         try {
             writer.execute(() -> {
                 logs.closeAll(true);

@@ -13,6 +13,7 @@ import io.mikyu.engine.internal.log.SegmentedLog;
 import io.mikyu.engine.internal.txn.PreparedBranches.Prepared;
 import io.mikyu.engine.internal.write.AppendRequest;
 import io.mikyu.engine.internal.write.GroupCommitWriter;
+import io.mikyu.engine.internal.write.WriterMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,19 +70,40 @@ public final class TransactionManager {
     private record WrittenUpTo(SegmentedLog log, long end) {
     }
     private long nextTxId = 1;
-    private volatile boolean closed;
+    private final WriterMetrics metrics;
+    /** fsyncs PREPARE records written ahead; started by the first of them. */
+    private AheadSyncer aheadSyncer;
+    private boolean closed;
 
     public TransactionManager(SegmentedLog txLog, GroupCommitWriter writer, EngineConfig engine,
-                              Function<String, TxParticipant> participants) {
+                              Function<String, TxParticipant> participants, WriterMetrics metrics) {
         this.txLog = txLog;
         this.writer = writer;
         this.engine = engine;
         this.participants = participants;
+        this.metrics = metrics;
     }
 
-    /** Takes no more records written ahead; before the log is closed. */
+    /** Stops what runs beside the writer (the fsyncs of records written ahead); before the log is closed. */
     public void close() {
-        closed = true;
+        AheadSyncer syncer;
+        synchronized (this) {
+            closed = true;
+            syncer = aheadSyncer;
+        }
+        if (syncer != null) {
+            syncer.close();
+        }
+    }
+
+    private synchronized AheadSyncer aheadSyncer() {
+        if (closed) {
+            throw new io.mikyu.engine.StoreClosedException("the store is closed");
+        }
+        if (aheadSyncer == null) {
+            aheadSyncer = new AheadSyncer(txLog, metrics);
+        }
+        return aheadSyncer;
     }
 
     public SegmentedLog log() {
@@ -206,15 +228,14 @@ public final class TransactionManager {
             // The record's offset is not known before it is written; the log's end now is below it, so the log is
             // kept from there (housekeeping never drops a record that may yet be decided).
             unresolvedFrom.put(txId, txLog.endOffset());
-            if (closed) {
-                throw new io.mikyu.engine.StoreClosedException("the store is closed");
-            }
-            // A sync append nobody waits for: the transaction log is fsynced beside the writer, so neither the
-            // writer nor the COMMITs of other transactions wait behind this record's fsync.
-            writer.appendAsync(new AppendRequest(txLog, batch, true, null, new AppendRequest.Callback() {
+            // Written by the writer without an fsync, and fsynced on a thread of its own: the writer's fsyncs (the
+            // COMMITs of other transactions, this one's if it commits in one phase) do not wait behind it.
+            AheadSyncer syncer = aheadSyncer();
+            long records = BatchDescriptor.lastOffsetDelta(batch) + 1;
+            writer.appendAsync(new AppendRequest(txLog, batch, false, null, new AppendRequest.Callback() {
                 @Override
                 public void completed(long baseOffset) {
-                    ahead.written.complete(baseOffset);
+                    syncer.written(ahead, baseOffset, baseOffset + records);
                 }
 
                 @Override

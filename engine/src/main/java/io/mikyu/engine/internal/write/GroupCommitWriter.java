@@ -32,11 +32,6 @@ import java.util.function.Supplier;
  * fsync, so a transaction's queue writes never reach a file before its COMMIT record is durable, yet wait for no
  * cycle of their own.
  *
- * <p>A target may have its fsyncs run beside the writer ({@link WriteTarget#fsyncPoint()}, the transaction log):
- * the writer writes and publishes its share of a cycle, hands the requests to {@link FsyncPipeline} and goes on, so
- * a COMMIT that arrives during another's fsync is fsynced beside it instead of after it. The requests that follow such
- * a request come back once it is durable and are written in a pass of their own ({@link FollowerPass}).
- *
  * <p>Control tasks (queue deletion, close) run on the same thread between cycles, so they never race a write.
  * Asynchronous data is fsynced by {@link BackgroundFlusher} on another thread, so a flush of hundreds of
  * megabytes never stalls the producers behind this one.
@@ -55,18 +50,11 @@ public final class GroupCommitWriter implements AutoCloseable {
         }
     }
 
-    /** Requests whose leader was fsynced beside the writer: written in a pass of their own (see {@link #appendThen}). */
-    private record FollowerPass(List<AppendRequest> requests) {
-    }
-
     private final MpscUnboundedXaddArrayQueue<Object> inbox = new MpscUnboundedXaddArrayQueue<>(1024);
     private final Thread thread;
     private final long maxCycleBytes;
     private final DiskSpaceGuard diskGuard;
     private final WriterMetrics metrics;
-    private final String name;
-    /** Started by the first cycle that hands it work (a store without transactions never has its threads). */
-    private volatile FsyncPipeline pipeline;
 
     private volatile boolean parked;
     /** The writer is in a cycle's fsyncs: a sync request submitted now waits for them (see {@link #submit}). */
@@ -96,7 +84,6 @@ public final class GroupCommitWriter implements AutoCloseable {
         this.maxCycleBytes = maxCycleBytes;
         this.diskGuard = diskGuard;
         this.metrics = metrics;
-        this.name = name;
         this.thread = new Thread(this::run, name);
         this.thread.setDaemon(true);
         this.thread.start();
@@ -222,7 +209,7 @@ public final class GroupCommitWriter implements AutoCloseable {
     }
 
     private void run() {
-        while (running || !inbox.isEmpty() || pipelineBusy()) {
+        while (running || !inbox.isEmpty()) {
             try {
                 if (!drainCycle()) {
                     idle();
@@ -230,8 +217,8 @@ public final class GroupCommitWriter implements AutoCloseable {
             } catch (Throwable t) {
                 LOG.error("writer cycle failed; its requests were failed", t);
                 MikyuException failure = new MikyuException("internal writer error: " + t, t);
-                FsyncPipeline.failAll(cycle, failure);
-                FsyncPipeline.failAll(followers, failure);
+                failAll(cycle, failure);
+                failAll(followers, failure);
                 cycle.clear();
                 followers.clear();
                 byTarget.clear();
@@ -282,14 +269,6 @@ public final class GroupCommitWriter implements AutoCloseable {
                 runControl(task);
                 return true;
             }
-            if (item instanceof FollowerPass pass) {
-                if (!cycle.isEmpty()) {
-                    carried = pass;
-                    break;
-                }
-                writeFollowers(pass.requests());
-                return true;
-            }
             AppendRequest r = (AppendRequest) item;
             if (!cycle.isEmpty() && bytes + r.batch.length > maxCycleBytes) {
                 carried = r;
@@ -320,7 +299,7 @@ public final class GroupCommitWriter implements AutoCloseable {
      */
     private Object gather() {
         int target = recentSyncCycleMax();
-        if (cycle.size() >= target || !containsSyncInCycle()) {
+        if (cycle.size() >= target || !containsSync()) {
             return null;
         }
         long deadline = System.nanoTime() + Math.min(MAX_GATHER_NANOS, lastFsyncNanos / 2);
@@ -342,10 +321,9 @@ public final class GroupCommitWriter implements AutoCloseable {
         return max;
     }
 
-    /** A sync request the writer fsyncs itself: one fsynced beside it needs nobody to wait for company. */
-    private boolean containsSyncInCycle() {
+    private boolean containsSync() {
         for (AppendRequest r : cycle) {
-            if (r.sync && !r.target.fsyncsBeside()) {
+            if (r.sync) {
                 return true;
             }
         }
@@ -367,11 +345,6 @@ public final class GroupCommitWriter implements AutoCloseable {
     private void commit(long bytes) {
         List<AppendRequest> next = commitPass(cycle, bytes, true);
         cycle.clear();
-        writeFollowers(next);
-    }
-
-    /** Writes requests that follow written (and, if asked, fsynced) ones, then those that follow them, and so on. */
-    private void writeFollowers(List<AppendRequest> next) {
         while (!next.isEmpty()) {
             followers.addAll(next);
             long followerBytes = 0;
@@ -383,16 +356,23 @@ public final class GroupCommitWriter implements AutoCloseable {
         }
     }
 
+    private static void failAll(List<AppendRequest> requests, RuntimeException failure) {
+        for (AppendRequest r : requests) {
+            r.fail(failure);
+            if (r.followers != null) {
+                failAll(r.followers, failure);
+            }
+        }
+    }
+
     /**
      * One pass: writes {@code requests}, fsyncs if any asked, publishes, completes them; returns the requests that
      * follow the written ones, and fails those that follow failed ones. {@code firstPass}: the cycle's own requests,
-     * whose sizes and fsync time steer {@link #gather}. A target fsynced beside the writer is published at once and
-     * its requests handed to the {@link FsyncPipeline}, which completes them (and sends back their followers).
+     * whose sizes and fsync time steer {@link #gather}.
      */
     private List<AppendRequest> commitPass(List<AppendRequest> requests, long bytes, boolean firstPass) {
         long start = System.nanoTime();
         boolean anySync = false;
-        List<WriteTarget> besideSync = null;
         StorageFullException full = diskGuard.check(bytes);
         for (AppendRequest r : requests) {
             if (full != null) {
@@ -403,16 +383,7 @@ public final class GroupCommitWriter implements AutoCloseable {
                 r.fail(r.target.failure());
             } else {
                 byTarget.computeIfAbsent(r.target, t -> new ArrayList<>()).add(r);
-                if (r.sync && r.target.fsyncsBeside()) {
-                    if (besideSync == null) {
-                        besideSync = new ArrayList<>(1);
-                    }
-                    if (!besideSync.contains(r.target)) {
-                        besideSync.add(r.target);
-                    }
-                } else {
-                    anySync |= r.sync;
-                }
+                anySync |= r.sync;
             }
         }
         List<WriteTarget> written = new ArrayList<>(byTarget.size());
@@ -445,9 +416,7 @@ public final class GroupCommitWriter implements AutoCloseable {
             fsyncing = true;
             try {
                 for (WriteTarget target : written) {
-                    if (besideSync == null || !besideSync.contains(target)) {
-                        forceOrFail(target, byTarget.get(target));
-                    }
+                    forceOrFail(target, byTarget.get(target));
                 }
             } finally {
                 fsyncing = false;
@@ -474,12 +443,11 @@ public final class GroupCommitWriter implements AutoCloseable {
             metrics.followers(completed, bytes);
         }
         for (WriteTarget target : written) {
-            if (besideSync == null || !besideSync.contains(target)) {
-                for (AppendRequest r : byTarget.get(target)) {
-                    r.complete(BatchDescriptor.baseOffset(r.batch));
-                }
+            for (AppendRequest r : byTarget.get(target)) {
+                r.complete(BatchDescriptor.baseOffset(r.batch));
             }
         }
+        byTarget.clear();
         List<AppendRequest> next = List.of();
         for (AppendRequest r : requests) {
             if (r.followers == null) {
@@ -490,76 +458,13 @@ public final class GroupCommitWriter implements AutoCloseable {
                     next = new ArrayList<>();
                 }
                 next.addAll(r.followers);
-            } else if (r.failure() != null) {
+            } else {
                 RuntimeException cause = r.failure();
-                FsyncPipeline.failAll(r.followers, new MikyuException("not written: the record it follows failed"
-                        + " (" + cause.getMessage() + ")", cause));
-            } // else its fsync runs beside the writer, which sends its followers back when it is durable
-        }
-        // Handed over last: once handed, a request may complete on a pipeline thread at any moment, and then the
-        // pipeline alone sends its followers back. Handed before the loop above, a request completed meanwhile had
-        // its followers written twice, here and by the pipeline's pass (a transaction applied twice).
-        if (besideSync != null) {
-            for (WriteTarget target : besideSync) {
-                List<AppendRequest> ofTarget = byTarget.get(target);
-                if (ofTarget != null && !ofTarget.isEmpty() && written.contains(target)) {
-                    pipeline().hand(target, target.fsyncPoint(), ofTarget);
-                }
+                failAll(r.followers, new MikyuException("not written: the record it follows failed"
+                        + (cause == null ? "" : " (" + cause.getMessage() + ")"), cause));
             }
         }
-        byTarget.clear();
         return next;
-    }
-
-    private FsyncPipeline pipeline() {
-        FsyncPipeline p = pipeline;
-        if (p == null) {
-            p = new FsyncPipeline(name, metrics, this::followersDurable, this::runBetweenCycles);
-            pipeline = p;
-        }
-        return p;
-    }
-
-    /** From the pipeline: the leader of {@code requests} is durable; the writer writes them in a pass of their own. */
-    private void followersDurable(List<AppendRequest> requests) {
-        inbox.offer(new FollowerPass(requests));
-        if (parked) {
-            LockSupport.unpark(thread);
-        }
-    }
-
-    /** From the pipeline: runs {@code task} on the writer thread between cycles; nobody waits for it. */
-    private void runBetweenCycles(Runnable task) {
-        inbox.offer(new ControlTask(() -> {
-            task.run();
-            return null;
-        }));
-        if (parked) {
-            LockSupport.unpark(thread);
-        }
-    }
-
-    private boolean pipelineBusy() {
-        FsyncPipeline p = pipeline;
-        return p != null && p.busy();
-    }
-
-    /**
-     * Waits until every request whose fsync runs beside the writer is completed and its followers are written: before
-     * the store closes its queues.
-     */
-    public void awaitBesideFsyncs() {
-        FsyncPipeline p = pipeline;
-        if (p == null || Thread.currentThread() == thread) {
-            return;
-        }
-        try {
-            p.awaitDrained(TimeUnit.SECONDS.toNanos(30));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return;
-        }
-        execute(() -> null); // the follower passes handed back before this are written by now
     }
 
     private void forceOrFail(WriteTarget target, List<AppendRequest> requests) {
@@ -594,20 +499,12 @@ public final class GroupCommitWriter implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        FsyncPipeline p = pipeline;
-        if (p != null) {
-            p.close();
-        }
         Object item;
         while ((item = inbox.relaxedPoll()) != null) {
             if (item instanceof AppendRequest r) {
-                FsyncPipeline.failAll(List.of(r),
-                        new StoreClosedException("the store closed before this append was written"));
+                failAll(List.of(r), new StoreClosedException("the store closed before this append was written"));
             } else if (item instanceof ControlTask t) {
                 t.done.completeExceptionally(new StoreClosedException("the store is closed"));
-            } else if (item instanceof FollowerPass pass) {
-                FsyncPipeline.failAll(pass.requests(),
-                        new StoreClosedException("the store closed before this append was written"));
             }
         }
     }

@@ -26,29 +26,6 @@ public interface WriteTarget {
     default void forcedInCycle() {
     }
 
-    /**
-     * {@code true} if this target's sync requests are fsynced beside the writer ({@link FsyncPipeline}) instead of in
-     * its cycle; the writer then publishes what it wrote before the fsync, so only a target whose readers never read
-     * before an fsync (the transaction log, read back only on open) may say so.
-     */
-    default boolean fsyncsBeside() {
-        return false;
-    }
-
-    /** For a target that {@link #fsyncsBeside()}: after {@link #write}, the point an fsync must cover. */
-    default FsyncPoint fsyncPoint() {
-        throw new UnsupportedOperationException(describe() + " is fsynced by the writer");
-    }
-
-    /**
-     * For a target that {@link #fsyncsBeside()}, on the writer thread after one of its fsyncs failed (it is stopped):
-     * forgets what it wrote after the last acknowledged request ({@link FsyncPoint#acknowledged}), as the writer's
-     * {@link #abort} forgets a cycle whose own fsync failed, so that no record whose caller was told it failed is
-     * read back on the next open.
-     */
-    default void discardUnacknowledged() {
-    }
-
     /** {@code true} if written data has not been fsynced. */
     boolean isDirty();
 

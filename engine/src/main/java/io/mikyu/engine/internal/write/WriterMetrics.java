@@ -23,8 +23,7 @@ public final class WriterMetrics implements AutoCloseable {
     private volatile long backgroundFsyncs;
     private volatile long bytes;
     private volatile long syncBehindFsync;
-    /** fsyncs beside the writer ({@link FsyncPipeline}), by several threads. */
-    private final java.util.concurrent.atomic.AtomicLong besideFsyncs = new java.util.concurrent.atomic.AtomicLong();
+    private volatile long aheadFsyncs;
     /** Written by the writer and the flusher: failures are rare enough for an atomic. */
     private final java.util.concurrent.atomic.AtomicLong fsyncFailures = new java.util.concurrent.atomic.AtomicLong();
     private final Timer fsyncLatency;
@@ -103,10 +102,9 @@ public final class WriterMetrics implements AutoCloseable {
         fsyncFailures.incrementAndGet();
     }
 
-    /** An fsync beside the writer ({@link FsyncPipeline}) that succeeded, and how long it took. */
-    void besideFsync(long nanos) {
-        besideFsyncs.incrementAndGet();
-        fsyncLatency.record(nanos, TimeUnit.NANOSECONDS);
+    /** An fsync of the transaction log for PREPARE records written ahead, by their own thread. */
+    public void aheadFsync() {
+        aheadFsyncs++;
     }
 
     /** An fsync by the background flusher thread. */
@@ -131,6 +129,6 @@ public final class WriterMetrics implements AutoCloseable {
     }
 
     public long fsyncs() {
-        return fsyncs + backgroundFsyncs + besideFsyncs.get();
+        return fsyncs + backgroundFsyncs + aheadFsyncs;
     }
 }

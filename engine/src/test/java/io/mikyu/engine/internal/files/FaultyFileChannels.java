@@ -78,8 +78,7 @@ public final class FaultyFileChannels implements AutoCloseable {
 
     /**
      * From now on, fsyncs of files matching {@code which} block until {@link #releaseForces()}: an fsync that is
-     * still in progress, as a slow disk makes it. {@link #heldForces()} counts those that started. A held fsync
-     * fails when released if {@link #failForces} matches its file by then.
+     * still in progress, as a slow disk makes it. {@link #heldForces()} counts those that started.
      */
     public void holdForces(Predicate<Path> which) {
         release = new CountDownLatch(1);
@@ -197,17 +196,7 @@ public final class FaultyFileChannels implements AutoCloseable {
 
         @Override
         public void force(boolean metaData) throws IOException {
-            long n = forces.incrementAndGet();
-            if (held.test(file)) { // held first: an fsync in progress may then fail when released
-                heldForces.incrementAndGet();
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new InterruptedIOException("held fsync interrupted");
-                }
-            }
-            if (n == failForceAt) {
+            if (forces.incrementAndGet() == failForceAt) {
                 failedForces.incrementAndGet();
                 throw new IOException("Input/output error (injected)");
             }
@@ -221,6 +210,15 @@ public final class FaultyFileChannels implements AutoCloseable {
                     throw e;
                 }
                 throw (RuntimeException) t;
+            }
+            if (held.test(file)) {
+                heldForces.incrementAndGet();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException("held fsync interrupted");
+                }
             }
             delegate.force(metaData);
             forced.add(file);
