@@ -124,6 +124,8 @@ abstract class Provider implements AutoCloseable {
         private final Path dir;
         /** The provider's and its engine's meters: the writer's count of sync requests that waited for an fsync. */
         private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        /** This bench's own hold on the workers' engine, taken by the first {@link #counters()}. */
+        private EmbeddedEngines.Handle hold;
 
         Mikyu(Path dir, String options) throws java.io.IOException {
             Files.createDirectories(dir);
@@ -143,27 +145,39 @@ abstract class Provider implements AutoCloseable {
             return Map.of("options", url.indexOf('?') < 0 ? "" : url.substring(url.indexOf('?') + 1));
         }
 
-        /** The embedded engine's writer counters: the workers' connections share that engine, so this reads it. */
+        /**
+         * The embedded engine's writer counters: the workers' connections share that engine, so this reads it. The
+         * first call (while the workers hold their connections) takes a hold of its own on the engine, kept until
+         * {@link #close}: the workers may close their connections as soon as the measured window ends, and the last
+         * of them would otherwise close the engine under a later call (which then opened the directory a second
+         * time while the first close still held it).
+         */
         @Override
         Map<String, Long> counters() {
-            EmbeddedEngines.Handle handle = EmbeddedEngines.acquire(dir, EngineConfig.defaults(), m -> { });
-            try {
-                EngineStats stats = handle.engine().stats();
-                Map<String, Long> c = new LinkedHashMap<>();
-                c.put("cycles", stats.commits());
-                c.put("requests", stats.commitRequests());
-                c.put("fsyncs", stats.fsyncs());
-                // sync requests (PREPARE, COMMIT) that arrived while an fsync ran and waited for it to end first
-                FunctionCounter behind = meters.find("mikyu.engine.sync.behind.fsync").functionCounter();
-                c.put("behindFsync", behind == null ? 0L : (long) behind.count());
-                return c;
-            } finally {
-                handle.release();
+            if (hold == null) {
+                hold = EmbeddedEngines.acquire(dir, EngineConfig.defaults(), m -> { });
             }
+            io.mikyu.engine.Mikyu engine = hold.engine();
+            if (!engine.isOpen()) {
+                throw new IllegalStateException("the embedded engine of " + dir + " was closed during the run");
+            }
+            EngineStats stats = engine.stats();
+            Map<String, Long> c = new LinkedHashMap<>();
+            c.put("cycles", stats.commits());
+            c.put("requests", stats.commitRequests());
+            c.put("fsyncs", stats.fsyncs());
+            // sync requests (PREPARE, COMMIT) that arrived while an fsync ran and waited for it to end first
+            FunctionCounter behind = meters.find("mikyu.engine.sync.behind.fsync").functionCounter();
+            c.put("behindFsync", behind == null ? 0L : (long) behind.count());
+            return c;
         }
 
         @Override
         public void close() {
+            if (hold != null) {
+                hold.release();
+                hold = null;
+            }
             JmsMetrics.removeRegistry(meters);
         }
     }

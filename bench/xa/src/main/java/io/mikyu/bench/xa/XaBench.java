@@ -164,13 +164,13 @@ public final class XaBench {
             sampler = new StackSampler(workers.stream().map(w -> w.thread).toList(), 10);
             sampler.start();
         }
-        Map<String, Long> countersBefore = provider.counters();
+        Map<String, Long> countersBefore = counters(provider);
         long t0 = System.nanoTime();
         phase = MEASURE;
         Thread.sleep(opts.durationSeconds * 1000L);
         phase = STOP;
         long t1 = System.nanoTime();
-        Map<String, Long> countersAfter = provider.counters(); // while the workers still hold their connections
+        Map<String, Long> countersAfter = counters(provider);
         if (sampler != null) {
             sampler.stopAndWrite(opts.stacks);
         }
@@ -495,6 +495,19 @@ public final class XaBench {
                     latency.recordValue(Math.min(end - start, latency.getHighestTrackableValue()));
                 }
             }
+        }
+    }
+
+    /** The provider's counters; if it cannot give them, the failure carries the workers' first one: often the cause. */
+    private Map<String, Long> counters(Provider provider) {
+        try {
+            return provider.counters();
+        } catch (RuntimeException e) {
+            Throwable first = firstFailure.get();
+            if (first != null) {
+                e.addSuppressed(first);
+            }
+            throw e;
         }
     }
 
