@@ -173,6 +173,15 @@ public final class ShareLeases implements AutoCloseable {
      * the cluster has answered a share fetch of its member made since it began (see the class comment).
      */
     public List<Acquired> fetch(int max, Duration wait) throws InterruptedException {
+        return fetch(max, wait, true);
+    }
+
+    /**
+     * As {@link #fetch(int, Duration)}; with {@code confirmEmpty} false it answers nothing as soon as the wait is
+     * over, answered by the cluster or not: for a caller that polls in short steps (a task queue's priority bands)
+     * and confirms an empty answer itself once at the end.
+     */
+    public List<Acquired> fetch(int max, Duration wait, boolean confirmEmpty) throws InterruptedException {
         if (max < 1) {
             throw new IllegalArgumentException("max must be at least 1: " + max);
         }
@@ -207,7 +216,7 @@ public final class ShareLeases implements AutoCloseable {
                 long before = answeredBefore.get(member);
                 long answered = member.fetchesAnswered();
                 long bound = start + (before <= 0 ? FIRST_ANSWER_WAIT : ANSWER_WAIT).toNanos();
-                if (answered >= 0 && answered <= before && System.nanoTime() - bound < 0) {
+                if (confirmEmpty && answered >= 0 && answered <= before && System.nanoTime() - bound < 0) {
                     // Not answered yet: what the queue holds now is not known; wait a step more.
                     deadline = Math.min(bound, System.nanoTime() + ANSWER_STEP.toNanos());
                     continue;

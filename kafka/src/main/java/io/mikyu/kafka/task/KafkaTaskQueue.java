@@ -304,7 +304,7 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
         // Both bands' share consumers start joining at once (a poll that does not wait returns at once).
         for (Band band : List.of(first, second)) {
             if (band.leases().startedAt() == 0) {
-                List<ShareLeases.Acquired> got = band.leases().fetch(max, Duration.ZERO);
+                List<ShareLeases.Acquired> got = band.leases().fetch(max, Duration.ZERO, false);
                 if (!got.isEmpty()) {
                     return leased(band, got);
                 }
@@ -314,7 +314,7 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
                 && System.nanoTime() - deadline < 0) {
             long left = deadline - System.nanoTime();
             List<ShareLeases.Acquired> got = first.leases().fetch(max,
-                    Duration.ofNanos(Math.max(0, Math.min(left, JOIN_STEP.toNanos()))));
+                    Duration.ofNanos(Math.max(0, Math.min(left, JOIN_STEP.toNanos()))), false);
             if (!got.isEmpty()) {
                 return leased(first, got);
             }
@@ -324,7 +324,7 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
                 long now = System.nanoTime();
                 long step = firstRound && band.drained(now) ? 0
                         : Math.min(BAND_STEP_NANOS, Math.max(0, deadline - now));
-                List<ShareLeases.Acquired> got = band.leases().fetch(max, Duration.ofNanos(step));
+                List<ShareLeases.Acquired> got = band.leases().fetch(max, Duration.ofNanos(step), false);
                 if (!got.isEmpty()) {
                     band.emptyAt().set(0);
                     return leased(band, got);
@@ -334,6 +334,13 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
                 }
             }
             if (System.nanoTime() - deadline >= 0) {
+                // Nothing in the steps: an empty answer only once each band's cluster answered since (as one band's).
+                for (Band band : List.of(first, second)) {
+                    List<ShareLeases.Acquired> got = band.leases().fetch(max, Duration.ZERO, true);
+                    if (!got.isEmpty()) {
+                        return leased(band, got);
+                    }
+                }
                 return List.of();
             }
         }
