@@ -93,7 +93,7 @@ final class LeaseLedger {
         this.transactions = new LedgerTransactions(this);
         this.waiting = new WaitingConsumers(name, lock, state);
         this.pacing = new ProducerPacing(lock, state, engine.paceProducersAbove());
-        this.state.groups.onChange(waiting::wake, this::withLock);
+        this.state.groups.onChange(waiting::wakeAll, this::withLock);
     }
 
     /** Leases are taken by the caller under {@link #lock}; this snapshots them and their lease records. */
@@ -137,11 +137,7 @@ final class LeaseLedger {
     Taken take(int max, TaskFilter filter, long now, long leaseUntil) {
         List<TaskEntry> taken = state.lease(max, filter, now, leaseUntil);
         if (!taken.isEmpty()) {
-            // A member's take that stopped short of max left only what is not its own, whose takers were woken
-            // as it became ready: waking every listener again would only have them take nothing.
-            boolean shortMemberTake = filter instanceof io.mikyu.engine.GroupMember.Take && state.groups.inUse()
-                    && taken.size() < max;
-            waiting.passOn(!shortMemberTake);
+            waiting.passOn();
             pacing.took(taken.size());
         }
         List<Entry> records = new ArrayList<>(taken.size());

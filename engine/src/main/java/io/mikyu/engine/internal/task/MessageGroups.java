@@ -46,15 +46,12 @@ final class MessageGroups {
 
     private final Map<String, Group> groups = new HashMap<>();
     private final Map<GroupMember, Member> members = new IdentityHashMap<>();
-    /**
-     * Wakes the queue's waiting consumers: a group's next task became takeable (for its owner, the argument), or
-     * for anyone (null: the group went free, a member went away, the fewest owned rose).
-     */
-    private java.util.function.Consumer<GroupMember> changed = m -> { };
+    /** Wakes the queue's waiting consumers: a group's next task became takeable, or a member went away. */
+    private Runnable changed = () -> { };
     /** Runs a member's close under the queue's lock. */
     private java.util.function.Consumer<Runnable> underLock = Runnable::run;
 
-    void onChange(java.util.function.Consumer<GroupMember> changed, java.util.function.Consumer<Runnable> underLock) {
+    void onChange(Runnable changed, java.util.function.Consumer<Runnable> underLock) {
         this.changed = changed;
         this.underLock = underLock;
     }
@@ -75,16 +72,6 @@ final class MessageGroups {
     /** The member owning {@code group}, or {@code null} (a test's and the metrics' view). */
     GroupMember ownerOf(String group) {
         Group g = groups.get(group);
-        return g == null ? null : effectiveOwner(g);
-    }
-
-    /**
-     * Whose take a newly ready task {@code e} may be for: the owner of its group, or null for anyone's (no group,
-     * an unowned group, or one whose owner lets go now).
-     */
-    GroupMember takerOf(TaskEntry e) {
-        String id = groupOf(e);
-        Group g = id == null ? null : groups.get(id);
         return g == null ? null : effectiveOwner(g);
     }
 
@@ -111,7 +98,7 @@ final class MessageGroups {
             groups.remove(g.id);
         }
         if (!g.held.isEmpty() && g.held.firstEntry().getValue().state == TaskEntry.State.READY) {
-            changed.accept(owner); // its next task may be takeable now: by its owner, or by anyone if it went free
+            changed.run(); // its next task may be takeable now (by its owner, or by anyone if it went free)
         }
     }
 
@@ -160,7 +147,7 @@ final class MessageGroups {
             out.add(e);
         }
         if (claims > 0 && othersLive) {
-            changed.accept(null); // the fewest owned may have risen: members that held back from claiming look again
+            changed.run(); // the fewest owned may have risen: members that held back from claiming look again
         }
         return out;
     }
@@ -241,7 +228,7 @@ final class MessageGroups {
         if (self != null && self.owned == 0) {
             members.remove(m);
         }
-        changed.accept(null);
+        changed.run();
     }
 
     private boolean othersLive(GroupMember m, long now) {

@@ -217,7 +217,6 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
             long now = clock.steadyMillis();
             int count = 0;
             boolean allReady = true;
-            WaitingConsumers.Takers takers = new WaitingConsumers.Takers();
             for (Joining j = joining.poll(); j != null; j = joining.poll()) {
                 long id = j.first();
                 for (Task t : j.tasks()) {
@@ -226,7 +225,6 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                     if (e != null && j.keepPayloads()) {
                         ledger.state.keepPayload(e, t.payload());
                     }
-                    addTaker(takers, e);
                 }
                 count += j.tasks().size();
                 allReady &= allReady(j.tasks(), now);
@@ -234,16 +232,9 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
             }
             if (count > 0) {
                 ledger.pacing.noteReady();
-                ledger.waiting.signalReady(count, allReady, takers);
+                ledger.waiting.signalReady(count, allReady);
             }
         });
-    }
-
-    /** Under the lock: whose takes the joined task {@code e} may be for (null: gone cold or expired: anyone's). */
-    private void addTaker(WaitingConsumers.Takers takers, TaskEntry e) {
-        if (!takers.everyone()) {
-            takers.add(e == null || !ledger.state.groups.inUse() ? null : ledger.state.groups.takerOf(e));
-        }
     }
 
     /** Counts this queue's transient tasks against the store's memory limits (from open on). */
@@ -313,7 +304,6 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
         try {
             ledger.withLock(() -> {
                 ledger.checkOpen();
-                WaitingConsumers.Takers takers = new WaitingConsumers.Takers();
                 for (Task t : tasks) {
                     placed[0] += account == null ? 0 : TransientMemory.footprint(t.headers(), t.payload());
                     placed[1]++;
@@ -322,10 +312,9 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                     if (first[0] < 0 && e != null) {
                         first[0] = e.id;
                     }
-                    addTaker(takers, e);
                 }
                 ledger.pacing.noteReady();
-                ledger.waiting.signalReady(tasks.size(), allReady(tasks, now), takers);
+                ledger.waiting.signalReady(tasks.size(), allReady(tasks, now));
             });
         } catch (RuntimeException e) {
             if (account != null) {
@@ -447,8 +436,7 @@ public final class TaskQueueHandle extends LedgerHandle implements TaskQueue, As
                 if (io.mikyu.engine.GroupMember.unwrap(filter) == null && ledger.state.coldFirst()) {
                     return Start.DECLINED; // the next tasks are in the log only: the blocking call reads them back
                 }
-                ledger.waiting.listen(whenReady,
-                        filter instanceof io.mikyu.engine.GroupMember.Take t ? t.member() : null);
+                ledger.waiting.listen(whenReady);
                 return Start.WAITING;
             }
         } finally {
