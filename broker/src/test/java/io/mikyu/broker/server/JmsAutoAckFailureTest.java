@@ -40,8 +40,11 @@ class JmsAutoAckFailureTest {
         try (RunningBroker broker = new RunningBroker(dir.resolve("data"));
              LoopbackProxy proxy = new LoopbackProxy(broker.endpoint().port());
              Connection direct = new MikyuConnectionFactory(broker.uri()).createConnection();
-             Connection relayed = new MikyuConnectionFactory(proxy.uri() + "?requestTimeout=1s&reconnect=0")
-                     .createConnection()) {
+             // The prefetched messages must stay in the consumer's stream throughout: a stream nobody takes from
+             // for streamIdle gives them back, and a receive blocked for requestTimeout on a lost answer takes
+             // nothing meanwhile (the default 1 s idle then raced the 1 s timeout, and a loaded machine's slow await).
+             Connection relayed = new MikyuConnectionFactory(proxy.uri()
+                     + "?requestTimeout=1s&reconnect=0&streamIdle=10m").createConnection()) {
             Session producing = direct.createSession(false, Session.AUTO_ACKNOWLEDGE);
             Queue q = producing.createQueue("work");
             MessageProducer p = producing.createProducer(q);
