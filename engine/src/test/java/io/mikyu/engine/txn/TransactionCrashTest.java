@@ -163,7 +163,9 @@ class TransactionCrashTest {
     void aPreparedTransactionSurvivesASigkillInDoubtAndCanThenBeCommitted() throws Exception {
         byte[] xid = "xa-crash-1".getBytes(StandardCharsets.UTF_8);
         long leaseEnds;
-        try (ChildProcess c = child(Map.of(), "prepare", TxnFixture.hex(xid), "500")) {
+        // A lease long enough for the child to prepare on a loaded machine (its end is passed on a stepped clock
+        // below, not by waiting): a lease that ran out before the prepare makes the prepare fail, as it must.
+        try (ChildProcess c = child(Map.of(), "prepare", TxnFixture.hex(xid), "60000")) {
             c.awaitLine("PREPARED", STARTUP);
             c.sigkill();
             leaseEnds = Long.parseLong(c.lines("LEASED").get(0).split(" ")[1]);
