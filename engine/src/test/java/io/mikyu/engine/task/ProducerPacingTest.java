@@ -8,6 +8,7 @@ import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.spi.AsyncWrites;
+import io.mikyu.engine.support.SteppableTimeSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,10 +62,19 @@ class ProducerPacingTest {
         }
     }
 
+    /**
+     * A store whose steady clock stands still: consumers that took count as taking however long the machine leaves
+     * their thread unscheduled (pacing lets producers go once consumers took nothing for 20 ms of the engine's
+     * steady time), and no producer's longest wait runs out. Waits are real time all the same.
+     */
+    private Mikyu openOnAStillClock(SteppableTimeSource clock) {
+        return Mikyu.open(data, EngineConfig.builder().paceProducersAbove(LIMIT).timeSource(clock).build());
+    }
+
     @Test
     void producersOfACrowdedQueueKeepToThePaceOfItsConsumers() throws Exception {
         ExecutorService pool = Executors.newSingleThreadExecutor();
-        try (Mikyu store = Mikyu.open(data, EngineConfig.builder().paceProducersAbove(LIMIT).build())) {
+        try (Mikyu store = openOnAStillClock(SteppableTimeSource.startingNow())) {
             TaskQueue q = store.createTaskQueue("jobs", fast());
             for (int i = 0; i < 2 * LIMIT / BATCH; i++) {
                 q.enqueueBatch(batch(BATCH)); // twice the limit before anyone consumes: not paced
@@ -103,10 +113,32 @@ class ProducerPacingTest {
     }
 
     @Test
+    void consumersThatStoppedTakingDoNotHoldProducersBack() throws Exception {
+        ExecutorService consumer = Executors.newSingleThreadExecutor();
+        ExecutorService producer = Executors.newSingleThreadExecutor();
+        SteppableTimeSource clock = SteppableTimeSource.startingNow();
+        try (Mikyu store = openOnAStillClock(clock)) {
+            TaskQueue q = store.createTaskQueue("jobs", fast());
+            for (int i = 0; i < 4 * LIMIT / BATCH; i++) {
+                q.enqueueBatch(batch(BATCH));
+            }
+            assertThat(consumer.submit(() -> q.dequeue(1, Duration.ofMinutes(1), Duration.ZERO, null))
+                    .get(30, TimeUnit.SECONDS)).hasSize(1);
+            clock.advance(Duration.ofMillis(21)); // the consumer took nothing since: it is not taking any more
+            // Paced, this enqueue would wait for takes that never come, on a clock on which no wait runs out.
+            producer.submit(() -> q.enqueueBatch(batch(BATCH))).get(30, TimeUnit.SECONDS);
+            assertThat(q.counts().ready()).isEqualTo(4 * LIMIT - 1 + BATCH);
+        } finally {
+            consumer.shutdownNow();
+            producer.shutdownNow();
+        }
+    }
+
+    @Test
     void aPacedAsynchronousEnqueueWaitsOnItsTimerWithoutHoldingTheCaller() throws Exception {
         ExecutorService pool = Executors.newSingleThreadExecutor();
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
-        try (Mikyu store = Mikyu.open(data, EngineConfig.builder().paceProducersAbove(LIMIT).build())) {
+        try (Mikyu store = openOnAStillClock(SteppableTimeSource.startingNow())) {
             TaskQueue q = store.createTaskQueue("jobs", fast());
             for (int i = 0; i < 4 * LIMIT / BATCH; i++) {
                 q.enqueueBatch(batch(BATCH));

@@ -92,7 +92,7 @@ final class LeaseLedger {
                 commitTransaction);
         this.transactions = new LedgerTransactions(this);
         this.waiting = new WaitingConsumers(name, lock, state);
-        this.pacing = new ProducerPacing(lock, state, engine.paceProducersAbove());
+        this.pacing = new ProducerPacing(lock, state, engine.paceProducersAbove(), clock);
         this.state.groups.onChange(waiting::wakeAll, this::withLock);
     }
 

@@ -1,6 +1,7 @@
 package io.mikyu.engine.internal.task;
 
 import io.mikyu.engine.EngineConfig;
+import io.mikyu.engine.TimeSource;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,39 +15,45 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Producer pacing ({@link EngineConfig#paceProducersAbove()}) of one queue: while more tasks are ready than the
  * limit and consumers are taking, producers wait for their share of the takes. Shares its ledger's lock: counters
- * are guarded by it, flags are read without it.
+ * are guarded by it, flags are read without it. Whether consumers are taking, and how long a producer has waited,
+ * are read on the engine's steady clock ({@link EngineConfig#timeSource()}), so a test can hold "the consumers are
+ * taking" true however its threads are scheduled; the waits themselves are real time.
  */
 final class ProducerPacing {
 
     /** Consumers that took nothing for this long are not busy: slow workers do not hold producers back. */
-    private static final long CONSUMERS_IDLE_NANOS = 20_000_000L;
+    private static final long CONSUMERS_IDLE_MILLIS = 20;
+    /** A steady time long before any: "never took" (differences with it cannot overflow). */
+    private static final long NEVER = Long.MIN_VALUE / 4;
 
     private final ReentrantLock lock;
     private final TaskQueueState state;
     private final Condition roomFreed;
     private final int paceAbove;
+    private final TimeSource clock;
     private volatile boolean crowded;
-    private volatile long lastTakeNanos = System.nanoTime() - CONSUMERS_IDLE_NANOS;
+    private volatile long lastTakeMillis = NEVER;
     private long takenTotal;
     /** The take count the last paced producer waits for. */
     private long paceTarget;
     /** When this thread last took from this queue: a consumer that also produces is never paced by itself. */
-    private final ThreadLocal<long[]> lastTakeHere = ThreadLocal.withInitial(() -> new long[1]);
+    private final ThreadLocal<long[]> lastTakeHere = ThreadLocal.withInitial(() -> new long[] {NEVER});
     private long pacedWaits;
     /** Producers paced without a thread ({@link #awaitRoomAsync}): a take makes them look again. */
     private final List<PacedProducer> pacedProducers = new ArrayList<>();
 
-    ProducerPacing(ReentrantLock lock, TaskQueueState state, int paceAbove) {
+    ProducerPacing(ReentrantLock lock, TaskQueueState state, int paceAbove, TimeSource clock) {
         this.lock = lock;
         this.state = state;
         this.roomFreed = lock.newCondition();
         this.paceAbove = paceAbove;
+        this.clock = clock;
     }
 
     /** Under the lock, after a consumer took {@code count} tasks: paced producers may go on sooner. */
     void took(int count) {
-        lastTakeNanos = System.nanoTime();
-        lastTakeHere.get()[0] = lastTakeNanos;
+        lastTakeMillis = clock.steadyMillis();
+        lastTakeHere.get()[0] = lastTakeMillis;
         takenTotal += count;
         if (crowded) {
             crowded = state.readyCount() > paceAbove;
@@ -75,25 +82,24 @@ final class ProducerPacing {
             return;
         }
         // A worker that takes tasks and enqueues follow-ups (or retries) would wait for its own takes.
-        long mine = lastTakeHere.get()[0];
-        if (mine != 0 && System.nanoTime() - mine <= CONSUMERS_IDLE_NANOS) {
+        if (clock.steadyMillis() - lastTakeHere.get()[0] <= CONSUMERS_IDLE_MILLIS) {
             return;
         }
         lock.lock();
         try {
-            long deadline = System.nanoTime() + EngineConfig.PACING_MAX_WAIT.toNanos();
+            long deadline = clock.steadyMillis() + EngineConfig.PACING_MAX_WAIT.toMillis();
             // Producers take turns: each waits for its own share of the consumers' takes, so four producers
             // waiting at once add what the consumers took, not four times that.
             long target = Math.max(takenTotal, paceTarget) + incoming;
             paceTarget = target;
             pacedWaits++;
-            while (crowded && takenTotal < target && System.nanoTime() - lastTakeNanos <= CONSUMERS_IDLE_NANOS) {
-                long remaining = deadline - System.nanoTime();
+            while (crowded && takenTotal < target && clock.steadyMillis() - lastTakeMillis <= CONSUMERS_IDLE_MILLIS) {
+                long remaining = deadline - clock.steadyMillis();
                 if (remaining <= 0) {
                     break;
                 }
                 // Wake at least once per idle period: consumers that stopped taking send no signal.
-                roomFreed.awaitNanos(Math.min(remaining, CONSUMERS_IDLE_NANOS));
+                roomFreed.awaitNanos(TimeUnit.MILLISECONDS.toNanos(Math.min(remaining, CONSUMERS_IDLE_MILLIS)));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt(); // the enqueue goes on; the caller sees the flag
@@ -125,7 +131,7 @@ final class ProducerPacing {
             proceed.run();
             return false;
         }
-        PacedProducer paced = new PacedProducer(target, System.nanoTime() + EngineConfig.PACING_MAX_WAIT.toNanos(),
+        PacedProducer paced = new PacedProducer(target, clock.steadyMillis() + EngineConfig.PACING_MAX_WAIT.toMillis(),
                 timer, proceed);
         try {
             timer.execute(paced::tick);
@@ -167,9 +173,9 @@ final class ProducerPacing {
             if (check()) {
                 return;
             }
-            long delay = Math.max(0, Math.min(deadline - System.nanoTime(), CONSUMERS_IDLE_NANOS));
+            long delay = Math.max(0, Math.min(deadline - clock.steadyMillis(), CONSUMERS_IDLE_MILLIS));
             try {
-                timer.schedule(this::tick, delay, TimeUnit.NANOSECONDS);
+                timer.schedule(this::tick, delay, TimeUnit.MILLISECONDS);
             } catch (RejectedExecutionException e) {
                 go(); // the timer is shutting down: do not hold the producer
             }
@@ -182,8 +188,8 @@ final class ProducerPacing {
             }
             lock.lock();
             try {
-                long now = System.nanoTime();
-                boolean wait = crowded && takenTotal < target && now - lastTakeNanos <= CONSUMERS_IDLE_NANOS
+                long now = clock.steadyMillis();
+                boolean wait = crowded && takenTotal < target && now - lastTakeMillis <= CONSUMERS_IDLE_MILLIS
                         && now < deadline;
                 if (wait) {
                     if (!pacedProducers.contains(this)) {
@@ -218,7 +224,7 @@ final class ProducerPacing {
 
     /** Whether an enqueue now would wait for consumers (see {@link #awaitRoom}), as a thread that took none sees it. */
     boolean wouldPace() {
-        return crowded && System.nanoTime() - lastTakeNanos <= CONSUMERS_IDLE_NANOS;
+        return crowded && clock.steadyMillis() - lastTakeMillis <= CONSUMERS_IDLE_MILLIS;
     }
 
     /** Under the lock, after tasks became ready: whether producers are to be paced from now on. */
