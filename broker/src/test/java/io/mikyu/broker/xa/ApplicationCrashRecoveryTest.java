@@ -7,6 +7,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +52,8 @@ class ApplicationCrashRecoveryTest {
             options.put("url", store.url());
             options.put("objectStore", dir.resolve("narayana").toString());
             options.put("h2", dir.resolve("h2").toString());
+            // Global ids of the earlier cycles' transactions: a branch in doubt names the cycle it was left by.
+            List<String> earlier = new ArrayList<>();
             for (int cycle = 1; cycle <= cycles; cycle++) {
                 options.put("cycle", String.valueOf(cycle));
                 boolean between = cycle % 2 == 0;
@@ -80,10 +83,12 @@ class ApplicationCrashRecoveryTest {
                     List<String> h2InDoubt = XaApplication.parseList(
                             restarted.awaitValue("in-doubt-h2", Duration.ZERO));
                     assertThat(mikyuInDoubt.stream().map(Xids::gtridOf).toList())
-                            .as("%s: global ids of mikyu's branches in doubt after the crash", where)
+                            .as("%s: global ids of mikyu's branches in doubt after the crash (this cycle's %s,"
+                                    + " earlier cycles' %s)", where, gtrid, earlier)
                             .isEqualTo(mikyuInDoubtExpected ? List.of(gtrid) : List.of());
                     assertThat(h2InDoubt.stream().map(Xids::gtridOf).toList())
-                            .as("%s: global ids of H2's branches in doubt after the crash", where)
+                            .as("%s: global ids of H2's branches in doubt after the crash (this cycle's %s,"
+                                    + " earlier cycles' %s)", where, gtrid, earlier)
                             .isEqualTo(h2InDoubtExpected ? List.of(gtrid) : List.of());
                     assertThat(restarted.awaitValue("log-before", Duration.ZERO))
                             .as("%s: transactions in Narayana's log after the crash", where)
@@ -97,6 +102,7 @@ class ApplicationCrashRecoveryTest {
                             .as("%s: transactions in Narayana's log after recovery", where).isEqualTo("0");
                 }
 
+                earlier.add(gtrid);
                 long t2 = System.nanoTime();
                 List<Jms.Received> out;
                 List<Jms.Received> in;
