@@ -464,8 +464,8 @@ public final class Store implements Mikyu, QueueMeterSource {
 
     /** Every open queue's meters, read now (what a metrics endpoint writes when they are not registered). */
     @Override
-    public void visit(Visitor visitor) {
-        queueMeters.visit(visitor);
+    public void visit(Visitor visitor, boolean detail) {
+        queueMeters.visit(visitor, detail);
     }
 
     @Override

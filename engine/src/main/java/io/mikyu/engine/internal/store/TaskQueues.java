@@ -133,10 +133,7 @@ final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
             throw e;
         }
         QueueMeters m = new QueueMeters(meterTable, log, "task");
-        m.read(QueueMeterFamily.DEPTH, handle, h -> h.counts().depth());
-        m.read(QueueMeterFamily.READY, handle, h -> h.counts().ready());
-        m.read(QueueMeterFamily.SCHEDULED, handle, h -> h.counts().scheduled());
-        m.read(QueueMeterFamily.INFLIGHT, handle, h -> h.counts().inFlight());
+        m.taskCounts(handle::counts);
         m.read(QueueMeterFamily.ACKED, handle, TaskQueueHandle::ackedCount);
         m.read(QueueMeterFamily.DEADLETTERED, handle, TaskQueueHandle::deadLetteredCount);
         TransientMemory.Account transientAccount = transientMemory.account(name);
