@@ -197,6 +197,11 @@ public final class Store implements Mikyu, QueueMeterSource {
                 ? new BackgroundOpener(List.of(logs, tasks)) : null;
     }
 
+    /** The task queues and shared groups the timer visits now (tests). */
+    int timedQueues() {
+        return tasks.due().size();
+    }
+
     /** What recovery did, as it happens: at open for the transaction log, when each queue opens for the rest. */
     private void recovered(RecoveryReport.Event e) {
         recoveryEvents.add(e);
