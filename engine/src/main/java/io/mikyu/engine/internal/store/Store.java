@@ -179,7 +179,7 @@ public final class Store implements Mikyu, QueueMeterSource {
                 .register(config.meterRegistry()));
         this.openMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
         this.flusher = new BackgroundFlusher(this::allLogs, config.flushInterval().toNanos(), writerMetrics,
-                txns::confirmDurable);
+                txns::confirmDurable, files::dirtiedCount);
         this.housekeeper = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "mikyu-housekeeper");
             t.setDaemon(true);
