@@ -39,12 +39,16 @@ import java.util.function.Supplier;
             "Creates them, sends one message through each and receives it, then reports heap in use (after a full"
                 + " GC), open file descriptors, the CPU the process uses while idle for --idle, and how long a"
                 + " scrape of every meter (the daemon's /metrics) takes. Embedded, it then closes the store,"
-                + " reopens it (timed), measures again and sends one more message through each.",
+                + " reopens it (timed), measures again and sends one more message through each. The scrape is timed"
+                + " as /metrics serves it (each queue's essential families) and with every queue's detail"
+                + " (/metrics?detail=queues). --reuse measures a store an earlier run kept in --data-dir, from the"
+                + " reopen on.",
             "With --target URI --metrics URL it measures a running daemon instead (its figures read from its"
                 + " /metrics); restart the daemon and run again to measure its reopen."},
         footer = {"", "Examples:",
             "  mikyu bench destinations --queues 1000 --topics 1000",
             "  mikyu bench destinations --queues 10000 --topics 10000 --data-dir /tmp/many --idle 60s",
+            "  mikyu bench destinations --queues 10000 --topics 10000 --data-dir /tmp/many --reuse",
             "  mikyu bench destinations --target tcp://127.0.0.1:7420 --metrics http://127.0.0.1:9464/metrics"})
 final class BenchDestinationsCommand implements Callable<Integer> {
 
@@ -66,6 +70,11 @@ final class BenchDestinationsCommand implements Callable<Integer> {
     @Option(names = "--data-dir", paramLabel = "DIR",
             description = "Store to create them in (kept). Default: a new temporary directory, deleted afterwards.")
     Path dataDir;
+
+    @Option(names = "--reuse",
+            description = "Measure the store already in --data-dir (made by an earlier run with the same --queues and"
+                    + " --topics): open it, measure, send one message through each; nothing is created.")
+    boolean reuse;
 
     @Option(names = "--target", paramLabel = "URI", description = "A daemon to measure instead of an embedded store.")
     String target;
@@ -91,7 +100,11 @@ final class BenchDestinationsCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--target and --metrics go together: the daemon and"
                     + " where it publishes its meters (its --metrics-port)");
         }
-        json.put("queues", queues).put("topics", topics).put("access", target == null ? "embedded" : "remote");
+        if (reuse && (dataDir == null || !Files.isDirectory(dataDir))) {
+            throw new ParameterException(spec.commandLine(), "--reuse needs the --data-dir of an existing store");
+        }
+        json.put("queues", queues).put("topics", topics).put("access", target == null ? "embedded" : "remote")
+                .put("reuse", reuse);
         if (target != null) {
             measureDaemon(bench);
         } else {
@@ -115,6 +128,10 @@ final class BenchDestinationsCommand implements Callable<Integer> {
         report("before", "open files %d, heap %s", fdsBefore, Units.formatBytes(heapBefore));
         json.put("fds_before", fdsBefore).put("heap_before_bytes", heapBefore);
 
+        if (reuse) {
+            measureReopened(bench, dir);
+            return;
+        }
         PrometheusMeterRegistry registry = MetricsEndpoint.newRegistry();
         long openStart = System.nanoTime();
         Mikyu store = Mikyu.open(dir, EngineConfig.builder().meterRegistry(registry).perQueueMeters(false).build());
@@ -135,7 +152,11 @@ final class BenchDestinationsCommand implements Callable<Integer> {
         }
         report("close", "%.0f ms", closeMillis);
         json.put("close_ms", closeMillis);
+        measureReopened(bench, dir);
+    }
 
+    /** Opens the store in {@code dir}, measures it with every queue open, then sends one message through each. */
+    private void measureReopened(DestinationsBench bench, Path dir) throws InterruptedException {
         PrometheusMeterRegistry reopenedRegistry = MetricsEndpoint.newRegistry();
         long reopenStart = System.nanoTime();
         Mikyu reopened = Mikyu.open(dir, EngineConfig.builder().meterRegistry(reopenedRegistry)
@@ -179,6 +200,20 @@ final class BenchDestinationsCommand implements Callable<Integer> {
         report(phase, "open files %d, heap %s, scrape %.0f ms (%s)", fds, Units.formatBytes(heap), scrapeMillis,
                 Units.formatBytes(scrapeBytes));
         json.put(phase + "_scrape_bytes", scrapeBytes);
+        // what /metrics?detail=queues serves: every family of every queue
+        LongSupplier detailScrape = () -> {
+            CountingOutputStream out = new CountingOutputStream();
+            try {
+                scraped.writeTo(out, true);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return out.count;
+        };
+        double detailMillis = timeScrapes(detailScrape);
+        long detailBytes = detailScrape.getAsLong();
+        report(phase, "scrape with every queue's detail %.0f ms (%s)", detailMillis, Units.formatBytes(detailBytes));
+        json.put(phase + "_detail_scrape_ms", detailMillis).put(phase + "_detail_scrape_bytes", detailBytes);
         long cpuStart = ProcessProbe.cpuTimeNanos();
         long idleStart = System.nanoTime();
         Thread.sleep(idle.toMillis()); // the measurement is of doing nothing

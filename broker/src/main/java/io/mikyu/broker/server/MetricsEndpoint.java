@@ -30,7 +30,8 @@ import java.util.function.BooleanSupplier;
  * <ul>
  * <li>{@code GET /metrics}: every meter of the registry in the Prometheus text format (version 0.0.4): JVM
  * (memory, GC, threads, class loading, CPU, open files, uptime), Netty (event loops, pooled allocator), the broker
- * ({@code mikyu_broker_*}), the engine ({@code mikyu_engine_*}) and each queue ({@code mikyu_queue_*});</li>
+ * ({@code mikyu_broker_*}), the engine ({@code mikyu_engine_*}) and each queue ({@code mikyu_queue_*}: the
+ * essential families; {@code /metrics?detail=queues} adds each queue's detail families);</li>
  * <li>{@code GET /health/live}: 200 while the process serves HTTP at all;</li>
  * <li>{@code GET /health/ready}: 200 when the store is open and every listener bound, else 503.</li>
  * </ul>
@@ -127,9 +128,22 @@ public final class MetricsEndpoint implements AutoCloseable {
             }
             ex.sendResponseHeaders(200, 0);
             try (OutputStream out = new BufferedOutputStream(ex.getResponseBody(), 64 * 1024)) {
-                scrape.writeTo(out);
+                scrape.writeTo(out, wantsQueueDetail(ex.getRequestURI().getRawQuery()));
             }
         }
+    }
+
+    /** {@code detail=queues} among the query's parameters. */
+    static boolean wantsQueueDetail(String query) {
+        if (query == null) {
+            return false;
+        }
+        for (String param : query.split("&")) {
+            if (param.equals("detail=queues")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void respond(HttpExchange ex, int status, String contentType, String body) throws IOException {

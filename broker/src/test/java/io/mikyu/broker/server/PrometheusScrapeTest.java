@@ -72,6 +72,69 @@ class PrometheusScrapeTest {
         }
     }
 
+    @Test
+    void shouldWriteTheEssentialFamiliesByDefaultAndTheDetailWhenAsked() throws Exception {
+        PrometheusMeterRegistry registry = MetricsEndpoint.newRegistry();
+        try (Mikyu store = Mikyu.open(data, EngineConfig.builder().meterRegistry(registry).perQueueMeters(false)
+                .build())) {
+            LogQueue events = store.createLog("events");
+            events.append(Entry.of("a"));
+            events.group("g").commit(0);
+            TaskQueue jobs = store.createTaskQueue("jobs");
+            jobs.enqueue(Task.of("one"));
+            jobs.enqueue(Task.of("two"));
+            jobs.dequeue(Duration.ofSeconds(30));
+            PrometheusScrape scrape = new PrometheusScrape(registry, QueueMeterSource.of(store).orElseThrow());
+
+            Map<String, String> essential = queueLines(text(scrape));
+            assertThat(essential)
+                    .containsEntry("mikyu_queue_in_total{kind=\"log\",queue=\"events\"}", "1.0")
+                    .containsEntry("mikyu_queue_depth{kind=\"task\",queue=\"jobs\"}", "2.0")
+                    .containsEntry("mikyu_queue_ready{kind=\"task\",queue=\"jobs\"}", "1.0")
+                    .containsEntry("mikyu_queue_inflight{kind=\"task\",queue=\"jobs\"}", "1.0")
+                    .containsEntry("mikyu_queue_scheduled{kind=\"task\",queue=\"jobs\"}", "0.0")
+                    .containsEntry("mikyu_queue_deadlettered_total{kind=\"task\",queue=\"jobs\"}", "0.0")
+                    .containsEntry("mikyu_group_lag{group=\"g\",kind=\"log\",queue=\"events\"}", "1.0")
+                    .containsKey("mikyu_queue_disk_bytes{kind=\"task\",queue=\"jobs\"}");
+            assertThat(essential.keySet()).noneMatch(k -> k.contains("cache_hits") || k.contains("segments")
+                    || k.contains("append_latency") || k.contains("in_bytes") || k.contains("transient")
+                    || k.contains("compaction"));
+
+            Map<String, String> detail = queueLines(text(scrape, true));
+            assertThat(detail).containsAllEntriesOf(essential)
+                    .containsKeys("mikyu_queue_cache_hits_total{kind=\"log\",queue=\"events\"}",
+                            "mikyu_queue_segments{kind=\"task\",queue=\"jobs\"}",
+                            "mikyu_queue_append_latency_seconds_count{kind=\"task\",queue=\"jobs\"}",
+                            "mikyu_queue_in_bytes_total{kind=\"log\",queue=\"events\"}");
+        } finally {
+            registry.close();
+        }
+    }
+
+    @Test
+    void shouldAskForTheDetailWithTheQueryParameter() {
+        assertThat(MetricsEndpoint.wantsQueueDetail(null)).isFalse();
+        assertThat(MetricsEndpoint.wantsQueueDetail("detail=queues")).isTrue();
+        assertThat(MetricsEndpoint.wantsQueueDetail("a=b&detail=queues")).isTrue();
+        assertThat(MetricsEndpoint.wantsQueueDetail("detail=queuesx")).isFalse();
+    }
+
+    @Test
+    void shouldWriteWholeNumbersAsMicrometerDoes() throws Exception {
+        PrometheusMeterRegistry registry = MetricsEndpoint.newRegistry();
+        try (Mikyu store = Mikyu.open(data, EngineConfig.builder().meterRegistry(registry).perQueueMeters(false)
+                .build())) {
+            LogQueue q = store.createLog("orders.v2_eu-1");
+            for (int i = 0; i < 12; i++) {
+                q.append(Entry.of("x" + i));
+            }
+            String text = text(new PrometheusScrape(registry, QueueMeterSource.of(store).orElseThrow()));
+            assertThat(text).contains("mikyu_queue_in_total{kind=\"log\",queue=\"orders.v2_eu-1\"} 12.0\n");
+        } finally {
+            registry.close();
+        }
+    }
+
     /** The same use of a store, its per-queue meters registered or read when scraped. */
     private static String scrape(Path dir, boolean registered) throws Exception {
         PrometheusMeterRegistry registry = MetricsEndpoint.newRegistry();
@@ -88,15 +151,19 @@ class PrometheusScrapeTest {
             LeasedTask t = jobs.dequeue(Duration.ofSeconds(5));
             jobs.ack(t.token());
             return text(new PrometheusScrape(registry, registered ? null
-                    : QueueMeterSource.of(store).orElseThrow()));
+                    : QueueMeterSource.of(store).orElseThrow()), true);
         } finally {
             registry.close();
         }
     }
 
     private static String text(PrometheusScrape scrape) throws Exception {
+        return text(scrape, false);
+    }
+
+    private static String text(PrometheusScrape scrape, boolean queueDetail) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        scrape.writeTo(out);
+        scrape.writeTo(out, queueDetail);
         return out.toString(StandardCharsets.UTF_8);
     }
 

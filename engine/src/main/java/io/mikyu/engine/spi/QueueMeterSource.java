@@ -26,8 +26,14 @@ public interface QueueMeterSource {
         TIMER
     }
 
-    /** One meter name, with its type and description, e.g. {@code mikyu.queue.in}. */
-    record Family(String name, Type type, String description) {
+    /**
+     * One meter name, with its type and description, e.g. {@code mikyu.queue.in}.
+     *
+     * @param detail {@code true} for a family read only when the detail is asked for (see {@link #visit(Visitor,
+     *               boolean)}): what helps tuning one queue (cache hits, segments, append latency, ...) rather than
+     *               what an operator watches on every queue
+     */
+    record Family(String name, Type type, String description, boolean detail) {
     }
 
     /** Receives the families one at a time, each followed by all of its samples. */
@@ -47,8 +53,18 @@ public interface QueueMeterSource {
         void timer(String queue, String kind, long count, double totalSeconds);
     }
 
-    /** Walks every family and every open queue's value of it, reading the values now. */
-    void visit(Visitor visitor);
+    /** Walks every family, the detail included, and every open queue's value of it, reading the values now. */
+    default void visit(Visitor visitor) {
+        visit(visitor, true);
+    }
+
+    /**
+     * Walks the families (those marked {@link Family#detail() detail} only when {@code detail}) and every open
+     * queue's value of each. Each queue's values are read once, together, before anything is passed on: one lock
+     * of a task queue per scrape, not one per meter. A queue not opened yet since the store opened (queues open on
+     * first use and in the background) has no values until it is open.
+     */
+    void visit(Visitor visitor, boolean detail);
 
     /** The source of an in-process store; empty for a store elsewhere (a broker serves its own metrics). */
     static Optional<QueueMeterSource> of(Mikyu mikyu) {

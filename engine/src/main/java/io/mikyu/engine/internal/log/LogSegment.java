@@ -88,7 +88,7 @@ final class LogSegment {
             Directories.fsync(dir);
             LogSegment segment = new LogSegment(file, baseOffset, files, new SegmentIndex(baseOffset),
                     SegmentDescriptor.HEADER_LENGTH, baseOffset, SegmentDescriptor.HEADER_LENGTH, false);
-            segment.dirty = true;
+            segment.markDirty();
             files.adopt(segment.writeFile, ch);
             return segment;
         } catch (IOException | RuntimeException e) {
@@ -176,7 +176,7 @@ final class LogSegment {
             files.release(writeFile);
         }
         allocated = Math.max(allocated, position + src.limit());
-        dirty = true;
+        markDirty();
     }
 
     /** Writer: writes {@code srcs} back to back at {@code position} with gathering writes (no copy). */
@@ -193,7 +193,7 @@ final class LogSegment {
             files.release(writeFile);
         }
         allocated = Math.max(allocated, position + bytes);
-        dirty = true;
+        markDirty();
     }
 
     /** Writer: makes bytes up to {@code newSize} and offsets below {@code newNextOffset} visible to readers. */
@@ -338,5 +338,11 @@ final class LogSegment {
     public String toString() {
         return file.getFileName() + "[" + baseOffset + ".." + nextOffset + ", " + size + " bytes"
                 + (sealed ? ", sealed" : "") + "]";
+    }
+
+    /** Sets the dirty mark, then counts it store-wide (in that order: see {@link OpenSegmentFiles#dirtiedCount}). */
+    void markDirty() {
+        dirty = true;
+        files.dirtied();
     }
 }

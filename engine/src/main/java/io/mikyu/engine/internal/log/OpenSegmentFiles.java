@@ -43,6 +43,21 @@ public final class OpenSegmentFiles {
     private final Set<SegmentFile> open = new HashSet<>();
     private volatile int openCount;
     private volatile long closedToMakeRoom;
+    /** Dirty marks set so far, by every segment of the store: the flusher walks the logs only when it moved. */
+    private final java.util.concurrent.atomic.AtomicLong dirtied = new java.util.concurrent.atomic.AtomicLong();
+
+    /** Called after a segment's dirty mark is set (see {@link #dirtiedCount()}). */
+    void dirtied() {
+        dirtied.incrementAndGet();
+    }
+
+    /**
+     * How many dirty marks were set so far. A flusher that reads it before walking the logs, and finds it unchanged
+     * at its next round, knows no mark was set since: any mark set after the read bumps it after being set.
+     */
+    public long dirtiedCount() {
+        return dirtied.get();
+    }
 
     public OpenSegmentFiles(int maxOpen) {
         if (maxOpen < 1) {

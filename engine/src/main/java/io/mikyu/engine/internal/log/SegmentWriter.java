@@ -239,7 +239,7 @@ final class SegmentWriter {
                 p += n;
             }
             if (end > writerSize) {
-                seg.dirty = true; // a seal that failed may have fsynced what the zeros hide: the next fsync covers them
+                seg.markDirty(); // a seal that failed may have fsynced what the zeros hide: the next fsync covers them
             }
         } catch (IOException | RuntimeException ignored) {
             // best effort: the next successful write overwrites the same bytes anyway

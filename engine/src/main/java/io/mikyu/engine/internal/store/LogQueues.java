@@ -94,6 +94,11 @@ final class LogQueues extends QueueRegistry<LogQueueHandle, LogQueueConfig> {
             public void forgetDeadLetters(TaskQueueHandle dlq) {
                 tasks.closeAndForget(List.of(dlq));
             }
+
+            @Override
+            public void opened(SharedGroupHandle group) {
+                tasks.due().track(group);
+            }
         });
         return new LogQueueHandle(log, offsets, writer, config, new QueueMeters(meterTable, log, "log"),
                 shared);

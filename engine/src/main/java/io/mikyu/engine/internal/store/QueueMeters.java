@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.mikyu.engine.TaskCounts;
 import io.mikyu.engine.internal.log.SegmentedLog;
 import io.mikyu.engine.spi.QueueMeterSource;
 
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -36,6 +38,8 @@ final class QueueMeters implements AutoCloseable {
     /** What each family reads, by ordinal; {@code null} where this queue has none. */
     private final Reading<?>[] readings = new Reading<?>[FAMILIES.length];
     private final List<GroupLag> lags = new CopyOnWriteArrayList<>();
+    /** A task queue's counts, read once a scrape for its four gauges; {@code null} for a log queue. */
+    private volatile Supplier<TaskCounts> counts;
     private final Timer appendTimer;
     private final LongAdder appendCalls;
     private final LongAdder appendNanos;
@@ -92,6 +96,56 @@ final class QueueMeters implements AutoCloseable {
         } else {
             registered.add(Gauge.builder(fam.name(), source, f).tags(tags).description(fam.description())
                     .strongReference(false).register(registry));
+        }
+    }
+
+    /**
+     * A task queue's depth, ready, scheduled and in-flight gauges, all from one {@code counts} (which takes the
+     * queue's lock): a scrape reads it once for the four.
+     */
+    void taskCounts(Supplier<TaskCounts> taskCounts) {
+        read(QueueMeterFamily.DEPTH, taskCounts, c -> c.get().depth());
+        read(QueueMeterFamily.READY, taskCounts, c -> c.get().ready());
+        read(QueueMeterFamily.SCHEDULED, taskCounts, c -> c.get().scheduled());
+        read(QueueMeterFamily.INFLIGHT, taskCounts, c -> c.get().inFlight());
+        this.counts = taskCounts;
+    }
+
+    /**
+     * Reads this queue's value of each family of {@code families} into {@code values} from {@code at} on (in the
+     * order of {@code families}), {@link Double#NaN} where it has none; the timer and the group lags are not
+     * read here (see {@link #visit}).
+     */
+    void snapshot(QueueMeterFamily[] families, double[] values, int at) {
+        Supplier<TaskCounts> c = counts;
+        TaskCounts taken = c != null ? c.get() : null;
+        for (int i = 0; i < families.length; i++) {
+            QueueMeterFamily f = families[i];
+            double v = Double.NaN;
+            if (taken != null && f == QueueMeterFamily.DEPTH) {
+                v = taken.depth();
+            } else if (taken != null && f == QueueMeterFamily.READY) {
+                v = taken.ready();
+            } else if (taken != null && f == QueueMeterFamily.SCHEDULED) {
+                v = taken.scheduled();
+            } else if (taken != null && f == QueueMeterFamily.INFLIGHT) {
+                v = taken.inFlight();
+            } else {
+                Reading<?> r = readings[f.ordinal()];
+                if (r != null) {
+                    v = r.value();
+                }
+            }
+            values[at + i] = v;
+        }
+    }
+
+    /** Passes what {@link #snapshot} read for {@code family} ({@code value}; NaN: none) to {@code visitor}. */
+    void visit(QueueMeterFamily family, double value, QueueMeterSource.Visitor visitor) {
+        if (family == QueueMeterFamily.APPEND_LATENCY || family == QueueMeterFamily.GROUP_LAG) {
+            visit(family, visitor);
+        } else if (!Double.isNaN(value)) {
+            visitor.sample(queue, kind, null, value);
         }
     }
 

@@ -39,6 +39,9 @@ final class SharedGroups {
 
         /** Closes and unregisters a dead-letter queue whose files are about to be deleted. */
         void forgetDeadLetters(TaskQueueHandle dlq);
+
+        /** Has the store's timer visit {@code group} whenever a lease of it will end. */
+        void opened(SharedGroupHandle group);
     }
 
     private final SegmentedLog source;
@@ -163,7 +166,10 @@ final class SharedGroups {
         LogQueueConfig stateConfig = LogQueueConfig.defaults().withDurability(config.redelivery().durability())
                 .withSegmentBytes(config.redelivery().segmentBytes());
         SegmentedLog stateLog = opener.openLog(source.name() + ":" + name, dir, stateConfig);
-        return SharedGroupHandle.open(name, source, offsets, config, stateLog, writer, engine, dlq, opener::commit);
+        SharedGroupHandle group = SharedGroupHandle.open(name, source, offsets, config, stateLog, writer, engine, dlq,
+                opener::commit);
+        opener.opened(group);
+        return group;
     }
 
     List<SegmentedLog> stateLogs() {

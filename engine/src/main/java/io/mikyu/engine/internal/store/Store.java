@@ -179,7 +179,7 @@ public final class Store implements Mikyu, QueueMeterSource {
                 .register(config.meterRegistry()));
         this.openMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
         this.flusher = new BackgroundFlusher(this::allLogs, config.flushInterval().toNanos(), writerMetrics,
-                txns::confirmDurable);
+                txns::confirmDurable, files::dirtiedCount);
         this.housekeeper = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "mikyu-housekeeper");
             t.setDaemon(true);
@@ -195,6 +195,11 @@ public final class Store implements Mikyu, QueueMeterSource {
         timer.scheduleWithFixedDelay(chores::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
         this.backgroundOpener = config.openQueuesInBackground() && (logs.anyUnopened() || tasks.anyUnopened())
                 ? new BackgroundOpener(List.of(logs, tasks)) : null;
+    }
+
+    /** The task queues and shared groups the timer visits now (tests). */
+    int timedQueues() {
+        return tasks.due().size();
     }
 
     /** What recovery did, as it happens: at open for the transaction log, when each queue opens for the rest. */
@@ -464,8 +469,8 @@ public final class Store implements Mikyu, QueueMeterSource {
 
     /** Every open queue's meters, read now (what a metrics endpoint writes when they are not registered). */
     @Override
-    public void visit(Visitor visitor) {
-        queueMeters.visit(visitor);
+    public void visit(Visitor visitor, boolean detail) {
+        queueMeters.visit(visitor, detail);
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.mikyu.engine.internal.store;
 
 import io.mikyu.engine.internal.log.OpenSegmentFiles;
-import io.mikyu.engine.internal.task.SharedGroupHandle;
 import io.mikyu.engine.internal.task.TaskQueueHandle;
 import io.mikyu.engine.internal.txn.TransactionManager;
 import org.slf4j.Logger;
@@ -44,28 +43,17 @@ final class StoreChores {
         return housekeepingFailures.get();
     }
 
+    /**
+     * The timer's round: only the task queues and shared groups waiting for a lease or a delay to end
+     * ({@link io.mikyu.engine.internal.task.DueLedgers}), so an idle store's round visits none.
+     */
     void tick() {
         files.trim(); // channels fsynced since they were last in the way of the bound can go now
-        for (TaskQueueHandle t : tasks.all()) {
-            try {
-                t.tick();
-            } catch (RuntimeException e) {
-                if (!closing.getAsBoolean()) {
-                    LOG.warn("timer of {} failed", t.name(), e);
-                }
+        tasks.due().tick((name, e) -> {
+            if (!closing.getAsBoolean()) {
+                LOG.warn("timer of {} failed", name, e);
             }
-        }
-        for (LogQueueHandle h : logs.all()) {
-            for (SharedGroupHandle g : h.shared().all()) {
-                try {
-                    g.tick();
-                } catch (RuntimeException e) {
-                    if (!closing.getAsBoolean()) {
-                        LOG.warn("timer of shared group {} failed", g.name(), e);
-                    }
-                }
-            }
-        }
+        });
     }
 
     /**

@@ -8,6 +8,7 @@ import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.engine.internal.log.OpenSegmentFiles;
 import io.mikyu.engine.internal.log.SegmentedLog;
 import io.mikyu.engine.internal.memory.TransientMemory;
+import io.mikyu.engine.internal.task.DueLedgers;
 import io.mikyu.engine.internal.task.TaskQueueHandle;
 import io.mikyu.engine.internal.txn.TxOp;
 import io.mikyu.engine.internal.write.GroupCommitWriter;
@@ -45,6 +46,7 @@ final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
     private volatile Consumer<String> owners = name -> { };
     /** What the queues' transient tasks take, against the store's limits. */
     private final TransientMemory transientMemory;
+    private final DueLedgers due = new DueLedgers();
 
     TaskQueues(Path root, EngineConfig config, GroupCommitWriter writer, ByteBuffer writerScratch,
                OpenSegmentFiles files, QueueMeterTable meterTable,
@@ -57,6 +59,11 @@ final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
         this.files = files;
         this.meterTable = meterTable;
         this.transientMemory = new TransientMemory(config);
+    }
+
+    /** The task queues and shared groups waiting for a lease or a delay to end: what the timer visits. */
+    DueLedgers due() {
+        return due;
     }
 
     @Override
@@ -133,10 +140,8 @@ final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
             throw e;
         }
         QueueMeters m = new QueueMeters(meterTable, log, "task");
-        m.read(QueueMeterFamily.DEPTH, handle, h -> h.counts().depth());
-        m.read(QueueMeterFamily.READY, handle, h -> h.counts().ready());
-        m.read(QueueMeterFamily.SCHEDULED, handle, h -> h.counts().scheduled());
-        m.read(QueueMeterFamily.INFLIGHT, handle, h -> h.counts().inFlight());
+        m.taskCounts(handle::counts);
+        due.track(handle);
         m.read(QueueMeterFamily.ACKED, handle, TaskQueueHandle::ackedCount);
         m.read(QueueMeterFamily.DEADLETTERED, handle, TaskQueueHandle::deadLetteredCount);
         TransientMemory.Account transientAccount = transientMemory.account(name);

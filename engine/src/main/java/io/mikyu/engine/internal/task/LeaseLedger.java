@@ -467,6 +467,11 @@ final class LeaseLedger {
         }
     }
 
+    /** Open, with a lease or a delay that will end: what keeps it among the timer's {@link DueLedgers}. */
+    boolean waitsForTime() {
+        return stateLog.isOpen() && state.nextChangeAt() != Long.MAX_VALUE;
+    }
+
     TaskCounts counts() {
         TaskCounts[] c = new TaskCounts[1];
         withLock(() -> {

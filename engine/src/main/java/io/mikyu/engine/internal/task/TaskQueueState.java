@@ -47,6 +47,8 @@ final class TaskQueueState {
      * was a quarter of a core on an idle store). Lowered as entries come, recomputed when the clock is applied.
      */
     private volatile long nextChangeAt = Long.MAX_VALUE;
+    /** Told when {@link #nextChangeAt} goes from none to some time: the store's timer then visits this queue. */
+    private volatile Runnable onArmed;
     private final FilterIndex filters = new FilterIndex();
     /** Message groups: who owns which group, and what a member may take (JMSXGroupID). */
     final MessageGroups groups = new MessageGroups();
@@ -232,7 +234,25 @@ final class TaskQueueState {
     /** Under the lock: sets {@link #nextChangeAt} from what is scheduled and leased now. */
     void refreshNextChange(long now) {
         long wait = millisUntilNextChange(now);
-        nextChangeAt = wait == Long.MAX_VALUE ? Long.MAX_VALUE : now + wait;
+        setNextChange(wait == Long.MAX_VALUE ? Long.MAX_VALUE : now + wait);
+    }
+
+    /** Runs {@code armed} whenever this queue starts waiting for a time, and now if it already does. */
+    void onArmed(Runnable armed) {
+        onArmed = armed;
+        if (nextChangeAt != Long.MAX_VALUE) {
+            armed.run();
+        }
+    }
+
+    /** Written before {@link #onArmed} runs, so a timer that looks after its removal sees it (see DueLedgers). */
+    private void setNextChange(long at) {
+        long before = nextChangeAt;
+        nextChangeAt = at;
+        Runnable armed = onArmed;
+        if (before == Long.MAX_VALUE && at != Long.MAX_VALUE && armed != null) {
+            armed.run();
+        }
     }
 
     /** The steady time by which something may be due (see {@link #nextChangeAt}); read without the lock. */
@@ -243,14 +263,14 @@ final class TaskQueueState {
     private void addScheduled(TaskEntry e) {
         scheduled.add(e);
         if (e.visibleAt < nextChangeAt) {
-            nextChangeAt = e.visibleAt;
+            setNextChange(e.visibleAt);
         }
     }
 
     private void addLeased(TaskEntry e) {
         leased.add(e);
         if (e.leaseUntil < nextChangeAt) {
-            nextChangeAt = e.leaseUntil;
+            setNextChange(e.leaseUntil);
         }
     }
 

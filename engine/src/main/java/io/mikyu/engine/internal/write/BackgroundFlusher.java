@@ -6,6 +6,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -24,10 +25,23 @@ public final class BackgroundFlusher implements AutoCloseable {
     private final WriterMetrics metrics;
     /** Runs after each round: what waits for data to be fsynced (a transaction's APPLIED record) looks again. */
     private final Runnable afterRound;
+    /** Dirty marks set so far, store-wide; {@code null}: walk every round. */
+    private final LongSupplier dirtied;
     private volatile boolean running = true;
 
     public BackgroundFlusher(Supplier<? extends Collection<? extends WriteTarget>> targets, long intervalNanos,
                              WriterMetrics metrics, Runnable afterRound) {
+        this(targets, intervalNanos, metrics, afterRound, null);
+    }
+
+    /**
+     * @param dirtied how many dirty marks were set so far (read before a walk): a round that finds it unchanged,
+     *                after a round that left nothing dirty, walks no target. With tens of thousands of queues the
+     *                walk itself, five times a second, was what an idle store spent most on.
+     */
+    public BackgroundFlusher(Supplier<? extends Collection<? extends WriteTarget>> targets, long intervalNanos,
+                             WriterMetrics metrics, Runnable afterRound, LongSupplier dirtied) {
+        this.dirtied = dirtied;
         this.targets = targets;
         this.intervalNanos = intervalNanos;
         this.metrics = metrics;
@@ -38,9 +52,15 @@ public final class BackgroundFlusher implements AutoCloseable {
     }
 
     private void run() {
+        long walkedAt = Long.MIN_VALUE;
+        boolean leftDirty = true;
         while (running) {
             long start = System.nanoTime();
-            flushAll();
+            long marks = dirtied == null ? 0 : dirtied.getAsLong();
+            if (dirtied == null || marks != walkedAt || leftDirty) {
+                walkedAt = marks;
+                leftDirty = flushAll();
+            }
             try {
                 afterRound.run();
             } catch (RuntimeException e) {
@@ -53,8 +73,9 @@ public final class BackgroundFlusher implements AutoCloseable {
         }
     }
 
-    /** fsyncs every dirty target now. */
-    public void flushAll() {
+    /** fsyncs every dirty target now; {@code true} if one is still dirty (its fsync failed). */
+    public boolean flushAll() {
+        boolean leftDirty = false;
         for (WriteTarget target : targets.get()) {
             // A target stopped by a failed fsync is not tried again: its error was reported once, where it happened.
             if (target.isOpen() && target.isDirty() && target.failure() == null) {
@@ -62,6 +83,7 @@ public final class BackgroundFlusher implements AutoCloseable {
                     target.force();
                     metrics.backgroundFsync();
                 } catch (IOException | RuntimeException e) {
+                    leftDirty = true;
                     if (target.isOpen()) {
                         metrics.fsyncFailure();
                         LOG.error("background fsync of {} failed; it is stopped until the store is reopened",
@@ -70,6 +92,7 @@ public final class BackgroundFlusher implements AutoCloseable {
                 }
             }
         }
+        return leftDirty;
     }
 
     @Override

@@ -56,4 +56,28 @@ class NextChangeTest {
         state.refreshNextChange(clock.steadyMillis());
         assertEquals(Long.MAX_VALUE, state.nextChangeAt());
     }
+
+    @Test
+    void shouldTellTheTimerOnceWhenTheQueueStartsWaitingForATime() {
+        int[] armed = new int[1];
+        state.onArmed(() -> armed[0]++);
+        long now = clock.steadyMillis();
+        state.enqueued(1, new Meta(4, 0, 0), clock.wallMillis(), Headers.EMPTY, now);
+        state.enqueued(2, new Meta(4, 0, 0), clock.wallMillis(), Headers.EMPTY, now);
+        assertEquals(0, armed[0], "ready tasks wait for no time");
+
+        state.lease(1, null, now, now + 1_000);
+        assertEquals(1, armed[0], "a lease that will end");
+        state.lease(1, null, now, now + 500);
+        assertEquals(1, armed[0], "already waiting: the timer visits it anyway");
+    }
+
+    @Test
+    void shouldTellTheTimerAtOnceOfAQueueThatAlreadyWaits() {
+        long now = clock.steadyMillis();
+        state.enqueued(1, new Meta(4, clock.wallMillis() + 5_000, 0), clock.wallMillis(), Headers.EMPTY, now);
+        int[] armed = new int[1];
+        state.onArmed(() -> armed[0]++);
+        assertEquals(1, armed[0], "recovered with a delayed task");
+    }
 }
