@@ -5,6 +5,7 @@ import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.RecoveryReport;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
+import io.mikyu.engine.internal.files.Directories;
 import io.mikyu.engine.internal.log.OpenSegmentFiles;
 import io.mikyu.engine.internal.log.SegmentedLog;
 import io.mikyu.engine.internal.memory.TransientMemory;
@@ -64,10 +65,17 @@ final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
         return QueueConfigFile.readTask(dir);
     }
 
+    /**
+     * The settings, the dead-letter folder and both first segments, so that opening the new queue writes nothing:
+     * the folder's fsync covers every entry but those of {@code dlq/}, fsynced here.
+     */
     @Override
     void prepare(Path tmp, TaskQueueConfig queueConfig) throws IOException {
-        Files.createDirectories(tmp.resolve(DLQ_DIRECTORY));
-        QueueConfigFile.write(tmp, queueConfig);
+        Path dlq = Files.createDirectory(tmp.resolve(DLQ_DIRECTORY));
+        QueueConfigFile.writeNew(tmp, queueConfig);
+        SegmentedLog.prepareFirstSegment(tmp);
+        SegmentedLog.prepareFirstSegment(dlq);
+        Directories.fsync(dlq);
     }
 
     /** How a shared group's dead-letter queue ({@code <log>:<group>/dlq}) gets its log queue opened. */
