@@ -26,7 +26,8 @@ import java.util.function.Consumer;
 
 /**
  * The store's task queues ({@code <data>/task/<name>/}), each with its dead-letter queue in {@code dlq/}, and the
- * dead-letter queues of shared groups, all by name. Create and delete are serialized by the store.
+ * dead-letter queues of shared groups, all by name. The store serializes create and delete of one name (a queue's
+ * dead-letter queue's name counting as its queue's), not of different names.
  */
 final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
 
