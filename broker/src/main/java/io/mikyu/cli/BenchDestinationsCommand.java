@@ -45,6 +45,7 @@ import java.util.function.Supplier;
         footer = {"", "Examples:",
             "  mikyu bench destinations --queues 1000 --topics 1000",
             "  mikyu bench destinations --queues 10000 --topics 10000 --data-dir /tmp/many --idle 60s",
+            "  mikyu bench destinations --queues 10000 --topics 10000 --threads 8",
             "  mikyu bench destinations --target tcp://127.0.0.1:7420 --metrics http://127.0.0.1:9464/metrics"})
 final class BenchDestinationsCommand implements Callable<Integer> {
 
@@ -58,6 +59,11 @@ final class BenchDestinationsCommand implements Callable<Integer> {
     @Option(names = "--topics", paramLabel = "N", defaultValue = "1000",
             description = "Log queues dest-t-00000.., each with a consumer group (default: ${DEFAULT-VALUE}).")
     int topics;
+
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "1",
+            description = "Threads creating the destinations at once, as the tenants of an application would"
+                    + " (default: ${DEFAULT-VALUE}).")
+    int threads;
 
     @Option(names = "--idle", paramLabel = "DURATION", defaultValue = "10s", converter = Units.DurationConverter.class,
             description = "How long to measure the CPU used while nothing happens (default: ${DEFAULT-VALUE}).")
@@ -80,7 +86,7 @@ final class BenchDestinationsCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         DestinationsBench bench;
         try {
-            bench = new DestinationsBench(queues, topics);
+            bench = new DestinationsBench(queues, topics, threads);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -91,7 +97,7 @@ final class BenchDestinationsCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--target and --metrics go together: the daemon and"
                     + " where it publishes its meters (its --metrics-port)");
         }
-        json.put("queues", queues).put("topics", topics).put("access", target == null ? "embedded" : "remote");
+        json.put("queues", queues).put("topics", topics).put("threads", threads).put("access", target == null ? "embedded" : "remote");
         if (target != null) {
             measureDaemon(bench);
         } else {
