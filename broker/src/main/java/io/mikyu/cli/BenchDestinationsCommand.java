@@ -49,6 +49,7 @@ import java.util.function.Supplier;
             "  mikyu bench destinations --queues 1000 --topics 1000",
             "  mikyu bench destinations --queues 10000 --topics 10000 --data-dir /tmp/many --idle 60s",
             "  mikyu bench destinations --queues 10000 --topics 10000 --data-dir /tmp/many --reuse",
+            "  mikyu bench destinations --queues 10000 --topics 10000 --threads 8",
             "  mikyu bench destinations --target tcp://127.0.0.1:7420 --metrics http://127.0.0.1:9464/metrics"})
 final class BenchDestinationsCommand implements Callable<Integer> {
 
@@ -62,6 +63,11 @@ final class BenchDestinationsCommand implements Callable<Integer> {
     @Option(names = "--topics", paramLabel = "N", defaultValue = "1000",
             description = "Log queues dest-t-00000.., each with a consumer group (default: ${DEFAULT-VALUE}).")
     int topics;
+
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "1",
+            description = "Threads creating the destinations at once, as the tenants of an application would"
+                    + " (default: ${DEFAULT-VALUE}).")
+    int threads;
 
     @Option(names = "--idle", paramLabel = "DURATION", defaultValue = "10s", converter = Units.DurationConverter.class,
             description = "How long to measure the CPU used while nothing happens (default: ${DEFAULT-VALUE}).")
@@ -89,7 +95,7 @@ final class BenchDestinationsCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         DestinationsBench bench;
         try {
-            bench = new DestinationsBench(queues, topics);
+            bench = new DestinationsBench(queues, topics, threads);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -103,8 +109,8 @@ final class BenchDestinationsCommand implements Callable<Integer> {
         if (reuse && (dataDir == null || !Files.isDirectory(dataDir))) {
             throw new ParameterException(spec.commandLine(), "--reuse needs the --data-dir of an existing store");
         }
-        json.put("queues", queues).put("topics", topics).put("access", target == null ? "embedded" : "remote")
-                .put("reuse", reuse);
+        json.put("queues", queues).put("topics", topics).put("threads", threads)
+                .put("access", target == null ? "embedded" : "remote").put("reuse", reuse);
         if (target != null) {
             measureDaemon(bench);
         } else {

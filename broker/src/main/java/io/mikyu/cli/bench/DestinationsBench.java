@@ -13,8 +13,13 @@ import io.mikyu.engine.TaskQueueConfig;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Many destinations as the JMS provider stores them: {@code queues} task queues (a JMS queue each) and
@@ -31,8 +36,17 @@ public final class DestinationsBench {
 
     private final int queues;
     private final int topics;
+    /** Threads creating at once, as the tenants of a multi-tenant application would. */
+    private final int threads;
 
     public DestinationsBench(int queues, int topics) {
+        this(queues, topics, 1);
+    }
+
+    public DestinationsBench(int queues, int topics, int threads) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("--threads must be at least 1");
+        }
         if (queues < 0 || topics < 0) {
             throw new IllegalArgumentException("--queues and --topics must not be negative");
         }
@@ -41,6 +55,7 @@ public final class DestinationsBench {
         }
         this.queues = queues;
         this.topics = topics;
+        this.threads = threads;
     }
 
     public int queues() {
@@ -59,16 +74,43 @@ public final class DestinationsBench {
         return String.format("dest-t-%05d", i);
     }
 
-    /** Creates every destination (or finds it, in a store that has them); returns the milliseconds taken. */
-    public double create(Mikyu store) {
+    /**
+     * Creates every destination (or finds it, in a store that has them); returns the milliseconds taken. With
+     * several threads, thread {@code t} creates every {@code threads}-th queue and topic from {@code t} on.
+     */
+    public double create(Mikyu store) throws InterruptedException {
         long start = System.nanoTime();
-        for (int i = 0; i < queues; i++) {
-            store.getOrCreateTaskQueue(queueName(i), TaskQueueConfig.defaults());
+        if (threads == 1) {
+            createShare(store, 0);
+            return millisSince(start);
         }
-        for (int i = 0; i < topics; i++) {
-            store.getOrCreateLog(topicName(i), LogQueueConfig.defaults()).group(SUBSCRIPTION);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> shares = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int first = t;
+                shares.add(pool.submit(() -> createShare(store, first)));
+            }
+            for (Future<?> share : shares) {
+                try {
+                    share.get();
+                } catch (ExecutionException e) {
+                    throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+                }
+            }
+        } finally {
+            pool.shutdownNow();
         }
         return millisSince(start);
+    }
+
+    private void createShare(Mikyu store, int first) {
+        for (int i = first; i < queues; i += threads) {
+            store.getOrCreateTaskQueue(queueName(i), TaskQueueConfig.defaults());
+        }
+        for (int i = first; i < topics; i += threads) {
+            store.getOrCreateLog(topicName(i), LogQueueConfig.defaults()).group(SUBSCRIPTION);
+        }
     }
 
     /**

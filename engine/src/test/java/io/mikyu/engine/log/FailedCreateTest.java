@@ -15,8 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * A queue whose creation failed after its folder was renamed into place (the fsync making the rename durable
- * failed, or its first segment could not be written): the creation reports the I/O error, and trying again once
+ * A queue whose creation failed (the fsync making its folder's rename durable failed, or its first segment could
+ * not be written while the folder was filled): the creation reports the I/O error, and trying again once
  * the disk answers creates the queue, instead of failing for good on the folder the failed attempt left.
  */
 @Timeout(60)
@@ -56,9 +56,11 @@ class FailedCreateTest {
 
     @Test
     void aTaskQueueWhoseFirstSegmentCouldNotBeWrittenCanBeCreatedAgain() throws Exception {
-        Path jobs = data.toAbsolutePath().normalize().resolve("task").resolve("jobs");
+        Path tasks = data.toAbsolutePath().normalize().resolve("task");
         try (FaultyFileChannels disk = FaultyFileChannels.install(data); Mikyu store = Mikyu.open(data)) {
-            disk.failWritesWithNoSpace(f -> f.startsWith(jobs) && f.toString().endsWith(".seg"));
+            // the first segments are written while the queue's folder is filled, under a temporary name
+            disk.failWritesWithNoSpace(f -> f.startsWith(tasks) && f.toString().contains("jobs")
+                    && f.toString().endsWith(".seg"));
             assertThatThrownBy(() -> store.createTaskQueue("jobs")).hasStackTraceContaining("No space left");
             disk.heal();
             store.getOrCreateTaskQueue("jobs", io.mikyu.engine.TaskQueueConfig.defaults()).enqueue(Task.of("kept"));
@@ -70,9 +72,10 @@ class FailedCreateTest {
 
     @Test
     void aLogQueueWhoseFirstSegmentCouldNotBeWrittenCanBeCreatedAgain() throws Exception {
-        Path q = data.toAbsolutePath().normalize().resolve("log").resolve("q");
+        Path logs = data.toAbsolutePath().normalize().resolve("log");
         try (FaultyFileChannels disk = FaultyFileChannels.install(data); Mikyu store = Mikyu.open(data)) {
-            disk.failWritesWithNoSpace(f -> f.startsWith(q) && f.toString().endsWith(".seg"));
+            disk.failWritesWithNoSpace(f -> f.startsWith(logs) && f.getParent().getFileName().toString()
+                    .matches("\\.?q(\\.creating)?") && f.toString().endsWith(".seg"));
             assertThatThrownBy(() -> store.createLog("q")).hasStackTraceContaining("No space left");
             disk.heal();
             store.createLog("q").append(Entry.of("kept"));

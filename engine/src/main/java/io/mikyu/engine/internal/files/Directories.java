@@ -72,6 +72,15 @@ public final class Directories {
      * whole and can be tried again.
      */
     public static Path createAtomically(Path root, String name, Initializer init) throws IOException {
+        return createAtomically(root, name, init, () -> fsync(root));
+    }
+
+    /**
+     * As {@link #createAtomically(Path, String, Initializer)}, with the rename made durable by {@code rootFsync}
+     * (an fsync of {@code root}, shared by the creates that run at once: {@link GroupedFsync}).
+     */
+    public static Path createAtomically(Path root, String name, Initializer init, Runnable rootFsync)
+            throws IOException {
         Path tmp = root.resolve("." + name + ".creating");
         Path dir = root.resolve(name);
         deleteRecursively(tmp);
@@ -80,7 +89,7 @@ public final class Directories {
         fsync(tmp); // its entries (files written by init are fsynced by it) before the rename publishes them
         Files.move(tmp, dir, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         try {
-            fsync(root);
+            rootFsync.run();
         } catch (RuntimeException e) {
             discard(dir, e);
             throw e;

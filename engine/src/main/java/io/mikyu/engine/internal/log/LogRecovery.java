@@ -115,6 +115,14 @@ public final class LogRecovery {
                 Files.deleteIfExists(indexFile);
                 return null;
             }
+            if (last && fileSize == SegmentDescriptor.HEADER_LENGTH && !Files.exists(indexFile)) {
+                // written empty when its log was created, never appended to: nothing to scan or report
+                LogSegment seg = LogSegment.recovered(file, base, ch, files, new SegmentIndex(base), fileSize, base,
+                        fileSize, false);
+                seg.dirty = true; // its header is fsynced with the first flush, as a segment made by create()
+                keep = true;
+                return seg;
+            }
             String[] problem = new String[1];
             SegmentIndex.Loaded loaded = SegmentIndex.load(indexFile, base, problem);
             if (loaded != null && loaded.segmentBytes() == fileSize) {

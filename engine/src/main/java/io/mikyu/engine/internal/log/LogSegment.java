@@ -98,6 +98,14 @@ final class LogSegment {
         }
     }
 
+    /** Writes an empty segment's file (its header) without fsyncing it or its directory; see {@link #create}. */
+    static void writeEmpty(Path dir, long baseOffset) throws IOException {
+        Path file = dir.resolve(SegmentDescriptor.fileName(baseOffset));
+        try (FileChannel ch = FileChannels.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            writeFully(ch, SegmentDescriptor.header(baseOffset, System.currentTimeMillis()), 0);
+        }
+    }
+
     /** Wraps a recovered segment file; {@code channel} (open for reading and writing) is handed to {@code files}. */
     static LogSegment recovered(Path file, long baseOffset, FileChannel channel, OpenSegmentFiles files,
                                 SegmentIndex index, long size, long nextOffset, long fileSize, boolean sealed)

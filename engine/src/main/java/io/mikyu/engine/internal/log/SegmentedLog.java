@@ -99,6 +99,16 @@ public final class SegmentedLog implements WriteTarget {
                 LogRecovery.recover(dir, config, engine, files, listener));
     }
 
+    /**
+     * Writes the first segment of a log about to be created into {@code dir}, a folder not yet published (see
+     * {@code Directories.createAtomically}): the folder's fsync before its rename makes the file's entry durable,
+     * so opening the log costs no directory fsync. The header is not fsynced: the first fsync of the segment
+     * covers it, and a header lost before that is recreated on open (see {@link LogRecovery}).
+     */
+    public static void prepareFirstSegment(Path dir) throws IOException {
+        LogSegment.writeEmpty(dir, 0);
+    }
+
     public String name() {
         return name;
     }

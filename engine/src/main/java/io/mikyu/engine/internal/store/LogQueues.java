@@ -62,9 +62,11 @@ final class LogQueues extends QueueRegistry<LogQueueHandle, LogQueueConfig> {
         return QueueConfigFile.read(dir);
     }
 
+    /** The settings and the first segment; the offsets file is written with the first consumer group. */
     @Override
     void prepare(Path tmp, LogQueueConfig queueConfig) throws IOException {
-        QueueConfigFile.write(tmp, queueConfig);
+        QueueConfigFile.writeNew(tmp, queueConfig);
+        SegmentedLog.prepareFirstSegment(tmp);
     }
 
     @Override

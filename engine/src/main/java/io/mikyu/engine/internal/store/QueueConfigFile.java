@@ -29,7 +29,24 @@ final class QueueConfigFile {
     }
 
     static void write(Path dir, LogQueueConfig c) throws IOException {
-        String text = MAGIC + "\n"
+        DurableFiles.write(dir.resolve(FILE_NAME), text(c).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Writes the settings of a queue being created into its folder before the folder is published: the file is
+     * fsynced, its entry is made durable by the folder's fsync ({@link DurableFiles#writeNew}).
+     */
+    static void writeNew(Path dir, LogQueueConfig c) throws IOException {
+        DurableFiles.writeNew(dir.resolve(FILE_NAME), text(c).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** As {@link #writeNew(Path, LogQueueConfig)}, for a task queue. */
+    static void writeNew(Path dir, TaskQueueConfig c) throws IOException {
+        DurableFiles.writeNew(dir.resolve(FILE_NAME), taskText(c).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String text(LogQueueConfig c) {
+        return MAGIC + "\n"
                 + "kind=log\n"
                 + "durability=" + c.durability().name().toLowerCase() + "\n"
                 + "retention.age.ms=" + (c.retentionAge() == null ? "" : c.retentionAge().toMillis()) + "\n"
@@ -37,7 +54,6 @@ final class QueueConfigFile {
                 + "compacted=" + c.compacted() + "\n"
                 + "tombstone.retention.ms=" + c.tombstoneRetention().toMillis() + "\n"
                 + "segment.bytes=" + c.segmentBytes() + "\n";
-        DurableFiles.write(dir.resolve(FILE_NAME), text.getBytes(StandardCharsets.UTF_8));
     }
 
     static void write(Path dir, TaskQueueConfig c) throws IOException {

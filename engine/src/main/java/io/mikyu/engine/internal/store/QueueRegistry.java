@@ -5,6 +5,7 @@ import io.mikyu.engine.QueueNotFoundException;
 import io.mikyu.engine.RecoveryReport;
 import io.mikyu.engine.StoreClosedException;
 import io.mikyu.engine.internal.files.Directories;
+import io.mikyu.engine.internal.files.GroupedFsync;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,8 +28,9 @@ import java.util.stream.Stream;
 /**
  * The store's queues of one kind, by name, each in its own folder under {@code root} with its settings in
  * {@link QueueConfigFile}: finding them at open, opening each on its first use, creating one atomically, finding
- * one. What a queue is made of and how it opens and closes is the subclass's. Create and delete are serialized by
- * the store.
+ * one. What a queue is made of and how it opens and closes is the subclass's. The store serializes create and
+ * delete of one name, not of different names: creates of different queues run at once and share the fsync of
+ * {@code root} that publishes their folders ({@link GroupedFsync}).
  *
  * <p>A queue found at open is only named ({@link #unopened}): its settings, index, segments and ledger are read,
  * and its recovery done, when something first asks for it ({@link #find}), so that opening a store of many queues
@@ -44,6 +46,8 @@ abstract class QueueRegistry<H, C> {
     /** What the queues are, for messages: "log queue" or "task queue". */
     private final String kind;
     final ConcurrentHashMap<String, H> queues = new ConcurrentHashMap<>();
+    /** The fsync of {@link #root} that makes a created queue's folder durable, shared by creates running at once. */
+    private final GroupedFsync rootFsync;
     /** Queues found with an unreadable queue.conf: not opened, their names kept from reuse. */
     private final Set<String> quarantined = ConcurrentHashMap.newKeySet();
     /** Queues found at open and not opened yet, by name: their folders. */
@@ -59,6 +63,7 @@ abstract class QueueRegistry<H, C> {
         this.root = root;
         this.recovery = recovery;
         this.kind = kind;
+        this.rootFsync = new GroupedFsync(root);
     }
 
     /** Reads the settings in a queue's folder. */
@@ -178,7 +183,7 @@ abstract class QueueRegistry<H, C> {
             throw new QueueExistsException(QueueConfigFile.quarantinedMessage(kind, name));
         }
         try {
-            Path dir = Directories.createAtomically(root, name, tmp -> prepare(tmp, queueConfig));
+            Path dir = Directories.createAtomically(root, name, tmp -> prepare(tmp, queueConfig), rootFsync::fsync);
             H handle;
             try {
                 handle = open(name, dir, queueConfig);

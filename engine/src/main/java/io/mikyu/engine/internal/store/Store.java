@@ -96,6 +96,8 @@ public final class Store implements Mikyu, QueueMeterSource {
     private final ScheduledExecutorService timer;
     private static final long TICK_MILLIS = 100;
     private TransactionManager transactions;
+    /** Creates of different names run at once; deletes and the close alone. */
+    private final CatalogLocks catalogLocks = new CatalogLocks();
     private final List<RecoveryReport.Event> recoveryEvents = Collections.synchronizedList(new ArrayList<>());
     /** How long the store's own open took (the queues open later: on first use, or in the background). */
     private final long openMillis;
@@ -378,9 +380,11 @@ public final class Store implements Mikyu, QueueMeterSource {
     }
 
     @Override
-    public synchronized LogQueue createLog(String name, LogQueueConfig queueConfig) {
-        checkOpen();
-        return logs.create(name, queueConfig);
+    public LogQueue createLog(String name, LogQueueConfig queueConfig) {
+        return catalogLocks.creatingLog(name, () -> {
+            checkOpen();
+            return logs.create(name, queueConfig);
+        });
     }
 
     /** Uses the store's {@link EngineConfig#defaultDurability()}. */
@@ -390,10 +394,17 @@ public final class Store implements Mikyu, QueueMeterSource {
     }
 
     @Override
-    public synchronized LogQueue getOrCreateLog(String name, LogQueueConfig queueConfig) {
+    public LogQueue getOrCreateLog(String name, LogQueueConfig queueConfig) {
         checkOpen();
-        LogQueueHandle existing = logs.find(name);
-        return existing != null ? existing : logs.create(name, queueConfig);
+        LogQueueHandle found = logs.find(name);
+        if (found != null) {
+            return found;
+        }
+        return catalogLocks.creatingLog(name, () -> {
+            checkOpen();
+            LogQueueHandle existing = logs.find(name);
+            return existing != null ? existing : logs.create(name, queueConfig);
+        });
     }
 
     @Override
@@ -403,15 +414,19 @@ public final class Store implements Mikyu, QueueMeterSource {
     }
 
     @Override
-    public synchronized boolean deleteLog(String name) {
-        checkOpen();
-        return logs.delete(name);
+    public boolean deleteLog(String name) {
+        return catalogLocks.alone(() -> {
+            checkOpen();
+            return logs.delete(name);
+        });
     }
 
     @Override
-    public synchronized TaskQueue createTaskQueue(String name, TaskQueueConfig queueConfig) {
-        checkOpen();
-        return tasks.create(name, queueConfig);
+    public TaskQueue createTaskQueue(String name, TaskQueueConfig queueConfig) {
+        return catalogLocks.creatingTask(name, () -> {
+            checkOpen();
+            return tasks.create(name, queueConfig);
+        });
     }
 
     @Override
@@ -420,10 +435,17 @@ public final class Store implements Mikyu, QueueMeterSource {
     }
 
     @Override
-    public synchronized TaskQueue getOrCreateTaskQueue(String name, TaskQueueConfig queueConfig) {
+    public TaskQueue getOrCreateTaskQueue(String name, TaskQueueConfig queueConfig) {
         checkOpen();
-        TaskQueueHandle existing = tasks.find(name);
-        return existing != null ? existing : tasks.create(name, queueConfig);
+        TaskQueueHandle found = tasks.find(name);
+        if (found != null) {
+            return found;
+        }
+        return catalogLocks.creatingTask(name, () -> {
+            checkOpen();
+            TaskQueueHandle existing = tasks.find(name);
+            return existing != null ? existing : tasks.create(name, queueConfig);
+        });
     }
 
     @Override
@@ -433,9 +455,11 @@ public final class Store implements Mikyu, QueueMeterSource {
     }
 
     @Override
-    public synchronized boolean deleteTaskQueue(String name) {
-        checkOpen();
-        return tasks.delete(name);
+    public boolean deleteTaskQueue(String name) {
+        return catalogLocks.alone(() -> {
+            checkOpen();
+            return tasks.delete(name);
+        });
     }
 
     @Override
@@ -540,11 +564,15 @@ public final class Store implements Mikyu, QueueMeterSource {
 
     @Override
     public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
+        boolean wasClosed = catalogLocks.alone(() -> { // waits for the creates and deletes under way
+            synchronized (this) {
+                boolean was = closed;
+                closed = true;
+                return was;
             }
-            closed = true;
+        });
+        if (wasClosed) {
+            return;
         }
         if (backgroundOpener != null) {
             backgroundOpener.close();

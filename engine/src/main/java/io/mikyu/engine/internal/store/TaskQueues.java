@@ -5,6 +5,7 @@ import io.mikyu.engine.LogQueueConfig;
 import io.mikyu.engine.RecoveryReport;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
+import io.mikyu.engine.internal.files.Directories;
 import io.mikyu.engine.internal.log.OpenSegmentFiles;
 import io.mikyu.engine.internal.log.SegmentedLog;
 import io.mikyu.engine.internal.memory.TransientMemory;
@@ -26,7 +27,8 @@ import java.util.function.Consumer;
 
 /**
  * The store's task queues ({@code <data>/task/<name>/}), each with its dead-letter queue in {@code dlq/}, and the
- * dead-letter queues of shared groups, all by name. Create and delete are serialized by the store.
+ * dead-letter queues of shared groups, all by name. The store serializes create and delete of one name (a queue's
+ * dead-letter queue's name counting as its queue's), not of different names.
  */
 final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
 
@@ -71,10 +73,17 @@ final class TaskQueues extends QueueRegistry<TaskQueueHandle, TaskQueueConfig> {
         return QueueConfigFile.readTask(dir);
     }
 
+    /**
+     * The settings, the dead-letter folder and both first segments, so that opening the new queue writes nothing:
+     * the folder's fsync covers every entry but those of {@code dlq/}, fsynced here.
+     */
     @Override
     void prepare(Path tmp, TaskQueueConfig queueConfig) throws IOException {
-        Files.createDirectories(tmp.resolve(DLQ_DIRECTORY));
-        QueueConfigFile.write(tmp, queueConfig);
+        Path dlq = Files.createDirectory(tmp.resolve(DLQ_DIRECTORY));
+        QueueConfigFile.writeNew(tmp, queueConfig);
+        SegmentedLog.prepareFirstSegment(tmp);
+        SegmentedLog.prepareFirstSegment(dlq);
+        Directories.fsync(dlq);
     }
 
     /** How a shared group's dead-letter queue ({@code <log>:<group>/dlq}) gets its log queue opened. */

@@ -28,7 +28,8 @@ import java.util.zip.CRC32C;
 
 /**
  * Durable committed offsets of a queue's consumer groups, in the side file {@code offsets.log}
- * ({@link OffsetsDescriptor}). A commit appends one checksummed entry and fsyncs before returning. Commits are
+ * ({@link OffsetsDescriptor}), written with the first commit (a queue without groups has none). A commit appends
+ * one checksummed entry and fsyncs before returning. Commits are
  * rare next to appends (one per poll loop, not per record), so they take a lock instead of the writer thread.
  * The file is open only during a commit: an open and a close cost microseconds next to its fsync, and a store with
  * ten thousand subscribed topics would otherwise hold ten thousand descriptors for them.
@@ -60,8 +61,7 @@ public final class OffsetStore implements AutoCloseable {
     private void load(Path queueDir, EngineConfig engine, Consumer<RecoveryReport.Event> report) throws IOException {
         Files.deleteIfExists(file.resolveSibling(FILE_NAME + ".tmp"));
         if (!Files.exists(file)) {
-            rewrite();
-            return;
+            return; // no group yet: the file is written with the first commit
         }
         byte[] bytes = Files.readAllBytes(file);
         ByteBuffer buf = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
@@ -154,6 +154,21 @@ public final class OffsetStore implements AutoCloseable {
                     + " are closed");
         }
         try {
+            if (size == 0) { // no file yet: write it whole, with this entry
+                Long before = committed.get(group);
+                put(group, offset);
+                try {
+                    rewrite();
+                } catch (IOException | RuntimeException e) {
+                    if (before == null) {
+                        committed.remove(group);
+                    } else {
+                        committed.put(group, before);
+                    }
+                    throw e;
+                }
+                return;
+            }
             ByteBuffer entry = encode(group, offset);
             long pos = size;
             try (FileChannel channel = FileChannels.open(file, StandardOpenOption.WRITE)) {
@@ -163,16 +178,20 @@ public final class OffsetStore implements AutoCloseable {
                 channel.force(false);
             }
             size = pos;
-            if (offset == OffsetsDescriptor.DELETED) {
-                committed.remove(group);
-            } else {
-                committed.put(group, offset);
-            }
+            put(group, offset);
             if (size > REWRITE_SLACK + (long) committed.size() * 128) {
                 rewrite();
             }
         } catch (IOException e) {
             throw new UncheckedIOException("committing offset of group '" + group + "' to " + file, e);
+        }
+    }
+
+    private void put(String group, long offset) {
+        if (offset == OffsetsDescriptor.DELETED) {
+            committed.remove(group);
+        } else {
+            committed.put(group, offset);
         }
     }
 
