@@ -523,6 +523,21 @@ public final class ShareLeases implements AutoCloseable {
         }
     }
 
+    /**
+     * Gives the strays past {@code offset} back to the group, after the record at {@code offset} went back to it:
+     * else they, acquired ahead, would be handed out before it, where the group hands out the records it holds
+     * lowest offset first (a JMS queue's order from one producer to one consumer across a recover, a rollback or a
+     * consumer's close). Their next delivery does not count this one ({@link DeliveryCounts#notShown}).
+     */
+    private void releaseStraysAfter(long offset) {
+        for (Stray s : strays) {
+            if (s.record().offset() > offset && strays.remove(s)) {
+                DeliveryCounts.SEEN.notShown(countScope, s.record().offset());
+                s.member().acknowledge(s.record(), AcknowledgeType.RELEASE);
+            }
+        }
+    }
+
     /** Wakes fetches waiting for an idle member ({@link #idleMember}). */
     private void memberMayBeIdle() {
         synchronized (settled) {
@@ -556,6 +571,8 @@ public final class ShareLeases implements AutoCloseable {
         KafkaException refused = h.member().acknowledge(h.record(), type);
         if (type == AcknowledgeType.ACCEPT) {
             accepted(h.record(), refused);
+        } else {
+            releaseStraysAfter(h.record().offset());
         }
         memberMayBeIdle();
         if (refused != null) {
