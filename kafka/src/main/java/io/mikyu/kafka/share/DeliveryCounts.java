@@ -45,7 +45,8 @@ final class DeliveryCounts {
 
     /**
      * A delivery Kafka counted for {@code offset} was never shown: the record was acquired by a fetch no one waited
-     * for and released undelivered. Its next delivery's count leaves it out.
+     * for (or ahead of what a fetch asked) and released undelivered. The counts of its later deliveries in this JVM
+     * leave it out, until it is finished: a record released so, delivered and then nacked shows 1 and then 2.
      */
     synchronized void notShown(String scope, long offset) {
         notShown.merge(new Key(scope, offset), 1, Integer::sum);
@@ -58,7 +59,7 @@ final class DeliveryCounts {
      */
     synchronized int delivered(String scope, long offset, int counted) {
         Key key = new Key(scope, offset);
-        Integer skipped = notShown.remove(key);
+        Integer skipped = notShown.get(key);
         counted = Math.max(1, counted - (skipped == null ? 0 : skipped));
         Integer before = counts.remove(key);
         int shown = before == null ? counted : Math.max(counted, before + 1);

@@ -103,6 +103,18 @@ public final class ShareLeases implements AutoCloseable {
 
     private static final Duration FETCH_STEP = Duration.ofMillis(500);
     /**
+     * The fewest records a member acquires per share fetch (its {@code max.poll.records}), whatever the fetch that
+     * made it asked; what a fetch did not ask for becomes a stray, taken first by the next fetch. A member's limit is
+     * fixed when it is made, and the JMS provider's first fetch asks for one record and asks for more only once a
+     * fetch filled what it asked: members made for it acquired one record per share fetch for ever, and each next
+     * fetch waited for that one record's ack (the provider writes automatic acks within 50 ms) or made a new member
+     * (a group join). A durable subscriber received some 15 messages a second where plain Kafka clients on the same
+     * cluster received 100 or more (bench/kafka, docs/performance.md). 64 is the provider's default prefetch.
+     */
+    static final int MEMBER_BATCH = 64;
+    /** The most records a member acquires per share fetch (Kafka's default {@code max.poll.records}). */
+    private static final int MAX_MEMBER_BATCH = 500;
+    /**
      * How long a fetch waits (within its own wait) for a member to become idle before it makes a new one. Without
      * it every fetch made while the members held records made a member: a JMS consumer acks in batches (64, or
      * after 50 ms), so each of its fetches found its last member busy, and a 20 s run of four consumers ended with
@@ -200,8 +212,14 @@ public final class ShareLeases implements AutoCloseable {
             ShareMember member = idleMember(max, deadline);
             answeredBefore.putIfAbsent(member, member.fetchesAnswered());
             long left = Math.max(0, deadline - System.nanoTime());
+            long polledAt = System.currentTimeMillis();
             for (ConsumerRecord<byte[], byte[]> r : member.poll(Duration.ofNanos(Math.min(left, FETCH_STEP.toNanos())))) {
-                Acquired a = handOut(member, r, System.currentTimeMillis());
+                if (out.size() >= max) {
+                    // Acquired beyond what this fetch asked (a member acquires up to MEMBER_BATCH): the next fetch's.
+                    strays.addLast(new Stray(member, r, polledAt));
+                    continue;
+                }
+                Acquired a = handOut(member, r, polledAt);
                 if (a != null) {
                     out.add(a);
                 }
@@ -319,7 +337,7 @@ public final class ShareLeases implements AutoCloseable {
         if (closed) {
             throw new StoreClosedException("'" + queue + "' is closed");
         }
-        ShareMember m = new ShareMember(cluster, group, topic, Math.max(1, Math.min(max, 500)));
+        ShareMember m = new ShareMember(cluster, group, topic, Math.min(MAX_MEMBER_BATCH, Math.max(max, MEMBER_BATCH)));
         m.claimIfIdle();
         if (members.isEmpty() && startedAt == 0) {
             startedAt = System.nanoTime();
@@ -505,6 +523,21 @@ public final class ShareLeases implements AutoCloseable {
         }
     }
 
+    /**
+     * Gives the strays past {@code offset} back to the group, after the record at {@code offset} went back to it:
+     * else they, acquired ahead, would be handed out before it, where the group hands out the records it holds
+     * lowest offset first (a JMS queue's order from one producer to one consumer across a recover, a rollback or a
+     * consumer's close). Their next delivery does not count this one ({@link DeliveryCounts#notShown}).
+     */
+    private void releaseStraysAfter(long offset) {
+        for (Stray s : strays) {
+            if (s.record().offset() > offset && strays.remove(s)) {
+                DeliveryCounts.SEEN.notShown(countScope, s.record().offset());
+                s.member().acknowledge(s.record(), AcknowledgeType.RELEASE);
+            }
+        }
+    }
+
     /** Wakes fetches waiting for an idle member ({@link #idleMember}). */
     private void memberMayBeIdle() {
         synchronized (settled) {
@@ -538,6 +571,8 @@ public final class ShareLeases implements AutoCloseable {
         KafkaException refused = h.member().acknowledge(h.record(), type);
         if (type == AcknowledgeType.ACCEPT) {
             accepted(h.record(), refused);
+        } else {
+            releaseStraysAfter(h.record().offset());
         }
         memberMayBeIdle();
         if (refused != null) {

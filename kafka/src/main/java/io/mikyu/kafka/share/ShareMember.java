@@ -59,7 +59,8 @@ final class ShareMember implements AutoCloseable {
         Map<String, Object> props = cluster.consumerSettings("tasks");
         props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         props.put(ConsumerConfig.SHARE_ACKNOWLEDGEMENT_MODE_CONFIG, "explicit");
-        // Acquire no more than asked: records a member acquires and does not hand out would sit locked.
+        // Acquire at most maxRecords per share fetch (Kafka's batches could be larger): what no fetch of the handle
+        // takes sits locked until ShareLeases releases it.
         props.put(ConsumerConfig.SHARE_ACQUIRE_MODE_CONFIG, "record_limit");
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxRecords);
         this.consumer = new KafkaShareConsumer<>(props);

@@ -104,6 +104,33 @@ class KafkaSharedGroupTest {
         }
     }
 
+    @Test
+    void aFirstFetchOfOneRecordDoesNotHoldTheNextFetchesToOneRecordEach() throws Exception {
+        try (Mikyu mikyu = KafkaTestCluster.dial()) {
+            LogQueue events = mikyu.createLog("orders");
+            List<Entry> entries = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                entries.add(Entry.of("order-" + i));
+            }
+            events.appendBatch(entries);
+            SharedGroup subscriber = events.sharedGroup("durable", config(5));
+            // What a JMS consumer does first: ask for one message.
+            List<SharedGroup.Delivery> got = new ArrayList<>(fetchUntil(subscriber, 1));
+            subscriber.ack(got.get(0).token());
+
+            // Then for more: one fetch brings more than one record (the member made by the first fetch acquired
+            // ahead; a member that acquired one record per share fetch made a durable subscriber crawl).
+            List<SharedGroup.Delivery> next = subscriber.fetch(19, LEASE, WAIT);
+            assertThat(next).as("records of one fetch after a fetch of one").hasSizeGreaterThan(1);
+            got.addAll(next);
+            got.addAll(fetchUntil(subscriber, 20 - got.size()));
+            assertThat(got).extracting(d -> d.record().payloadAsString()).doesNotHaveDuplicates().hasSize(20);
+            assertThat(got).extracting(SharedGroup.Delivery::deliveryCount).containsOnly(1);
+            subscriber.ack(got.subList(1, got.size()).stream().map(SharedGroup.Delivery::token).toList());
+            assertThat(subscriber.fetch(20, LEASE, Duration.ofSeconds(2))).as("every record acked").isEmpty();
+        }
+    }
+
     private static List<SharedGroup.Delivery> fetchUntil(SharedGroup group, int count) throws InterruptedException {
         List<SharedGroup.Delivery> got = new ArrayList<>();
         long giveUpAt = System.nanoTime() + WAIT.toNanos();

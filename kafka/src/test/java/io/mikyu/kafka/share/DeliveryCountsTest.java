@@ -44,12 +44,15 @@ class DeliveryCountsTest {
     }
 
     @Test
-    void aDeliveryNoOneWasShownIsLeftOutOfTheNextCount() {
+    void aDeliveryNoOneWasShownIsLeftOutOfTheLaterCountsUntilTheRecordIsFinished() {
         DeliveryCounts counts = new DeliveryCounts(10);
         // Acquired by a fetch no one waited for (Kafka counted 1), released undelivered: its first delivery shows 1.
         counts.notShown("c/g/t", 7);
         assertThat(counts.delivered("c/g/t", 7, 2)).isEqualTo(1);
-        assertThat(counts.delivered("c/g/t", 7, 3)).as("left out once only").isEqualTo(3);
+        assertThat(counts.delivered("c/g/t", 7, 3)).as("left out of the next deliveries too").isEqualTo(2);
+        counts.notShown("c/g/t", 7);
+        assertThat(counts.delivered("c/g/t", 7, 5)).as("each delivery not shown left out").isEqualTo(3);
+        assertThat(counts.delivered("c/g/t", 7, 3)).as("never lower than shown before").isEqualTo(4);
         counts.notShown("c/g/t", 8);
         counts.finished("c/g/t", 8);
         assertThat(counts.delivered("c/g/t", 8, 2)).as("forgotten when finished").isEqualTo(2);
