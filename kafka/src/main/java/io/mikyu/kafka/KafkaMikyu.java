@@ -175,7 +175,7 @@ public final class KafkaMikyu implements Mikyu {
     public TaskQueue createTaskQueue(String name, TaskQueueConfig config) {
         ensureOpen();
         TopicNames.checkNew("task queue", name);
-        String topic = names.topic(QueueKind.TASK, name);
+        String topic = names.newTaskQueueTopic(name);
         String dlqName = name + TaskQueue.DEAD_LETTER_SUFFIX;
         TaskQueueConfig dlqConfig = config.withMaxAttempts(TaskQueueConfig.UNLIMITED_ATTEMPTS);
         // The dead-letter queue first: a queue is complete once its own topic exists.
