@@ -100,12 +100,11 @@ class KafkaPriorityTest {
 
     @Test
     void aTaskQueueWhoseBandsTopicWouldBeTooLongForKafkaIsRefusedBeforeAnythingIsMade() throws Exception {
-        String uri = KafkaTestCluster.uri();
-        int prefix = uri.substring(uri.indexOf("prefix=") + "prefix=".length()).length();
-        try (Mikyu mikyu = Mikyu.dial(uri)) {
+        String prefix = "long-names";
+        try (Mikyu mikyu = Mikyu.dial(KafkaTestCluster.uri(prefix))) {
             // "<prefix>.task." and "a", then 3 characters per encoded '.': as many as leave its dead-letter queue's
             // topic ("_2fdlq" more) within Kafka's 249, so that only that queue's high band (".p5" more) is over.
-            String name = "a" + ".".repeat((249 - 6 - (prefix + 7)) / 3);
+            String name = "a" + ".".repeat((249 - 6 - (prefix.length() + 7)) / 3);
             assertThatThrownBy(() -> mikyu.createTaskQueue(name, config(3, LEASE)))
                     .isInstanceOf(InvalidQueueNameException.class).hasMessageContaining("too long");
             assertThat(mikyu.list(QueueKind.TASK)).isEmpty();
