@@ -24,6 +24,7 @@ import io.mikyu.kafka.admin.TopicSettings;
 import io.mikyu.kafka.claim.LocalClaims;
 import io.mikyu.kafka.delay.DelayedTasks;
 import io.mikyu.kafka.log.KafkaLogQueue;
+import io.mikyu.kafka.priority.BandsSeen;
 import io.mikyu.kafka.task.HighBand;
 import io.mikyu.kafka.task.KafkaTaskQueue;
 import io.mikyu.kafka.txn.KafkaTransaction;
@@ -175,7 +176,7 @@ public final class KafkaMikyu implements Mikyu {
     public TaskQueue createTaskQueue(String name, TaskQueueConfig config) {
         ensureOpen();
         TopicNames.checkNew("task queue", name);
-        String topic = names.topic(QueueKind.TASK, name);
+        String topic = names.newTaskQueueTopic(name);
         String dlqName = name + TaskQueue.DEAD_LETTER_SUFFIX;
         TaskQueueConfig dlqConfig = config.withMaxAttempts(TaskQueueConfig.UNLIMITED_ATTEMPTS);
         // The dead-letter queue first: a queue is complete once its own topic exists.
@@ -222,7 +223,16 @@ public final class KafkaMikyu implements Mikyu {
 
             @Override
             public boolean exists() {
-                return cluster.topicExists(topic);
+                boolean exists = cluster.topicExists(topic);
+                if (exists) {
+                    BandsSeen.seen(cluster.id(), topic);
+                }
+                return exists;
+            }
+
+            @Override
+            public boolean seenInThisJvm() {
+                return BandsSeen.contains(cluster.id(), topic);
             }
 
             @Override
@@ -233,6 +243,7 @@ public final class KafkaMikyu implements Mikyu {
                     // Made by another client meanwhile.
                 }
                 cluster.setGroupConfig(group, TopicSettings.taskShareGroup(config, options.deliveryLimit()));
+                BandsSeen.seen(cluster.id(), topic);
             }
 
             @Override
@@ -297,6 +308,7 @@ public final class KafkaMikyu implements Mikyu {
                     }
                 }
             }
+            BandsSeen.deleted(cluster.id(), names.highBandTopic(queue));
             cluster.deleteTopic(names.highBandTopic(queue));
             boolean deleted = cluster.deleteTopic(names.topic(QueueKind.TASK, queue));
             existed |= deleted && queue.equals(name);

@@ -2,6 +2,7 @@ package io.mikyu.kafka.admin;
 
 import io.mikyu.engine.InvalidQueueNameException;
 import io.mikyu.engine.QueueKind;
+import io.mikyu.engine.TaskQueue;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -86,6 +87,22 @@ public final class TopicNames {
         if (topic.length() > MAX_TOPIC_LENGTH) {
             throw new InvalidQueueNameException("task queue name '" + name + "' is too long for its high priority"
                     + " band's topic (" + topic.length() + " characters encoded, at most " + MAX_TOPIC_LENGTH + ")");
+        }
+        return topic;
+    }
+
+    /**
+     * The topic of a new task queue {@code name}, refused ({@link InvalidQueueNameException}) before anything is made
+     * if one of the topics the queue may get would not fit Kafka's limit: the longest is its dead-letter queue's
+     * high priority band ({@code <prefix>.task.<name>_2fdlq.p5}), made on the first dead letter of priority 5 or more.
+     */
+    public String newTaskQueueTopic(String name) {
+        String topic = topic(QueueKind.TASK, name);
+        int longest = topic(QueueKind.TASK, name + TaskQueue.DEAD_LETTER_SUFFIX).length() + HIGH_BAND_SUFFIX.length();
+        if (longest > MAX_TOPIC_LENGTH) {
+            throw new InvalidQueueNameException("task queue name '" + name + "' is too long for Kafka: its dead-letter"
+                    + " queue's high priority band would need a topic of " + longest + " characters (at most "
+                    + MAX_TOPIC_LENGTH + "; a name's bytes other than letters, digits and '-' take 3 characters each)");
         }
         return topic;
     }

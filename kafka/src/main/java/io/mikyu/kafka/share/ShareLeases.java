@@ -30,6 +30,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -46,7 +47,9 @@ import java.util.function.Consumer;
  *
  * <p>Never acquire and forget: a member whose poll returned nothing goes on fetching in the background until it
  * acquires records ({@link ShareMember#armed()}), and keeps them until its next poll. A sweep every
- * {@link #SWEEP_EVERY} collects them (a poll that does not wait), and the next fetch of this handle gets them before
+ * {@link #SWEEP_EVERY}, scheduled only while a member is armed or strays wait (a handle whose members all hold
+ * leases, or hold nothing and were not left armed, costs the sweeper nothing), collects them (a poll that does not
+ * wait), and the next fetch of this handle gets them before
  * anything else, with the lease that is left of their lock. Strays no fetch took within half their lock are
  * released, and the delivery Kafka counted for them is not shown: their next delivery in this JVM shows the count
  * it would have had ({@link DeliveryCounts#notShown}).
@@ -83,7 +86,7 @@ public final class ShareLeases implements AutoCloseable {
     private record Stray(ShareMember member, ConsumerRecord<byte[], byte[]> record, long acquiredAt) {
     }
 
-    /** How often the strays of armed members are collected, and old ones released. */
+    /** How often the strays of armed members are collected, and old ones released, while there may be some. */
     static final Duration SWEEP_EVERY = Duration.ofMillis(100);
     /**
      * How long a fetch that found nothing waits for its member's first share fetch to be answered: the member's join
@@ -94,7 +97,7 @@ public final class ShareLeases implements AutoCloseable {
     static final Duration ANSWER_WAIT = Duration.ofSeconds(3);
     /** The poll step while a fetch waits for such an answer. */
     private static final Duration ANSWER_STEP = Duration.ofMillis(20);
-    /** Runs every handle's sweep: one daemon thread, each sweep a few polls that do not wait. */
+    /** Runs the handles' sweeps: one daemon thread, each sweep a few polls that do not wait. */
     private static final ScheduledExecutorService SWEEPER = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "mikyu-kafka-share-sweep");
         t.setDaemon(true);
@@ -140,10 +143,11 @@ public final class ShareLeases implements AutoCloseable {
     private final Object settled = new Object();
     /** Records acquired with no fetch waiting, oldest first: the next fetch takes them. */
     private final Deque<Stray> strays = new ConcurrentLinkedDeque<>();
-    private final ScheduledFuture<?> sweep;
+    /** Set while a sweep is scheduled or running ({@link #armSweep}). */
+    private final AtomicBoolean sweepArmed = new AtomicBoolean();
+    private volatile ScheduledFuture<?> sweep;
     private volatile boolean closed;
     private volatile long startedAt;
-    private volatile boolean joined;
 
     /**
      * @param queue       the name dead letters say they came from
@@ -176,8 +180,6 @@ public final class ShareLeases implements AutoCloseable {
         this.defaultLockMillis = defaultLockMillis;
         this.deadLetters = deadLetters;
         this.countScope = cluster.id() + "/" + group + "/" + topic;
-        this.sweep = SWEEPER.scheduleWithFixedDelay(this::sweep, SWEEP_EVERY.toMillis(), SWEEP_EVERY.toMillis(),
-                TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -224,8 +226,8 @@ public final class ShareLeases implements AutoCloseable {
                     out.add(a);
                 }
             }
-            if (!joined && member.joined()) {
-                joined = true;
+            if (member.armed()) {
+                armSweep();
             }
             if (out.isEmpty()) {
                 takeStrays(max, out);
@@ -278,7 +280,36 @@ public final class ShareLeases implements AutoCloseable {
             if (got.isEmpty()) {
                 memberMayBeIdle();
             }
+            armSweep();
         }
+    }
+
+    /**
+     * Schedules a sweep unless one is scheduled or running: called once a member may be fetching in the background
+     * or strays wait; a sweep schedules the next one only while that is still so.
+     */
+    private void armSweep() {
+        if (!closed && sweepArmed.compareAndSet(false, true)) {
+            sweep = SWEEPER.schedule(this::sweep, SWEEP_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Whether a member may be fetching in the background, or strays wait: what a sweep is for. */
+    private boolean sweepNeeded() {
+        if (!strays.isEmpty()) {
+            return true;
+        }
+        for (ShareMember m : members) {
+            if (m.armed()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether a sweep is scheduled or running: only while {@link #sweepNeeded} (what tests observe). */
+    public boolean sweeping() {
+        return sweepArmed.get();
     }
 
     /**
@@ -290,6 +321,22 @@ public final class ShareLeases implements AutoCloseable {
         if (closed) {
             return;
         }
+        try {
+            sweepOnce();
+        } finally {
+            if (!closed && sweepNeeded()) {
+                sweep = SWEEPER.schedule(this::sweep, SWEEP_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+            } else {
+                // Cleared before the check: a member armed meanwhile either sees the flag clear or is seen here.
+                sweepArmed.set(false);
+                if (sweepNeeded()) {
+                    armSweep();
+                }
+            }
+        }
+    }
+
+    private void sweepOnce() {
         try {
             collectStrays();
             long now = System.currentTimeMillis();
@@ -550,14 +597,6 @@ public final class ShareLeases implements AutoCloseable {
         return startedAt;
     }
 
-    /**
-     * Whether a member has had an answer to a share fetch (which tells the group's lock duration): it has joined the
-     * group, so a fetch that finds nothing now means there is nothing to acquire.
-     */
-    public boolean joined() {
-        return joined;
-    }
-
     /** Leases this handle holds. */
     public int inFlight() {
         return held.size();
@@ -606,7 +645,10 @@ public final class ShareLeases implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        sweep.cancel(false);
+        ScheduledFuture<?> s = sweep;
+        if (s != null) {
+            s.cancel(false);
+        }
         // What the members held returns to the group when they close.
         strays.clear();
         for (ShareMember m : members) {

@@ -53,7 +53,6 @@ final class ShareMember implements AutoCloseable {
     private volatile boolean armed;
     /** The consumer's count of share fetches answered ({@code fetch-total}), looked up once. */
     private volatile Metric fetchTotal;
-    private volatile boolean joined;
 
     ShareMember(Cluster cluster, String group, String topic, int maxRecords) {
         Map<String, Object> props = cluster.consumerSettings("tasks");
@@ -87,7 +86,6 @@ final class ShareMember implements AutoCloseable {
             ConsumerRecords<byte[], byte[]> records = ConsumerRecords.empty();
             try {
                 records = consumer.poll(wait);
-                joined = joined || consumer.acquisitionLockTimeoutMs().isPresent();
             } finally {
                 synchronized (this) {
                     records.forEach(r -> held.put(r.offset(), r));
@@ -108,7 +106,8 @@ final class ShareMember implements AutoCloseable {
 
     /**
      * How many share fetches the cluster has answered this member: it does not change before the member has joined
-     * the group and been assigned the queue's partition. {@code -1} if the client does not say.
+     * the group and been assigned the queue's partition, so above 0 it has joined. {@code -1} if the client does not
+     * say. Read without the consumer's lock, which a poll holds.
      */
     long fetchesAnswered() {
         Metric m = fetchTotal;
@@ -125,14 +124,6 @@ final class ShareMember implements AutoCloseable {
             }
         }
         return (long) ((Number) m.metricValue()).doubleValue();
-    }
-
-    /**
-     * Whether a share fetch of this member was answered (the answer tells the group's lock duration): it has joined
-     * the group. Read without the consumer's lock, which a poll holds.
-     */
-    boolean joined() {
-        return joined;
     }
 
     /** The lock duration the group gave this member's records, if known. */

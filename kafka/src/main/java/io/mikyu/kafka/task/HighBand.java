@@ -14,6 +14,9 @@ public interface HighBand {
     /** Whether the band's topic exists (another client may have made it). */
     boolean exists();
 
+    /** Whether a store handle of this JVM made or saw the band's topic: known without asking the cluster. */
+    boolean seenInThisJvm();
+
     /** Makes the band's topic and configures its share group; a band that exists is kept. */
     void create();
 

@@ -49,37 +49,18 @@ import java.util.function.Function;
 public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
 
     /** One band: a topic, its share group and this handle's leases on it. */
-    private record Band(KafkaLogQueue log, String group, ShareLeases leases, boolean high, AtomicLong emptyAt) {
+    private record Band(KafkaLogQueue log, String group, ShareLeases leases, boolean high) {
         long id(long offset) {
             return PriorityBands.id(high, offset);
-        }
-
-        /** Whether a fetch that waited found nothing within {@link #DRAINED_NANOS}. */
-        boolean drained(long now) {
-            long at = emptyAt.get();
-            return at != 0 && now - at < DRAINED_NANOS;
         }
     }
 
     /**
-     * How long a dequeue polls one band before it looks at the other, when both exist: short, so an empty band does
-     * not hold back the other's tasks, long enough for a fetch of tasks that are there to come back.
+     * How long a dequeue polls a band at a time before it looks at the other: short, so that a band's tasks are not
+     * held back by a wait on the other, long enough for a fetch of tasks that are there to come back.
      */
     private static final long BAND_STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-    /**
-     * How long a band is polled first, after its first share consumer started, until a member has joined its group
-     * (seconds, more on a loaded machine): polled in steps before, the band that joined first would be served first,
-     * whatever its turn.
-     */
-    private static final long JOIN_NANOS = TimeUnit.SECONDS.toNanos(30);
-    private static final Duration JOIN_STEP = Duration.ofMillis(500);
-
-    /**
-     * How long a band whose fetch found nothing is first polled without waiting (the other band is then polled at
-     * once): an empty high band costs a low-band dequeue no step, and is polled with a step again after this.
-     */
-    private static final long DRAINED_NANOS = TimeUnit.SECONDS.toNanos(1);
-    /** How often a handle without a high band looks whether another client made it. */
+    /** How often a handle without a high band asks the cluster whether a client of another JVM made it. */
     private static final long HIGH_BAND_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final String name;
@@ -127,17 +108,21 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
                                 record.value() == null ? new byte[0] : record.value(), deliverAt, attempts);
                     }
                 }, high ? PriorityBands.HIGH_ID_BIT : 0);
-        return new Band(log, group, leases, high, new AtomicLong());
+        return new Band(log, group, leases, high);
     }
 
     /**
-     * The high band if it exists: looked up on the cluster when {@code fresh}, else at most every {@link
-     * #HIGH_BAND_RECHECK_NANOS} (a dequeue must not list topics each time).
+     * The high band if it exists: known at once if a store handle of this JVM made or saw it, else looked up on the
+     * cluster when {@code fresh}, and otherwise at most every {@link #HIGH_BAND_RECHECK_NANOS} (a dequeue must not
+     * list topics each time).
      */
     private Band high(boolean fresh) {
         Band known = high;
         if (known != null) {
             return known;
+        }
+        if (highBand.seenInThisJvm()) {
+            return openHigh();
         }
         long now = System.nanoTime();
         if (!fresh && now - highCheckedAt < HIGH_BAND_RECHECK_NANOS) {
@@ -280,8 +265,11 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
      * when the queue was made) applies. Message groups are not kept on Kafka (docs/kafka.md): a take by a
      * {@link GroupMember} (every JMS queue consumer's) is a take by its own filter.
      *
-     * <p>With a high band, the tasks of one band: the high band is polled first three dequeues in four, the low band
-     * first the fourth; each is polled for a short step at a time, so an empty band never holds back the other.
+     * <p>With a high band, the tasks of one band. Three dequeues in four ask the high band first, and take from the
+     * low band only once the cluster has answered, since this dequeue began, that the high band has nothing to hand
+     * out: of the tasks ready when a dequeue begins, no low one is taken while a high one is ready (docs/kafka.md,
+     * "Priorities", gives the exceptions). The fourth asks the low band first, so a steady high-band load does not
+     * starve it.
      */
     @Override
     public List<LeasedTask> dequeue(int max, Duration lease, Duration wait, TaskFilter filter)
@@ -295,14 +283,9 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
         if (h == null) {
             return leased(low, low.leases().fetch(max, wait));
         }
-        // The turn moves on with each dequeue that takes tasks: one that finds nothing (a JMS receive polls in
-        // 100 ms slices) does not hand the next turn to the other band.
-        boolean highFirst = PriorityBands.highFirst(turns.get());
-        Band first = highFirst ? h : low;
-        Band second = highFirst ? low : h;
         long deadline = System.nanoTime() + wait.toNanos();
-        // Both bands' share consumers start joining at once (a poll that does not wait returns at once).
-        for (Band band : List.of(first, second)) {
+        // Both bands' first share consumers start joining at once (a poll that does not wait returns at once).
+        for (Band band : List.of(h, low)) {
             if (band.leases().startedAt() == 0) {
                 List<ShareLeases.Acquired> got = band.leases().fetch(max, Duration.ZERO, false);
                 if (!got.isEmpty()) {
@@ -310,40 +293,36 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
                 }
             }
         }
-        while (!first.leases().joined() && System.nanoTime() - (first.leases().startedAt() + JOIN_NANOS) < 0
-                && System.nanoTime() - deadline < 0) {
-            long left = deadline - System.nanoTime();
-            List<ShareLeases.Acquired> got = first.leases().fetch(max,
-                    Duration.ofNanos(Math.max(0, Math.min(left, JOIN_STEP.toNanos()))), false);
+        // The turn moves on with each dequeue that takes tasks: one that finds nothing (a JMS receive polls in
+        // 100 ms slices) does not hand the next turn to the other band.
+        if (!PriorityBands.highFirst(turns.get())) {
+            List<ShareLeases.Acquired> got = low.leases().fetch(max, step(deadline), false);
             if (!got.isEmpty()) {
-                return leased(first, got);
+                return leased(low, got);
             }
         }
-        for (boolean firstRound = true; ; firstRound = false) {
-            for (Band band : List.of(first, second)) {
-                long now = System.nanoTime();
-                long step = firstRound && band.drained(now) ? 0
-                        : Math.min(BAND_STEP_NANOS, Math.max(0, deadline - now));
-                List<ShareLeases.Acquired> got = band.leases().fetch(max, Duration.ofNanos(step), false);
-                if (!got.isEmpty()) {
-                    band.emptyAt().set(0);
-                    return leased(band, got);
-                }
-                if (step > 0) {
-                    band.emptyAt().set(System.nanoTime());
-                }
+        while (true) {
+            // Nothing from the high band only once its cluster answered a fetch made since this began (for a share
+            // consumer that has not joined yet: its join, waited for up to 20 s).
+            List<ShareLeases.Acquired> got = h.leases().fetch(max, step(deadline), true);
+            if (!got.isEmpty()) {
+                return leased(h, got);
             }
-            if (System.nanoTime() - deadline >= 0) {
-                // Nothing in the steps: an empty answer only once each band's cluster answered since (as one band's).
-                for (Band band : List.of(first, second)) {
-                    List<ShareLeases.Acquired> got = band.leases().fetch(max, Duration.ZERO, true);
-                    if (!got.isEmpty()) {
-                        return leased(band, got);
-                    }
-                }
+            boolean last = System.nanoTime() - deadline >= 0;
+            // The last look at the low band is answered by its cluster too: an empty answer is an honest one.
+            got = low.leases().fetch(max, step(deadline), last);
+            if (!got.isEmpty()) {
+                return leased(low, got);
+            }
+            if (last) {
                 return List.of();
             }
         }
+    }
+
+    /** A band's poll: {@link #BAND_STEP_NANOS}, or what is left of the dequeue's wait. */
+    private static Duration step(long deadline) {
+        return Duration.ofNanos(Math.min(BAND_STEP_NANOS, Math.max(0, deadline - System.nanoTime())));
     }
 
     private List<LeasedTask> leased(Band band, List<ShareLeases.Acquired> acquired) {

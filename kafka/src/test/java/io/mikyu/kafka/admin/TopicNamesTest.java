@@ -2,6 +2,7 @@ package io.mikyu.kafka.admin;
 
 import io.mikyu.engine.InvalidQueueNameException;
 import io.mikyu.engine.QueueKind;
+import io.mikyu.engine.TaskQueue;
 
 import org.junit.jupiter.api.Test;
 
@@ -38,6 +39,35 @@ class TopicNamesTest {
         assertThat(names.topic(QueueKind.TASK, "jobs.p5")).isNotEqualTo(band);
         assertThat(names.highBandShareGroup("jobs")).isEqualTo(names.taskShareGroup("jobs") + ".p5")
                 .isNotEqualTo(names.taskShareGroup("jobs.p5"));
+    }
+
+    @Test
+    void aNewTaskQueueIsRefusedIfItsDeadLetterQueuesHighBandWouldExceedKafkasTopicLimit() {
+        // Each '.' is encoded as 3 characters: "mikyu.task." (11) + 1 + 3 * dots, and "_2fdlq" (6) + ".p5" (3).
+        String fits = "a" + ".".repeat(76);
+        assertThat(names.newTaskQueueTopic(fits)).isEqualTo(names.topic(QueueKind.TASK, fits));
+        assertThat(names.highBandTopic(fits + TaskQueue.DEAD_LETTER_SUFFIX)).hasSize(TopicNames.MAX_TOPIC_LENGTH);
+
+        String tooLong = "a" + ".".repeat(77);
+        // Its own topics and its dead-letter queue's topic fit; the dead-letter queue's band would not.
+        assertThat(names.highBandTopic(tooLong)).hasSizeLessThanOrEqualTo(TopicNames.MAX_TOPIC_LENGTH);
+        assertThat(names.topic(QueueKind.TASK, tooLong + TaskQueue.DEAD_LETTER_SUFFIX))
+                .hasSizeLessThanOrEqualTo(TopicNames.MAX_TOPIC_LENGTH);
+        assertThatThrownBy(() -> names.newTaskQueueTopic(tooLong)).isInstanceOf(InvalidQueueNameException.class)
+                .hasMessageContaining("'" + tooLong + "' is too long")
+                .hasMessageContaining("dead-letter queue's high priority band");
+    }
+
+    @Test
+    void noQueueOfAnyKindAndNoOtherStoreCanHaveABandsTopicOrGroup() {
+        String band = names.highBandTopic("jobs");
+        for (QueueKind kind : QueueKind.values()) {
+            assertThat(names.queueName(kind, band)).as(kind.name()).isNull();
+        }
+        // A prefix holds no '.', so another store's names cannot end in a band's suffix either.
+        assertThat(new TopicNames("mikyu_task_jobs").topic(QueueKind.TASK, "p5")).isNotEqualTo(band);
+        assertThat(names.highBandShareGroup("jobs")).isNotEqualTo(names.sharedGroup("jobs", "p5"))
+                .isNotEqualTo(names.consumerGroup("jobs", "p5"));
     }
 
     @Test

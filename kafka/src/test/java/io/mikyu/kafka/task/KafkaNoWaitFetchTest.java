@@ -5,6 +5,7 @@ import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
+import io.mikyu.kafka.share.ShareLeases;
 import io.mikyu.kafka.support.KafkaTestCluster;
 
 import org.junit.jupiter.api.Tag;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Fetches that do not wait, and fetches that give up, on a share group: a drain with fetches that do not wait (what
@@ -98,6 +100,32 @@ class KafkaNoWaitFetchTest {
                 }
             }
             assertThat(got).containsExactlyInAnyOrder("one", "two");
+        }
+    }
+
+    @Test
+    void theStraySweepRunsOnlyWhileAShareConsumerMayBeFetchingInTheBackground() throws Exception {
+        try (Mikyu mikyu = KafkaTestCluster.dial()) {
+            KafkaTaskQueue jobs = (KafkaTaskQueue) mikyu.createTaskQueue("swept",
+                    TaskQueueConfig.defaults().withDefaultLease(LEASE));
+            jobs.enqueue(Task.of("one"));
+            LeasedTask one = jobs.dequeue(1, LEASE, Duration.ofMinutes(2), null).get(0);
+            ShareLeases leases = jobs.leases(one.token());
+            jobs.ack(one.token());
+            // Its share consumer's last poll brought a task and it holds nothing now: no fetch runs, no sweep.
+            await().atMost(Duration.ofSeconds(30)).until(() -> !leases.sweeping());
+
+            // A fetch that finds nothing leaves its share consumer fetching: the sweep is armed.
+            assertThat(jobs.dequeue(1, LEASE, Duration.ZERO, null)).isEmpty();
+            assertThat(leases.sweeping()).isTrue();
+
+            // The background fetch acquires the next task; a fetch takes it, and the sweep stops again.
+            jobs.enqueue(Task.of("two"));
+            LeasedTask two = jobs.dequeue(1, LEASE, Duration.ofMinutes(2), null).get(0);
+            assertThat(two.payloadAsString()).isEqualTo("two");
+            assertThat(two.attempt()).isEqualTo(1);
+            jobs.ack(two.token());
+            await().atMost(Duration.ofSeconds(30)).until(() -> !leases.sweeping());
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.mikyu.kafka.task;
 
+import io.mikyu.engine.InvalidQueueNameException;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.QueueKind;
@@ -59,6 +60,54 @@ class KafkaPriorityTest {
             assertThat(order.subList(0, 3)).containsExactly("high 9", "high 5", "high 7");
             assertThat(order.subList(3, 6)).containsExactly("low 1", "low 4", "low 0");
             assertThat(jobs.dequeue(1, LEASE, Duration.ofSeconds(1), null)).isEmpty();
+        }
+    }
+
+    @Test
+    void aHandleOpenedAfterTheTasksWereSentTakesTheHighOnesFirst() throws Exception {
+        String uri = KafkaTestCluster.uri();
+        try (Mikyu producer = Mikyu.dial(uri); Mikyu consumer = Mikyu.dial(uri)) {
+            TaskQueue jobs = producer.createTaskQueue("sent-before", config(3, LEASE));
+            jobs.enqueue(Task.of("low 2").withPriority(2));
+            jobs.enqueue(Task.of("low 3").withPriority(3));
+            jobs.enqueue(Task.of("high 8").withPriority(8));
+            jobs.enqueue(Task.of("high 6").withPriority(6));
+
+            // A fresh handle: neither band's share consumer has joined its group when it first dequeues.
+            assertThat(takeEach(consumer.taskQueue("sent-before"), 4))
+                    .containsExactly("high 8", "high 6", "low 2", "low 3");
+        }
+    }
+
+    @Test
+    void aHandleThatDequeuedBeforeTheHighBandWasMadeTakesTheHighOnesFirst() throws Exception {
+        String uri = KafkaTestCluster.uri();
+        try (Mikyu producer = Mikyu.dial(uri); Mikyu consumer = Mikyu.dial(uri)) {
+            TaskQueue jobs = producer.createTaskQueue("band-later", config(3, LEASE));
+            TaskQueue theirs = consumer.taskQueue("band-later");
+            jobs.enqueue(Task.of("low 0").withPriority(0));
+            assertThat(takeEach(theirs, 1)).containsExactly("low 0");
+
+            jobs.enqueue(Task.of("low 1").withPriority(1));
+            jobs.enqueue(Task.of("low 4"));
+            // The queue's first high-priority task makes its band, after the consumer's handle dequeued.
+            jobs.enqueue(Task.of("high 9").withPriority(9));
+            jobs.enqueue(Task.of("high 5").withPriority(5));
+            assertThat(takeEach(theirs, 4)).containsExactly("high 9", "high 5", "low 1", "low 4");
+            assertThat(theirs.dequeue(1, LEASE, Duration.ZERO, null)).isEmpty();
+        }
+    }
+
+    @Test
+    void aTaskQueueWhoseBandsTopicWouldBeTooLongForKafkaIsRefusedBeforeAnythingIsMade() throws Exception {
+        String prefix = "long-names";
+        try (Mikyu mikyu = Mikyu.dial(KafkaTestCluster.uri(prefix))) {
+            // "<prefix>.task." and "a", then 3 characters per encoded '.': as many as leave its dead-letter queue's
+            // topic ("_2fdlq" more) within Kafka's 249, so that only that queue's high band (".p5" more) is over.
+            String name = "a" + ".".repeat((249 - 6 - (prefix.length() + 7)) / 3);
+            assertThatThrownBy(() -> mikyu.createTaskQueue(name, config(3, LEASE)))
+                    .isInstanceOf(InvalidQueueNameException.class).hasMessageContaining("too long");
+            assertThat(mikyu.list(QueueKind.TASK)).isEmpty();
         }
     }
 
@@ -182,6 +231,17 @@ class KafkaPriorityTest {
             assertThat(again.browse(10, null).get(0).headers().getString(SharedGroup.PRIORITY_HEADER))
                     .isEqualTo("9");
         }
+    }
+
+    /** Dequeues {@code n} tasks one at a time, acking each: their payloads in dequeue order. */
+    private static List<String> takeEach(TaskQueue queue, int n) throws InterruptedException {
+        List<String> order = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            LeasedTask t = dequeueOne(queue);
+            order.add(t.payloadAsString());
+            queue.ack(t.token());
+        }
+        return order;
     }
 
     private static LeasedTask dequeueOne(TaskQueue queue) throws InterruptedException {
