@@ -119,7 +119,7 @@ public final class LogRecovery {
                 // written empty when its log was created, never appended to: nothing to scan or report
                 LogSegment seg = LogSegment.recovered(file, base, ch, files, new SegmentIndex(base), fileSize, base,
                         fileSize, false);
-                seg.dirty = true; // its header is fsynced with the first flush, as a segment made by create()
+                seg.markDirty(); // its header is fsynced with the first flush, as a segment made by create()
                 keep = true;
                 return seg;
             }
