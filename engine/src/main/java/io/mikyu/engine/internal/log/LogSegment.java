@@ -58,8 +58,11 @@ final class LogSegment {
      * not written since). The first write deletes it first; a close with nothing written leaves it as it is.
      */
     private boolean indexFileCurrent;
-    /** Written since the last fsync; set by the writer, cleared by whoever fsyncs. */
-    volatile boolean dirty;
+    /**
+     * Written since the last fsync; set by the writer, cleared by whoever fsyncs. Set only through
+     * {@link #markDirty()}: the flusher walks the logs only when the store-wide count of marks moved.
+     */
+    private volatile boolean dirty;
 
     private LogSegment(Path file, long baseOffset, OpenSegmentFiles files, SegmentIndex index, long size,
                        long nextOffset, long allocated, boolean sealed) {
@@ -346,6 +349,11 @@ final class LogSegment {
     public String toString() {
         return file.getFileName() + "[" + baseOffset + ".." + nextOffset + ", " + size + " bytes"
                 + (sealed ? ", sealed" : "") + "]";
+    }
+
+    /** Written since the last fsync. */
+    boolean isDirty() {
+        return dirty;
     }
 
     /** Sets the dirty mark, then counts it store-wide (in that order: see {@link OpenSegmentFiles#dirtiedCount}). */

@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -44,7 +45,7 @@ public final class OpenSegmentFiles {
     private volatile int openCount;
     private volatile long closedToMakeRoom;
     /** Dirty marks set so far, by every segment of the store: the flusher walks the logs only when it moved. */
-    private final java.util.concurrent.atomic.AtomicLong dirtied = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong dirtied = new AtomicLong();
 
     /** Called after a segment's dirty mark is set (see {@link #dirtiedCount()}). */
     void dirtied() {

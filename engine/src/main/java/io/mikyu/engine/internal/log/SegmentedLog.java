@@ -210,7 +210,7 @@ public final class SegmentedLog implements WriteTarget {
 
     @Override
     public boolean isDirty() {
-        return active.dirty;
+        return active.isDirty();
     }
 
     @Override
