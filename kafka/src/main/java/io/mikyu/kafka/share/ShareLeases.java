@@ -324,14 +324,10 @@ public final class ShareLeases implements AutoCloseable {
         try {
             sweepOnce();
         } finally {
-            if (!closed && sweepNeeded()) {
-                sweep = SWEEPER.schedule(this::sweep, SWEEP_EVERY.toMillis(), TimeUnit.MILLISECONDS);
-            } else {
-                // Cleared before the check: a member armed meanwhile either sees the flag clear or is seen here.
-                sweepArmed.set(false);
-                if (sweepNeeded()) {
-                    armSweep();
-                }
+            // Cleared before the check: a member armed meanwhile either sees the flag clear or is seen here.
+            sweepArmed.set(false);
+            if (sweepNeeded()) {
+                armSweep();
             }
         }
     }
