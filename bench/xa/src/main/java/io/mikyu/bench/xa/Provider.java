@@ -1,6 +1,7 @@
 package io.mikyu.bench.xa;
 
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.mikyu.engine.EngineConfig;
 import io.mikyu.engine.EngineStats;
@@ -169,6 +170,12 @@ abstract class Provider implements AutoCloseable {
             // sync requests (PREPARE, COMMIT) that arrived while an fsync ran and waited for it to end first
             FunctionCounter behind = meters.find("mikyu.engine.sync.behind.fsync").functionCounter();
             c.put("behindFsync", behind == null ? 0L : (long) behind.count());
+            // the writer's fsyncs (the COMMITs'; with prepareAhead not the PREPAREs'): how long one takes here
+            Timer fsync = meters.find("mikyu.engine.fsync.latency").timer();
+            if (fsync != null) {
+                c.put(XaBench.WRITER_FSYNCS, fsync.count());
+                c.put(XaBench.WRITER_FSYNC_US, (long) fsync.totalTime(java.util.concurrent.TimeUnit.MICROSECONDS));
+            }
             return c;
         }
 

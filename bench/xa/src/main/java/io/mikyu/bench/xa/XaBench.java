@@ -63,6 +63,10 @@ import java.util.stream.Stream;
  */
 public final class XaBench {
 
+    /** Counters of the provider's writer fsyncs (count, total µs): reported as a mean, not per transaction. */
+    static final String WRITER_FSYNCS = "writerFsyncs";
+    static final String WRITER_FSYNC_US = "writerFsyncUs";
+
     static final String QUEUE = "xa.bench";
     static final String SEQ = "seq";
 
@@ -267,10 +271,19 @@ public final class XaBench {
         // Approximate by the length of the window's ends: the workers finish their last transactions after t1.
         Map<String, Double> perTx = new LinkedHashMap<>();
         for (Map.Entry<String, Long> c : countersAfter.entrySet()) {
+            if (c.getKey().equals(WRITER_FSYNCS) || c.getKey().equals(WRITER_FSYNC_US)) {
+                continue;
+            }
             long delta = c.getValue() - countersBefore.getOrDefault(c.getKey(), 0L);
             perTx.put(c.getKey(), measured == 0 ? 0.0 : round(delta / (double) measured, 2));
         }
         perTx.forEach((k, v) -> result.put("perTx_" + k, v));
+        long fsyncs = countersAfter.getOrDefault(WRITER_FSYNCS, 0L) - countersBefore.getOrDefault(WRITER_FSYNCS, 0L);
+        double fsyncMeanUs = fsyncs == 0 ? -1 : round((countersAfter.getOrDefault(WRITER_FSYNC_US, 0L)
+                - countersBefore.getOrDefault(WRITER_FSYNC_US, 0L)) / (double) fsyncs, 1);
+        if (fsyncMeanUs >= 0) {
+            result.put("writerFsyncMeanUs", fsyncMeanUs);
+        }
 
         System.out.printf(Locale.ROOT, "%n== XA bench: %s, %d threads, %d B persistent messages ==%n",
                 opts.provider + describeDetails(provider.details()), opts.threads, opts.size);
@@ -296,6 +309,10 @@ public final class XaBench {
             perTx.forEach((k, v) -> counts.append(counts.length() == 0 ? "" : "  ").append(k).append(' ')
                     .append(String.format(Locale.ROOT, "%.2f", v)));
             System.out.println("per tx (n)   " + counts + "  (the provider's writer, over the measured window)");
+        }
+        if (fsyncMeanUs >= 0) {
+            System.out.printf(Locale.ROOT, "fsync (us)   %,.0f mean of the writer's %,d fsyncs (a commit waits for one)%n",
+                    fsyncMeanUs, fsyncs);
         }
         for (String p : problems) {
             System.out.println("  MISMATCH: " + p);
