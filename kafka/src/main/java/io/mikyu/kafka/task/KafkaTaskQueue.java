@@ -357,6 +357,15 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
     }
 
     /** Back to the queue; Kafka still counts the delivery. */
+    /**
+     * A share consumer fetches again only once everything it fetched is acknowledged; while a handle's members all
+     * hold records, a fetch waits for an ack or makes a new member (a group join): acks written first free one.
+     */
+    @Override
+    public boolean fetchWaitsForAcks() {
+        return true;
+    }
+
     @Override
     public void returnUndelivered(List<LeaseToken> tokens) {
         forEachBand(tokens, (leases, some) -> leases.returnUndelivered(some));
