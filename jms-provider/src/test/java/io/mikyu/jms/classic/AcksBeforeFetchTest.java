@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * AUTO_ACKNOWLEDGE writes its acks in batches (full, or after the timer's delay). A source whose next fetch waits
  * until the messages of earlier fetches are acked (Kafka's share consumers) gets the waiting acks before the
  * consumer fetches again: else every fetch after the first waited for the timer, which was most of a durable
- * subscriber's latency on Kafka. Other sources keep the batches.
+ * subscriber's latency on Kafka. Other sources, and DUPS_OK_ACKNOWLEDGE sessions, keep the batches.
  */
 class AcksBeforeFetchTest {
 
@@ -48,6 +48,17 @@ class AcksBeforeFetchTest {
         assertThat(source.writes).as("still waiting for a full batch or the timer").isEmpty();
         acks.flush();
         assertThat(source.writes).containsExactly(List.of(token(0), token(1), token(2)));
+    }
+
+    @Test
+    void aDupsOkSessionLeavesThemToTheBatchEvenThere() {
+        Recording source = new Recording(true);
+        Acknowledgements acks = new Acknowledgements(h -> { }, Durability.SYNC, true);
+        ackSoon(acks, source, 3);
+
+        acks.beforeFetch(source);
+
+        assertThat(source.writes).as("DUPS_OK: lazier acks, as the application allowed").isEmpty();
     }
 
     private static void ackSoon(Acknowledgements acks, MessageSource source, int n) {
