@@ -69,4 +69,14 @@ public interface Leases {
     default boolean holds(LeaseToken token) {
         throw new UnsupportedOperationException("whether a lease holds is known only where the store runs");
     }
+
+    /**
+     * Whether a fetch may have to wait until the items of earlier fetches are acked: on Kafka a share consumer fetches
+     * again only once everything it fetched is acknowledged. A consumer that writes its acks in batches writes the
+     * waiting ones before it fetches again, else its next fetch waits for the batch's timer. {@code false} for the
+     * embedded engine and the broker, which hand out more while leases are held.
+     */
+    default boolean fetchWaitsForAcks() {
+        return false;
+    }
 }

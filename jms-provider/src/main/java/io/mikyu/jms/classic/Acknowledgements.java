@@ -45,6 +45,8 @@ final class Acknowledgements {
     private final Consumer<Held> released;
     /** The URL's durability: with SYNC an ack is written and fsynced before it counts as done. */
     private final Durability durability;
+    /** DUPS_OK_ACKNOWLEDGE: the application allows lazier acks, so {@link #beforeFetch} leaves them to the batch. */
+    private final boolean lazy;
     /** Delivered and not yet acknowledged (CLIENT_ACKNOWLEDGE), in delivery order. */
     private final List<Held> unacked = new ArrayList<>();
     /** AUTO/DUPS_OK messages delivered whose engine ack is not written yet (see {@link #ackSoon}). */
@@ -54,8 +56,14 @@ final class Acknowledgements {
     private CompletableFuture<Void> writing = CompletableFuture.completedFuture(null);
 
     Acknowledgements(Consumer<Held> released, Durability durability) {
+        this(released, durability, false);
+    }
+
+    /** @param lazy DUPS_OK_ACKNOWLEDGE: acks wait for a full batch or the timer even where a fetch waits for them */
+    Acknowledgements(Consumer<Held> released, Durability durability, boolean lazy) {
         this.released = released;
         this.durability = durability;
+        this.lazy = lazy;
     }
 
     /** CLIENT_ACKNOWLEDGE: kept until the session's next acknowledge() or recover(). */
@@ -118,6 +126,19 @@ final class Acknowledgements {
                 pending.clear();
             }
             writeAutomatic(batch);
+        }
+    }
+
+    /**
+     * Before a consumer of {@code source} fetches with nothing left in its buffer: if that fetch may wait until
+     * earlier messages are acked (Kafka's share consumers, {@link MessageSource#fetchWaitsForAcks()}), the waiting
+     * automatic acks are written now, one write per fetch; else they wait for a full batch or the timer, and the
+     * fetch with them (the timer's {@value #DELAY_MILLIS} ms were most of a durable subscriber's latency on Kafka).
+     * Not in a DUPS_OK_ACKNOWLEDGE session: fewer ack writes (less work for the cluster), the fetch's wait allowed.
+     */
+    void beforeFetch(MessageSource source) {
+        if (!lazy && source.fetchWaitsForAcks()) {
+            flush();
         }
     }
 

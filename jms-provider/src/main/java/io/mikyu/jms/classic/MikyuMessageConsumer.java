@@ -103,7 +103,9 @@ public final class MikyuMessageConsumer implements QueueReceiver, TopicSubscribe
             }
         }
         // Automatic acks are not written before each fetch: a consumer taking one message per fetch would wait
-        // for one ack write (over the network: a round trip) per message. They go in batches (see ackSoon).
+        // for one ack write (over the network: a round trip) per message. They go in batches (see ackSoon), except
+        // where the fetch itself would wait for them (beforeFetch).
+        session.acks.beforeFetch(source);
         int max = batch;
         List<Inbound> fetched;
         try {

@@ -99,7 +99,8 @@ public class MikyuSession implements Session, QueueSession, TopicSession {
         this.sender = new SessionSender(this);
         this.consumers = new SessionConsumers(this);
         this.delivery = new SessionDelivery(this, consumers.consumers());
-        this.acks = new Acknowledgements(leases::released, connection.options.persistentDurability());
+        this.acks = new Acknowledgements(leases::released, connection.options.persistentDurability(),
+                mode == DUPS_OK_ACKNOWLEDGE);
         JmsMetrics.GLOBAL.sessions.incrementAndGet();
     }
 

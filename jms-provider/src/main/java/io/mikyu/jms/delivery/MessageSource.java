@@ -32,6 +32,11 @@ public interface MessageSource {
     /** Extends a lease; returns the new end (epoch millis). */
     long extend(LeaseToken token, Duration lease);
 
+    /** Whether a fetch may wait until earlier fetches' messages are acked ({@code Leases#fetchWaitsForAcks}). */
+    default boolean fetchWaitsForAcks() {
+        return false;
+    }
+
     /** Whether this source's acks can be part of an engine transaction (see {@link #ackIn}). */
     default boolean transactional() {
         return true;

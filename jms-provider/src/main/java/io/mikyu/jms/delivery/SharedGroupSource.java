@@ -49,6 +49,11 @@ public final class SharedGroupSource implements MessageSource {
     }
 
     @Override
+    public boolean fetchWaitsForAcks() {
+        return group.fetchWaitsForAcks();
+    }
+
+    @Override
     public void returnUndelivered(List<LeaseToken> tokens) {
         group.returnUndelivered(tokens);
     }

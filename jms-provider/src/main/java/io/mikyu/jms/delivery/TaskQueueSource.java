@@ -55,6 +55,11 @@ public final class TaskQueueSource implements MessageSource {
     }
 
     @Override
+    public boolean fetchWaitsForAcks() {
+        return queue.fetchWaitsForAcks();
+    }
+
+    @Override
     public void returnUndelivered(List<LeaseToken> tokens) {
         queue.returnUndelivered(tokens);
     }

@@ -148,6 +148,15 @@ final class KafkaSharedGroup implements SharedGroup, AutoCloseable {
         leases.nack(token, reason);
     }
 
+    /**
+     * A share consumer fetches again only once everything it fetched is acknowledged; while a handle's members all
+     * hold records, a fetch waits for an ack or makes a new member (a group join): acks written first free one.
+     */
+    @Override
+    public boolean fetchWaitsForAcks() {
+        return true;
+    }
+
     @Override
     public void returnUndelivered(List<LeaseToken> tokens) {
         leases.returnUndelivered(tokens);
