@@ -36,6 +36,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class ShareMember implements AutoCloseable {
 
+    private static final System.Logger LOG = System.getLogger(ShareMember.class.getName());
     /** How long a renewal waits for the consumer to hand its renewed records back (a few local polls). */
     private static final Duration TAKE_BACK = Duration.ofSeconds(5);
 
@@ -153,7 +154,7 @@ final class ShareMember implements AutoCloseable {
                 }
             }
             consumer.acknowledge(record, type);
-            return refusal(consumer.commitSync(Cluster.CALL_TIMEOUT));
+            return refusal(consumer.commitSync(Cluster.CALL_TIMEOUT), record);
         } finally {
             lock.unlock();
         }
@@ -179,7 +180,8 @@ final class ShareMember implements AutoCloseable {
                 }
                 consumer.acknowledge(r, AcknowledgeType.ACCEPT);
             }
-            KafkaException commitRefused = refusal(consumer.commitSync(Cluster.CALL_TIMEOUT));
+            KafkaException commitRefused = records.isEmpty() ? null
+                    : refusal(consumer.commitSync(Cluster.CALL_TIMEOUT), records.get(0));
             return refused != null ? refused : commitRefused;
         } finally {
             lock.unlock();
@@ -205,7 +207,7 @@ final class ShareMember implements AutoCloseable {
             for (ConsumerRecord<byte[], byte[]> r : renewing) {
                 consumer.acknowledge(r, AcknowledgeType.RENEW);
             }
-            KafkaException refused = refusal(consumer.commitSync(Cluster.CALL_TIMEOUT));
+            KafkaException refused = refusal(consumer.commitSync(Cluster.CALL_TIMEOUT), record);
             if (refused != null) {
                 synchronized (this) {
                     renewing.forEach(r -> held.remove(r.offset()));
@@ -249,13 +251,30 @@ final class ShareMember implements AutoCloseable {
         return new KafkaException("the consumer did not hand back renewed offsets " + missing + " within " + TAKE_BACK);
     }
 
-    private static KafkaException refusal(Map<TopicIdPartition, Optional<KafkaException>> results) {
-        for (Optional<KafkaException> result : results.values()) {
-            if (result.isPresent()) {
-                return result.get();
+    /**
+     * Kafka's refusal of the acknowledgements just committed for {@code record}'s partition, or {@code null} if the
+     * share-partition leader took them. A commit whose answer leaves the partition out is a refusal too: nothing
+     * says the leader took them, and taken for done, an ack whose record came again once its lock ended would be a
+     * duplicate no one was told of (KafkaBrokerFailureTest).
+     */
+    private static KafkaException refusal(Map<TopicIdPartition, Optional<KafkaException>> results,
+                                          ConsumerRecord<byte[], byte[]> record) {
+        boolean answered = false;
+        for (Map.Entry<TopicIdPartition, Optional<KafkaException>> e : results.entrySet()) {
+            if (e.getValue().isPresent()) {
+                return e.getValue().get();
             }
+            TopicIdPartition tip = e.getKey();
+            answered |= tip.partition() == record.partition()
+                    && (tip.topic() == null || tip.topic().equals(record.topic()));
         }
-        return null;
+        if (answered) {
+            return null;
+        }
+        KafkaException notSent = new KafkaException("the acknowledgement of offset " + record.offset() + " of "
+                + record.topic() + "-" + record.partition() + " had no answer from the partition's leader");
+        LOG.log(System.Logger.Level.WARNING, notSent.getMessage());
+        return notSent;
     }
 
     /** Ends a fetch in progress (on close of the queue). */

@@ -52,7 +52,7 @@ class KafkaBrokerFailureTest {
     private static final Duration DEADLINE = Duration.ofMinutes(4);
 
     /** One delivery as a consumer saw it. */
-    private record Receipt(String payload, int attempt, long receivedNanos, long ackedNanos, boolean acked) {
+    private record Receipt(String payload, long id, int attempt, long receivedNanos, long ackedNanos, boolean acked) {
     }
 
     @Test
@@ -177,8 +177,11 @@ class KafkaBrokerFailureTest {
             } catch (RuntimeException e) {
                 continue; // a fetch during the failover: try again
             }
+            // Delivered when the dequeue returned, not when this loop reaches the task: in a failover each ack
+            // before it may take seconds, and another consumer may get and ack a task whose lease the leader's move
+            // ended meanwhile (this consumer's ack of it then fails).
+            long received = System.nanoTime();
             for (LeasedTask t : got) {
-                long received = System.nanoTime();
                 boolean acked;
                 try {
                     queue.ack(t.token());
@@ -186,7 +189,8 @@ class KafkaBrokerFailureTest {
                 } catch (RuntimeException e) {
                     acked = false;
                 }
-                receipts.add(new Receipt(t.payloadAsString(), t.attempt(), received, System.nanoTime(), acked));
+                receipts.add(new Receipt(t.payloadAsString(), t.id(), t.attempt(), received, System.nanoTime(),
+                        acked));
             }
         }
     }
@@ -200,7 +204,8 @@ class KafkaBrokerFailureTest {
             for (int i = 1; i < seen.size(); i++) {
                 Receipt before = seen.get(i - 1);
                 Receipt again = seen.get(i);
-                assertThat(before.acked()).as(e.getKey() + " delivered again after its ack returned").isFalse();
+                assertThat(before.acked()).as(e.getKey() + " delivered again after its ack returned; its deliveries: "
+                        + describe(seen)).isFalse();
                 // Kafka can lose a count in a failover; the handles of one JVM show it raised all the same.
                 assertThat(again.attempt()).as(e.getKey() + "'s delivery count after delivery " + before.attempt())
                         .isGreaterThan(before.attempt());
@@ -209,6 +214,15 @@ class KafkaBrokerFailureTest {
         long duplicates = byPayload.values().stream().filter(l -> l.size() > 1).count();
         System.out.println("broker failure: " + sent.size() + " enqueued, " + byPayload.size() + " delivered, "
                 + duplicates + " delivered more than once (each after a failed ack)");
+    }
+
+    /** Each delivery's task id and attempt, when it was received and when its ack ended (ms after the first). */
+    private static String describe(List<Receipt> seen) {
+        long first = seen.get(0).receivedNanos();
+        return seen.stream().map(r -> "id " + r.id() + " attempt " + r.attempt() + " received at "
+                + TimeUnit.NANOSECONDS.toMillis(r.receivedNanos() - first) + " ms, ack "
+                + (r.acked() ? "returned" : "failed") + " at " + TimeUnit.NANOSECONDS.toMillis(r.ackedNanos() - first)
+                + " ms").collect(Collectors.joining("; "));
     }
 
     private static String prefixOf(String uri) {
