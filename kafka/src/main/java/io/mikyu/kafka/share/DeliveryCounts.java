@@ -28,16 +28,19 @@ final class DeliveryCounts {
     private final Map<Key, Integer> counts;
     /** Deliveries Kafka counted that no one was shown (strays released undelivered, ShareLeases), by record. */
     private final Map<Key, Integer> notShown;
+    /** Records seen finished in this JVM, the most recent {@code capacity}: see {@link #isDone}. */
+    private final Map<Key, Boolean> done;
 
     DeliveryCounts(int capacity) {
         this.counts = bounded(capacity);
         this.notShown = bounded(capacity);
+        this.done = bounded(capacity);
     }
 
-    private static Map<Key, Integer> bounded(int capacity) {
+    private static <V> Map<Key, V> bounded(int capacity) {
         return new LinkedHashMap<>(1024, 0.75f, false) {
             @Override
-            protected boolean removeEldestEntry(Map.Entry<Key, Integer> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<Key, V> eldest) {
                 return size() > capacity;
             }
         };
@@ -69,7 +72,19 @@ final class DeliveryCounts {
 
     /** The record is done with: acked, dead-lettered or written again; its next delivery, if any, is Kafka's to count. */
     synchronized void finished(String scope, long offset) {
-        counts.remove(new Key(scope, offset));
-        notShown.remove(new Key(scope, offset));
+        Key key = new Key(scope, offset);
+        counts.remove(key);
+        notShown.remove(key);
+        done.put(key, Boolean.TRUE);
+    }
+
+    /**
+     * Whether this JVM saw the record finished (Kafka took its accept) among the last {@link #CAPACITY} finished: a
+     * copy of it delivered after that is stale and must not be handed out. Kafka 4.4 was seen to do so after a
+     * share partition's leader moved: a copy acquired from the old leader, held in a member's buffer or a handle's
+     * strays, outlived the new leader's delivery of the record to another member and that member's ack.
+     */
+    synchronized boolean isDone(String scope, long offset) {
+        return done.containsKey(new Key(scope, offset));
     }
 }

@@ -138,6 +138,7 @@ public final class ShareLeases implements AutoCloseable {
     private final String countScope;
     private final List<ShareMember> members = new CopyOnWriteArrayList<>();
     private final Map<LeaseToken, Held> held = new ConcurrentHashMap<>();
+    private static final System.Logger LOG = System.getLogger(ShareLeases.class.getName());
     private final AtomicLong leases = new AtomicLong();
     /** Notified whenever acknowledgements may have made a member idle. */
     private final Object settled = new Object();
@@ -411,6 +412,15 @@ public final class ShareLeases implements AutoCloseable {
      * its attempts).
      */
     private Acquired handOut(ShareMember member, ConsumerRecord<byte[], byte[]> r, long acquiredAt) {
+        if (DeliveryCounts.SEEN.isDone(countScope, r.offset())) {
+            // A stale copy of a record acked since it was acquired (DeliveryCounts#isDone): never handed out again.
+            // The member must settle every record it fetched before it fetches again; Kafka refuses this accept
+            // or, had it lost the first, takes it: the record is done either way.
+            LOG.log(System.Logger.Level.WARNING, "''{0}'': a copy of record {1} acquired before it was acked was"
+                    + " dropped, not delivered again", queue, r.offset());
+            member.acknowledge(r, AcknowledgeType.ACCEPT);
+            return null;
+        }
         // A record written again after a nack with a delay carries the deliveries it had before.
         Headers headers = RecordMapping.mikyuHeaders(r.headers());
         int counted = r.deliveryCount().map(Short::intValue).orElse(1)

@@ -57,4 +57,18 @@ class DeliveryCountsTest {
         counts.finished("c/g/t", 8);
         assertThat(counts.delivered("c/g/t", 8, 2)).as("forgotten when finished").isEqualTo(2);
     }
+
+    @Test
+    void aRecordSeenFinishedIsDoneSoAStaleCopyOfItIsNotHandedOutAgain() {
+        DeliveryCounts counts = new DeliveryCounts(2);
+        counts.delivered("c/g/t", 5, 1);
+        assertThat(counts.isDone("c/g/t", 5)).as("delivered, not finished").isFalse();
+        counts.finished("c/g/t", 5);
+        assertThat(counts.isDone("c/g/t", 5)).isTrue();
+        assertThat(counts.isDone("c/g/other", 5)).as("another scope").isFalse();
+        counts.finished("c/g/t", 6);
+        counts.finished("c/g/t", 7);
+        assertThat(counts.isDone("c/g/t", 5)).as("the oldest forgotten past the capacity").isFalse();
+        assertThat(counts.isDone("c/g/t", 7)).isTrue();
+    }
 }
