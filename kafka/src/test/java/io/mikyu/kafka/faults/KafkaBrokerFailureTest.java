@@ -4,6 +4,7 @@ import io.mikyu.engine.Entry;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.LogQueue;
 import io.mikyu.engine.Mikyu;
+import io.mikyu.engine.StaleLeaseException;
 import io.mikyu.engine.Task;
 import io.mikyu.engine.TaskQueue;
 import io.mikyu.engine.TaskQueueConfig;
@@ -91,7 +92,12 @@ class KafkaBrokerFailureTest {
             while (receivedAt.size() < due.size() && System.nanoTime() - giveUpAt < 0) {
                 for (LeasedTask t : work.dequeue(10, LOCK, Duration.ofSeconds(1), null)) {
                     receivedAt.putIfAbsent(t.payloadAsString(), System.currentTimeMillis());
-                    work.ack(t.token());
+                    try {
+                        work.ack(t.token());
+                    } catch (StaleLeaseException leaseEndedInTheFailover) {
+                        // Kafka refused the ack ("the record state is invalid" after the leader's restart): the
+                        // task comes again, flagged; what this test checks is when each is first delivered.
+                    }
                 }
             }
             assertThat(receivedAt.keySet()).as("every delayed task delivered").isEqualTo(due.keySet());
@@ -202,10 +208,16 @@ class KafkaBrokerFailureTest {
             List<Receipt> seen = new ArrayList<>(e.getValue());
             seen.sort(Comparator.comparingLong(Receipt::receivedNanos));
             for (int i = 1; i < seen.size(); i++) {
-                Receipt before = seen.get(i - 1);
                 Receipt again = seen.get(i);
-                assertThat(before.acked()).as(e.getKey() + " delivered again after its ack returned; its deliveries: "
-                        + describe(seen)).isFalse();
+                // Nothing acknowledged is delivered again: no delivery after an ack of the message returned. A copy
+                // handed out while an ack was still on its way (seconds, in a failover) is a duplicate of a message
+                // not yet acknowledged, which at-least-once allows; it must show a higher count.
+                for (Receipt before : seen.subList(0, i)) {
+                    assertThat(before.acked() && before.ackedNanos() <= again.receivedNanos())
+                            .as(e.getKey() + " delivered again after its ack returned; its deliveries: "
+                                    + describe(seen)).isFalse();
+                }
+                Receipt before = seen.get(i - 1);
                 // Kafka can lose a count in a failover; the handles of one JVM show it raised all the same.
                 assertThat(again.attempt()).as(e.getKey() + "'s delivery count after delivery " + before.attempt())
                         .isGreaterThan(before.attempt());
@@ -213,7 +225,7 @@ class KafkaBrokerFailureTest {
         }
         long duplicates = byPayload.values().stream().filter(l -> l.size() > 1).count();
         System.out.println("broker failure: " + sent.size() + " enqueued, " + byPayload.size() + " delivered, "
-                + duplicates + " delivered more than once (each after a failed ack)");
+                + duplicates + " delivered more than once (each while no ack of it had returned)");
     }
 
     /** Each delivery's task id and attempt, when it was received and when its ack ended (ms after the first). */

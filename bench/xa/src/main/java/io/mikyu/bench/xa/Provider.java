@@ -170,9 +170,6 @@ abstract class Provider implements AutoCloseable {
             // sync requests (PREPARE, COMMIT) that arrived while an fsync ran and waited for it to end first
             FunctionCounter behind = meters.find("mikyu.engine.sync.behind.fsync").functionCounter();
             c.put("behindFsync", behind == null ? 0L : (long) behind.count());
-            // waits for more producers before an fsync that no sync append joined: their time was added to the wait
-            FunctionCounter misses = meters.find("mikyu.engine.sync.gather.misses").functionCounter();
-            c.put("gatherMisses", misses == null ? 0L : (long) misses.count());
             // the writer's fsyncs (the COMMITs'; with prepareAhead not the PREPAREs'): how long one takes here
             Timer fsync = meters.find("mikyu.engine.fsync.latency").timer();
             if (fsync != null) {

@@ -67,10 +67,7 @@ public final class GroupCommitWriter implements AutoCloseable {
     private final List<AppendRequest> followers = new ArrayList<>();
     private final Map<WriteTarget, List<AppendRequest>> byTarget = new IdentityHashMap<>();
     private Object carried;
-    /**
-     * Sync requests (waiting producers) of the recent cycles that fsynced, and how long the last fsync took: see
-     * {@link #gather}.
-     */
+    /** Sizes of the recent cycles that fsynced, and how long the last fsync took: see {@link #gather}. */
     private final int[] recentSyncCycleSizes = new int[8];
     private int recentSyncCycles;
     private long lastFsyncNanos;
@@ -79,14 +76,6 @@ public final class GroupCommitWriter implements AutoCloseable {
     /** The last 8 idle spins, newest in bit 0: 1 if work came while spinning. See {@link #idle}. */
     private int spinHits = 0xFF;
     private int idles;
-    /** The last 8 waits of {@link #gather}, newest in bit 0: 1 if a sync request came while waiting. */
-    private int gatherHits = 0xFF;
-    private int gatherChances;
-    /** The current cycle's waits in {@link #gather}: begun, over, and their one deadline. */
-    private boolean gatherStarted;
-    private boolean gatherOver;
-    private long gatherUntil;
-    private boolean gatherProbe;
     /** Upper bound on waiting for more producers before an fsync. */
     private static final long MAX_GATHER_NANOS = 150_000;
 
@@ -266,8 +255,6 @@ public final class GroupCommitWriter implements AutoCloseable {
     /** One commit cycle. Returns {@code false} if there was nothing to do. */
     private boolean drainCycle() {
         long bytes = 0;
-        gatherStarted = false;
-        gatherOver = false;
         Object item = carried != null ? carried : inbox.relaxedPoll();
         carried = null;
         if (item == null) {
@@ -305,44 +292,23 @@ public final class GroupCommitWriter implements AutoCloseable {
      * Before an fsync, waits a moment for producers that are about to arrive. After a sync cycle completes its
      * requests, their producers need time to wake up and append again (on a small machine, time to get a core at
      * all); the next cycle would start with only the first of them and pay a whole fsync for it. While this cycle
-     * holds fewer waiting producers (sync requests) than the largest of the recent sync cycles, wait for up to half
-     * the last fsync's time (at most 150 µs), yielding the core so the producers can run. A single producer never
-     * waits (its cycle is never smaller than the recent ones), so its latency stays one fsync; a producer that left
-     * costs at most a few short waits until it drops out of the recent cycles.
-     *
-     * <p>But only while it pays, as for the idle spin: producers that do other work between their appends (a
-     * transaction manager's threads, each between its other resource and its own log) rarely come back within the
-     * wait, and every wait adds its time (on a busy machine more: a yield can give the core away for longer) to the
-     * latency of the producers already in the cycle. A wait pays when a sync request arrives during it (an
-     * asynchronous one has nobody waiting to share the fsync with); wait while at least half of the last 8 waits
-     * paid, and try once every 16 chances otherwise.
+     * is smaller than the largest of the recent sync cycles, wait for up to half the last fsync's time (at most
+     * 150 µs), yielding the core so the producers can run. A single producer never waits (its cycle is never
+     * smaller than the recent ones), so its latency stays one fsync; a producer that left costs at most a few
+     * short waits until it drops out of the recent cycles.
      */
     private Object gather() {
-        if (gatherOver || syncCount() >= recentSyncCycleMax()) {
+        int target = recentSyncCycleMax();
+        if (cycle.size() >= target || !containsSync()) {
             return null;
         }
-        if (!gatherStarted) { // the cycle's first wait: one deadline for all of its waits
-            gatherStarted = true;
-            gatherProbe = (++gatherChances & 15) == 0;
-            if (Integer.bitCount(gatherHits & 0xFF) < 4 && !gatherProbe) {
-                gatherOver = true;
-                return null;
-            }
-            gatherUntil = System.nanoTime() + Math.min(MAX_GATHER_NANOS, lastFsyncNanos / 2);
-        }
+        long deadline = System.nanoTime() + Math.min(MAX_GATHER_NANOS, lastFsyncNanos / 2);
         Object next;
         while ((next = inbox.relaxedPoll()) == null) {
-            if (System.nanoTime() - gatherUntil >= 0) {
-                gatherOver = true;
-                gatherHits = gatherProbe ? gatherHits : gatherHits << 1;
-                metrics.gatherMissed();
+            if (System.nanoTime() >= deadline) {
                 return null;
             }
             Thread.yield();
-        }
-        if (next instanceof AppendRequest r && r.sync) {
-            gatherHits = gatherProbe ? 0xFF : (gatherHits << 1) | 1;
-            gatherProbe = false;
         }
         return next;
     }
@@ -355,14 +321,13 @@ public final class GroupCommitWriter implements AutoCloseable {
         return max;
     }
 
-    private int syncCount() {
-        int n = 0;
+    private boolean containsSync() {
         for (AppendRequest r : cycle) {
             if (r.sync) {
-                n++;
+                return true;
             }
         }
-        return n;
+        return false;
     }
 
     private void runControl(ControlTask task) {
@@ -408,7 +373,6 @@ public final class GroupCommitWriter implements AutoCloseable {
     private List<AppendRequest> commitPass(List<AppendRequest> requests, long bytes, boolean firstPass) {
         long start = System.nanoTime();
         boolean anySync = false;
-        int syncRequests = 0;
         StorageFullException full = diskGuard.check(bytes);
         for (AppendRequest r : requests) {
             if (full != null) {
@@ -420,7 +384,6 @@ public final class GroupCommitWriter implements AutoCloseable {
             } else {
                 byTarget.computeIfAbsent(r.target, t -> new ArrayList<>()).add(r);
                 anySync |= r.sync;
-                syncRequests += r.sync ? 1 : 0;
             }
         }
         List<WriteTarget> written = new ArrayList<>(byTarget.size());
@@ -461,7 +424,7 @@ public final class GroupCommitWriter implements AutoCloseable {
             long fsyncNanos = System.nanoTime() - fsyncStart;
             if (firstPass) {
                 lastFsyncNanos = fsyncNanos;
-                recentSyncCycleSizes[recentSyncCycles++ & (recentSyncCycleSizes.length - 1)] = syncRequests;
+                recentSyncCycleSizes[recentSyncCycles++ & (recentSyncCycleSizes.length - 1)] = requests.size();
             }
             metrics.fsyncNanos(fsyncNanos);
         }

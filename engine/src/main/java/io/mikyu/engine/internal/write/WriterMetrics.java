@@ -24,7 +24,6 @@ public final class WriterMetrics implements AutoCloseable {
     private volatile long bytes;
     private volatile long syncBehindFsync;
     private volatile long aheadFsyncs;
-    private volatile long gatherMisses;
     /** Written by the writer and the flusher: failures are rare enough for an atomic. */
     private final java.util.concurrent.atomic.AtomicLong fsyncFailures = new java.util.concurrent.atomic.AtomicLong();
     private final Timer fsyncLatency;
@@ -46,10 +45,6 @@ public final class WriterMetrics implements AutoCloseable {
         meters.add(FunctionCounter.builder("mikyu.engine.sync.behind.fsync", this, m -> m.syncBehindFsync)
                 .description("sync append calls that arrived while the writer was fsyncing: each waited for that"
                         + " fsync to end before its own cycle began")
-                .register(registry));
-        meters.add(FunctionCounter.builder("mikyu.engine.sync.gather.misses", this, m -> m.gatherMisses)
-                .description("waits for more producers before an fsync that no sync append joined: each added its"
-                        + " time to the latency of the cycle's producers")
                 .register(registry));
         meters.add(FunctionCounter.builder("mikyu.engine.written", this, m -> m.bytes).baseUnit("bytes")
                 .register(registry));
@@ -100,11 +95,6 @@ public final class WriterMetrics implements AutoCloseable {
     /** A sync request entered a cycle after waiting for the fsync in progress when it was submitted. */
     public void countSyncBehindFsync() {
         syncBehindFsync++;
-    }
-
-    /** The writer waited for more producers before an fsync and no sync append came. */
-    public void gatherMissed() {
-        gatherMisses++;
     }
 
     /** A failed fsync, by the writer or the flusher. */
