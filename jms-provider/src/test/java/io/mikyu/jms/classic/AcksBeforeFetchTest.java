@@ -3,12 +3,10 @@ package io.mikyu.jms.classic;
 import io.mikyu.engine.Durability;
 import io.mikyu.engine.Headers;
 import io.mikyu.engine.LeaseToken;
-import io.mikyu.engine.Transaction;
 import io.mikyu.jms.delivery.Inbound;
 import io.mikyu.jms.delivery.MessageSource;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -72,7 +70,7 @@ class AcksBeforeFetchTest {
     }
 
     /** A source that records each ack write. */
-    private static final class Recording implements MessageSource {
+    private static final class Recording extends SourceStub {
 
         final List<List<LeaseToken>> writes = new ArrayList<>();
         private final boolean fetchWaitsForAcks;
@@ -87,37 +85,8 @@ class AcksBeforeFetchTest {
         }
 
         @Override
-        public List<Inbound> fetch(int max, Duration lease, Duration wait) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
         public void ack(List<LeaseToken> tokens) {
             writes.add(List.copyOf(tokens));
-        }
-
-        @Override
-        public void nack(LeaseToken token, Duration delay, String reason) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void returnUndelivered(List<LeaseToken> tokens) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public long extend(LeaseToken token, Duration lease) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public boolean ackIn(Transaction tx, LeaseToken token) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void close() {
         }
     }
 }

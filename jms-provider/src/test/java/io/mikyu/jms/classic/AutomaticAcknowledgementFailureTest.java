@@ -3,12 +3,10 @@ package io.mikyu.jms.classic;
 import io.mikyu.engine.Headers;
 import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.StoreClosedException;
-import io.mikyu.engine.Transaction;
 import io.mikyu.jms.delivery.Inbound;
 import io.mikyu.jms.delivery.MessageSource;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -41,41 +39,12 @@ class AutomaticAcknowledgementFailureTest {
     }
 
     /** A source whose broker connection was lost while acks were in flight. */
-    private static final class Unreachable implements MessageSource {
-
-        @Override
-        public List<Inbound> fetch(int max, Duration lease, Duration wait) {
-            throw new UnsupportedOperationException();
-        }
+    private static final class Unreachable extends SourceStub {
 
         @Override
         public void ack(List<LeaseToken> tokens) {
             throw new StoreClosedException("connection to mikyu broker was closed; an ack was in flight, so whether"
                     + " the broker carried it out is not known");
-        }
-
-        @Override
-        public void nack(LeaseToken token, Duration delay, String reason) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void returnUndelivered(List<LeaseToken> tokens) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public long extend(LeaseToken token, Duration lease) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public boolean ackIn(Transaction tx, LeaseToken token) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void close() {
         }
     }
 }
