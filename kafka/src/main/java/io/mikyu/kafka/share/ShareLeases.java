@@ -60,6 +60,8 @@ import java.util.function.Consumer;
  */
 public final class ShareLeases implements AutoCloseable {
 
+    private static final System.Logger LOG = System.getLogger(ShareLeases.class.getName());
+
     /** A record handed out under a lease. */
     public record Acquired(ConsumerRecord<byte[], byte[]> record, Headers headers, LeaseToken token, int attempt,
                            long leaseExpiresAt, long expiresAt) {
@@ -138,7 +140,6 @@ public final class ShareLeases implements AutoCloseable {
     private final String countScope;
     private final List<ShareMember> members = new CopyOnWriteArrayList<>();
     private final Map<LeaseToken, Held> held = new ConcurrentHashMap<>();
-    private static final System.Logger LOG = System.getLogger(ShareLeases.class.getName());
     private final AtomicLong leases = new AtomicLong();
     /** Notified whenever acknowledgements may have made a member idle. */
     private final Object settled = new Object();

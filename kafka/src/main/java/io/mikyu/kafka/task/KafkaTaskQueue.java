@@ -356,7 +356,6 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
         bandOf(token).leases().nack(token, delay, reason);
     }
 
-    /** Back to the queue; Kafka still counts the delivery. */
     /**
      * A share consumer fetches again only once everything it fetched is acknowledged, as for a shared group; but with
      * the JMS provider's acks written before each fetch (as a shared group asks), four consumers of a queue had a
@@ -368,6 +367,7 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
         return false;
     }
 
+    /** Back to the queue; Kafka still counts the delivery. */
     @Override
     public void returnUndelivered(List<LeaseToken> tokens) {
         forEachBand(tokens, (leases, some) -> leases.returnUndelivered(some));
