@@ -25,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -120,12 +119,10 @@ public final class ShareLeases implements AutoCloseable {
     /** The most records a member acquires per share fetch (Kafka's default {@code max.poll.records}). */
     private static final int MAX_MEMBER_BATCH = 500;
     /**
-     * How long a fetch waits (within its own wait) for a member to become idle before it makes a new one. Without
-     * it every fetch made while the members held records made a member: a JMS consumer acks in batches (64, or
-     * after 50 ms), so each of its fetches found its last member busy, and a 20 s run of four consumers ended with
-     * dozens of share consumers, each a thread and a group member, far below plain Kafka clients (bench/kafka).
+     * The longest poll of a member that has not joined the group yet: its join goes on only while it is polled, and a
+     * member that joined may become idle meanwhile (ShareMembers).
      */
-    private static final long MEMBER_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    private static final Duration JOIN_STEP = Duration.ofMillis(50);
 
     private final Cluster cluster;
     private final String group;
@@ -138,11 +135,9 @@ public final class ShareLeases implements AutoCloseable {
     private final long idTag;
     /** Where {@link DeliveryCounts} keeps this group's counts: the cluster, the group, the topic. */
     private final String countScope;
-    private final List<ShareMember> members = new CopyOnWriteArrayList<>();
+    private final ShareMembers members;
     private final Map<LeaseToken, Held> held = new ConcurrentHashMap<>();
     private final AtomicLong leases = new AtomicLong();
-    /** Notified whenever acknowledgements may have made a member idle. */
-    private final Object settled = new Object();
     /** Records acquired with no fetch waiting, oldest first: the next fetch takes them. */
     private final Deque<Stray> strays = new ConcurrentLinkedDeque<>();
     /** Set while a sweep is scheduled or running ({@link #armSweep}). */
@@ -182,6 +177,8 @@ public final class ShareLeases implements AutoCloseable {
         this.defaultLockMillis = defaultLockMillis;
         this.deadLetters = deadLetters;
         this.countScope = cluster.id() + "/" + group + "/" + topic;
+        this.members = new ShareMembers(batch -> new ShareMember(cluster, group, topic, batch),
+                ShareMembers.RETIRE_AFTER);
     }
 
     /**
@@ -216,8 +213,12 @@ public final class ShareLeases implements AutoCloseable {
             ShareMember member = idleMember(max, deadline);
             answeredBefore.putIfAbsent(member, member.fetchesAnswered());
             long left = Math.max(0, deadline - System.nanoTime());
+            long step = (member.joined() ? FETCH_STEP : JOIN_STEP).toNanos();
             long polledAt = System.currentTimeMillis();
-            for (ConsumerRecord<byte[], byte[]> r : member.poll(Duration.ofNanos(Math.min(left, FETCH_STEP.toNanos())))) {
+            // Whole milliseconds, rounded up: Kafka's poll waits whole milliseconds, and a wait under one would not
+            // wait at all (a fetch spun through polls that returned at once until its deadline).
+            Duration poll = Duration.ofMillis((Math.min(left, step) + 999_999) / 1_000_000);
+            for (ConsumerRecord<byte[], byte[]> r : member.poll(poll)) {
                 if (out.size() >= max) {
                     // Acquired beyond what this fetch asked (a member acquires up to MEMBER_BATCH): the next fetch's.
                     strays.addLast(new Stray(member, r, polledAt));
@@ -265,14 +266,14 @@ public final class ShareLeases implements AutoCloseable {
 
     /** Polls, without waiting, every idle member whose fetch may be running, and keeps what they acquired. */
     private void collectStrays() {
-        for (ShareMember m : members) {
+        for (ShareMember m : members.all()) {
             if (closed || !m.armed() || !m.claimIfIdle()) {
                 continue;
             }
             long at = System.currentTimeMillis();
             ConsumerRecords<byte[], byte[]> got;
             try {
-                got = m.poll(Duration.ZERO);
+                got = m.collect();
             } catch (RuntimeException e) {
                 // Closing, or a passing fault: the member is polled again by the next fetch or sweep.
                 memberMayBeIdle();
@@ -298,10 +299,10 @@ public final class ShareLeases implements AutoCloseable {
 
     /** Whether a member may be fetching in the background, or strays wait: what a sweep is for. */
     private boolean sweepNeeded() {
-        if (!strays.isEmpty()) {
+        if (!strays.isEmpty() || members.mayRetire()) {
             return true;
         }
-        for (ShareMember m : members) {
+        for (ShareMember m : members.all()) {
             if (m.armed()) {
                 return true;
             }
@@ -337,6 +338,10 @@ public final class ShareLeases implements AutoCloseable {
     private void sweepOnce() {
         try {
             collectStrays();
+            members.retireIdle((m, got) -> {
+                long at = System.currentTimeMillis();
+                got.forEach(r -> strays.addLast(new Stray(m, r, at)));
+            });
             long now = System.currentTimeMillis();
             for (Stray s : strays) {
                 long lock = s.member().lockMillis().map(Integer::longValue).orElse(defaultLockMillis);
@@ -351,43 +356,16 @@ public final class ShareLeases implements AutoCloseable {
         }
     }
 
-    /**
-     * A member that holds nothing, claimed for this thread's poll: one that is idle, or becomes idle within
-     * {@link #MEMBER_WAIT_NANOS} (and the fetch's {@code deadline}), else a new one.
-     */
+    /** A member that holds nothing, claimed for this thread's poll ({@link ShareMembers#claim}). */
     private ShareMember idleMember(int max, long deadline) throws InterruptedException {
         forgetEndedLeases();
-        long now = System.nanoTime();
-        long waitUntil = now + Math.min(MEMBER_WAIT_NANOS, Math.max(0, deadline - now));
-        synchronized (settled) {
-            while (true) {
-                // A member whose fetch may be running first: what it acquires is then handed out at once.
-                for (ShareMember m : members) {
-                    if (m.armed() && m.claimIfIdle()) {
-                        return m;
-                    }
-                }
-                for (ShareMember m : members) {
-                    if (m.claimIfIdle()) {
-                        return m;
-                    }
-                }
-                long left = waitUntil - System.nanoTime();
-                if (left <= 0 || members.isEmpty()) {
-                    break;
-                }
-                TimeUnit.NANOSECONDS.timedWait(settled, left);
-            }
-        }
-        if (closed) {
+        ShareMember m = members.claim(Math.min(MAX_MEMBER_BATCH, Math.max(max, MEMBER_BATCH)), deadline);
+        if (m == null) {
             throw new StoreClosedException("'" + queue + "' is closed");
         }
-        ShareMember m = new ShareMember(cluster, group, topic, Math.min(MAX_MEMBER_BATCH, Math.max(max, MEMBER_BATCH)));
-        m.claimIfIdle();
-        if (members.isEmpty() && startedAt == 0) {
+        if (startedAt == 0) {
             startedAt = System.nanoTime();
         }
-        members.add(m);
         return m;
     }
 
@@ -594,9 +572,34 @@ public final class ShareLeases implements AutoCloseable {
 
     /** Wakes fetches waiting for an idle member ({@link #idleMember}). */
     private void memberMayBeIdle() {
-        synchronized (settled) {
-            settled.notifyAll();
+        members.mayBeIdle();
+        if (members.size() > 1) {
+            armSweep(); // an idle member may be retired
         }
+    }
+
+    /** Share consumers this handle has now (members of the group). */
+    public int members() {
+        return members.size();
+    }
+
+    /** Share consumers this handle has made so far: each a group join. */
+    public long membersMade() {
+        return members.made();
+    }
+
+    /**
+     * How long a share consumer of this handle that holds no lease and is not polled by a fetch stays (30 s unless
+     * set): then a sweep closes it, all but one (ShareMembers).
+     */
+    public void retireIdleMembersAfter(Duration idle) {
+        members.retireAfter(idle);
+        armSweep();
+    }
+
+    /** Share consumers this handle has retired so far (idle ones, {@link #retireIdleMembersAfter}): each a leave. */
+    public long membersRetired() {
+        return members.retired();
     }
 
     /** When this made its first share consumer ({@link System#nanoTime()}), or 0 if it has not yet fetched. */
@@ -658,16 +661,6 @@ public final class ShareLeases implements AutoCloseable {
         }
         // What the members held returns to the group when they close.
         strays.clear();
-        for (ShareMember m : members) {
-            m.wakeup();
-        }
-        for (ShareMember m : members) {
-            try {
-                m.close();
-            } catch (RuntimeException e) {
-                // Closing: what it held returns to the group when its locks run out.
-            }
-        }
-        members.clear();
+        members.closeAll();
     }
 }

@@ -54,6 +54,10 @@ final class ShareMember implements AutoCloseable {
     private volatile boolean armed;
     /** The consumer's count of share fetches answered ({@code fetch-total}), looked up once. */
     private volatile Metric fetchTotal;
+    /** Set once the cluster answered a share fetch of this member: it has joined the group ({@link #joined()}). */
+    private volatile boolean joined;
+    /** When a fetch last polled this member, or it last settled a record ({@link System#nanoTime()}). */
+    private long lastUsed = System.nanoTime();
 
     ShareMember(Cluster cluster, String group, String topic, int maxRecords) {
         Map<String, Object> props = cluster.consumerSettings("tasks");
@@ -80,8 +84,46 @@ final class ShareMember implements AutoCloseable {
         return true;
     }
 
-    /** Fetches, once claimed; the records are outstanding until each is acknowledged. Ends the claim. */
+    /**
+     * Claims this member, for good, if it holds nothing, no one claimed it and neither a fetch polled it nor it
+     * settled a record for {@code idleNanos} before {@code now}: a member {@link ShareMembers} retires.
+     */
+    synchronized boolean claimIfIdleFor(long idleNanos, long now) {
+        if (!held.isEmpty() || claimed || now - lastUsed < idleNanos) {
+            return false;
+        }
+        claimed = true;
+        return true;
+    }
+
+    /** Whether it holds nothing and no one claimed it. */
+    synchronized boolean idle() {
+        return held.isEmpty() && !claimed;
+    }
+
+    /** A fetch's poll, once claimed; the records are outstanding until each is acknowledged. Ends the claim. */
     ConsumerRecords<byte[], byte[]> poll(Duration wait) {
+        return poll(wait, true, false);
+    }
+
+    /**
+     * A poll that does not wait, once claimed, for what a fetch running in the background acquired (a sweep's):
+     * unlike a fetch's, it does not count as a use that keeps the member from being retired. Ends the claim.
+     */
+    ConsumerRecords<byte[], byte[]> collect() {
+        return poll(Duration.ZERO, false, false);
+    }
+
+    /**
+     * The last poll of a member being retired (claimed by {@link #claimIfIdleFor}): what a fetch in the background
+     * acquired since the sweep's last collection. Empty: the claim stays, for good; else it ends, and the member
+     * holds the records.
+     */
+    ConsumerRecords<byte[], byte[]> collectBeforeClose() {
+        return poll(Duration.ZERO, false, true);
+    }
+
+    private ConsumerRecords<byte[], byte[]> poll(Duration wait, boolean use, boolean retiring) {
         lock.lock();
         try {
             ConsumerRecords<byte[], byte[]> records = ConsumerRecords.empty();
@@ -91,13 +133,30 @@ final class ShareMember implements AutoCloseable {
                 synchronized (this) {
                     records.forEach(r -> held.put(r.offset(), r));
                     armed = records.isEmpty();
-                    claimed = false;
+                    claimed = retiring && records.isEmpty();
+                    if (use || !records.isEmpty()) {
+                        lastUsed = System.nanoTime();
+                    }
                 }
+            }
+            if (!records.isEmpty()) {
+                joined = true;
             }
             return records;
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Whether it has joined the group: the cluster answered one of its share fetches (or the client does not say,
+     * {@link #fetchesAnswered()}). Until then it cannot fetch, and a poll of it waits for its join.
+     */
+    boolean joined() {
+        if (!joined && fetchesAnswered() != 0) {
+            joined = true;
+        }
+        return joined;
     }
 
     /** Whether a fetch of this member may be running in the background (its last poll returned nothing). */
@@ -152,6 +211,7 @@ final class ShareMember implements AutoCloseable {
                 if (held.remove(record.offset()) == null) {
                     return new KafkaException("offset " + record.offset() + " is not held by this member");
                 }
+                lastUsed = System.nanoTime();
             }
             consumer.acknowledge(record, type);
             return refusal(consumer.commitSync(Cluster.CALL_TIMEOUT), record);
@@ -177,6 +237,7 @@ final class ShareMember implements AutoCloseable {
                                 ? new KafkaException("offset " + r.offset() + " is not held by this member") : refused;
                         continue;
                     }
+                    lastUsed = System.nanoTime();
                 }
                 consumer.acknowledge(r, AcknowledgeType.ACCEPT);
             }
