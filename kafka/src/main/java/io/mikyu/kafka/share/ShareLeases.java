@@ -46,8 +46,9 @@ import java.util.function.Consumer;
  *
  * <p>Never acquire and forget: a member whose poll returned nothing goes on fetching in the background until it
  * acquires records ({@link ShareMember#armed()}), and keeps them until its next poll. A sweep every
- * {@link #SWEEP_EVERY}, scheduled only while a member is armed or strays wait (a handle whose members all hold
- * leases, or hold nothing and were not left armed, costs the sweeper nothing), collects them (a poll that does not
+ * {@link #SWEEP_EVERY}, scheduled only while a member is armed, strays wait or an idle member may be retired
+ * ({@link ShareMembers}; a handle with one member that holds leases, or holds nothing and was not left armed, costs
+ * the sweeper nothing), collects them (a poll that does not
  * wait), and the next fetch of this handle gets them before
  * anything else, with the lease that is left of their lock. Strays no fetch took within half their lock are
  * released, and the delivery Kafka counted for them is not shown: their next delivery in this JVM shows the count

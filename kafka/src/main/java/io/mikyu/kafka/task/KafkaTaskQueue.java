@@ -357,10 +357,12 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
     }
 
     /**
-     * A share consumer fetches again only once everything it fetched is acknowledged, as for a shared group; but with
-     * the JMS provider's acks written before each fetch (as a shared group asks), four consumers of a queue had a
-     * median latency of 1.6 s against 37 to 93 ms with batched acks (bench/kafka, docs/performance.md), not yet
-     * understood: so a queue's consumers keep their batches.
+     * A share consumer fetches again only once everything it fetched is acknowledged, as for a shared group; but a
+     * member's records are spread over the consumers that took its strays, so a consumer that wrote its own acks
+     * before fetching still waits for theirs: with the JMS provider's acks written before each fetch, four
+     * consumers of a queue had a p50 of 26 to 32 ms against 15 to 22 ms with batched acks, and 1.6 s while new
+     * members were polled through their joins (bench/kafka, docs/performance.md). So a queue's consumers keep their
+     * batches.
      */
     @Override
     public boolean fetchWaitsForAcks() {
