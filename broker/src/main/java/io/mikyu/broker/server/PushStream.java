@@ -18,6 +18,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One consumer stream on the broker ({@link io.mikyu.protocol.StreamDescriptor}): takes leased items from a task
@@ -66,6 +67,8 @@ final class PushStream<T> {
      * once) is kept waiting only this long. At most half the stream's lease.
      */
     static final Duration MAX_WATCH = Duration.ofSeconds(1);
+    /** The longest a close waits for an async take under way (its lease write) before it answers regardless. */
+    static final Duration CLOSE_WAITS_FOR_TAKE = Duration.ofSeconds(2);
 
     private final int id;
     private final String what;
@@ -84,6 +87,13 @@ final class PushStream<T> {
     private long outstandingBytes;
     private boolean closed;
     private boolean running;
+    /**
+     * An async take is under way: its items are leased (or being leased) and not yet pushed or given back. A close
+     * from a worker waits for them ({@link #close(OutstandingOnClose)}), so its answer follows their give-back.
+     */
+    private boolean taking;
+    /** A close waits for the take under way: the take hands its items here instead of giving them back itself. */
+    private List<LeaseToken> closerTakes;
     /** Average encoded size of the items pushed so far; 0 before the first. */
     private long averageItemBytes;
     /** An item did not fit the byte credit: take nothing until a credit frees some (no take-and-give-back loop). */
@@ -203,9 +213,13 @@ final class PushStream<T> {
             return;
         }
         AsyncDequeue.Start start;
+        synchronized (this) {
+            taking = true; // its completion runs on this event loop, after this step
+        }
         try {
             start = source.tryTake(n, lease, channel.eventLoop(), this::taken, this::failOffLoop, whenReady);
         } catch (RuntimeException e) {
+            takeEnded();
             failOffLoop(e);
             return;
         }
@@ -218,8 +232,12 @@ final class PushStream<T> {
                 synchronized (this) {
                     running = false;
                 }
+                takeEnded();
             }
-            case DECLINED -> onWaitingPool(() -> pump(true));
+            case DECLINED -> {
+                takeEnded();
+                onWaitingPool(() -> pump(true));
+            }
         }
     }
 
@@ -232,8 +250,18 @@ final class PushStream<T> {
         } catch (RuntimeException e) {
             failOffLoop(e);
             return;
+        } finally {
+            takeEnded();
         }
         step();
+    }
+
+    /** The take under way is over: its items were pushed or given back (or there were none). */
+    private synchronized void takeEnded() {
+        if (taking) {
+            taking = false;
+            notifyAll();
+        }
     }
 
     /** Ends the stream from the event loop: giving items back writes and waits, so a worker does it. */
@@ -311,6 +339,7 @@ final class PushStream<T> {
         List<PushedItem> accepted = batch.accepted;
         List<LeaseToken> over = batch.over;
         boolean sent = false;
+        boolean toCloser = false;
         synchronized (this) {
             if (!over.isEmpty() && batch.tooLarge == null) {
                 full = true;
@@ -331,7 +360,19 @@ final class PushStream<T> {
                 }
                 channel.flush();
                 sent = true;
+            } else if (closed && closerTakes != null) {
+                // A close waits for this take: it gives the items back before it answers.
+                for (PushedItem p : accepted) {
+                    closerTakes.add(p.token);
+                }
+                closerTakes.addAll(over);
+                closerTakes.addAll(declined);
+                toCloser = true;
             }
+        }
+        if (toCloser) {
+            batch.frames.forEach(ByteBuf::release);
+            return;
         }
         if (!sent) {
             batch.frames.forEach(ByteBuf::release);
@@ -383,7 +424,12 @@ final class PushStream<T> {
         close(OutstandingOnClose.GIVE_BACK);
     }
 
-    /** Ends the stream; {@code outstanding} says what becomes of the items the client has not reported taken. */
+    /**
+     * Ends the stream; {@code outstanding} says what becomes of the items the client has not reported taken. Giving
+     * them back, off the event loop, it first waits (briefly) for an async take under way, whose items then go back
+     * too: a client closing a consumer's stream is answered only once nothing of it is left leased (else items given
+     * back to the queue just before the close, taken again by this stream, would still be leased right after it).
+     */
     void close(OutstandingOnClose outstandingItems) {
         List<LeaseToken> back = new ArrayList<>();
         synchronized (this) {
@@ -398,6 +444,20 @@ final class PushStream<T> {
             }
             outstanding.clear();
             outstandingBytes = 0;
+            if (taking && outstandingItems == OutstandingOnClose.GIVE_BACK && !channel.eventLoop().inEventLoop()) {
+                closerTakes = new ArrayList<>();
+                long deadline = System.nanoTime() + CLOSE_WAITS_FOR_TAKE.toNanos();
+                try {
+                    long left;
+                    while (taking && (left = deadline - System.nanoTime()) > 0) {
+                        TimeUnit.NANOSECONDS.timedWait(this, left);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                back.addAll(closerTakes);
+                closerTakes = null;
+            }
         }
         try {
             source.cancelWhenReady(whenReady);
