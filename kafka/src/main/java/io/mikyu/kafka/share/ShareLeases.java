@@ -106,6 +106,17 @@ public final class ShareLeases implements AutoCloseable {
         return t;
     });
 
+    /**
+     * How long a record may wait unhanded after its acquisition (in a member's buffer or among the strays) before it
+     * is renewed ({@code RENEW}) to be handed out, and dropped if Kafka refuses: a share-partition leader keeps
+     * acquisitions in memory only, so a copy acquired before the leader moved can outlive the new leader's delivery
+     * of the record to another process and that process's ack (KafkaStaleCopyTest). The renewal is one round trip
+     * to the leader for all the member holds; records handed out sooner than this are handed out as Kafka's own
+     * consumer returns them, and a leader move, another consumer's fetch from the new leader and its ack all within
+     * it are what the check does not see (docs/kafka.md).
+     */
+    static final Duration RECHECK_AFTER = Duration.ofMillis(250);
+
     private static final Duration FETCH_STEP = Duration.ofMillis(500);
     /**
      * The fewest records a member acquires per share fetch (its {@code max.poll.records}), whatever the fetch that
@@ -141,6 +152,8 @@ public final class ShareLeases implements AutoCloseable {
     private final List<ShareMember> members = new CopyOnWriteArrayList<>();
     private final Map<LeaseToken, Held> held = new ConcurrentHashMap<>();
     private final AtomicLong leases = new AtomicLong();
+    /** Renewals made to hand out a record that waited: {@link #rechecks()}. */
+    private final AtomicLong rechecks = new AtomicLong();
     /** Notified whenever acknowledgements may have made a member idle. */
     private final Object settled = new Object();
     /** Records acquired with no fetch waiting, oldest first: the next fetch takes them. */
@@ -216,14 +229,18 @@ public final class ShareLeases implements AutoCloseable {
             ShareMember member = idleMember(max, deadline);
             answeredBefore.putIfAbsent(member, member.fetchesAnswered());
             long left = Math.max(0, deadline - System.nanoTime());
-            long polledAt = System.currentTimeMillis();
-            for (ConsumerRecord<byte[], byte[]> r : member.poll(Duration.ofNanos(Math.min(left, FETCH_STEP.toNanos())))) {
-                if (out.size() >= max) {
+            long acquiredFrom = member.acquiredNoEarlierThan(System.currentTimeMillis());
+            ConsumerRecords<byte[], byte[]> polled = member.poll(Duration.ofNanos(Math.min(left, FETCH_STEP.toNanos())));
+            // Records that may have waited in the consumer's buffer (an armed member left unpolled) are checked
+            // as strays are.
+            boolean recheck = !polled.isEmpty() && mayBeStale(member, acquiredFrom);
+            for (ConsumerRecord<byte[], byte[]> r : polled) {
+                if (out.size() >= max || recheck) {
                     // Acquired beyond what this fetch asked (a member acquires up to MEMBER_BATCH): the next fetch's.
-                    strays.addLast(new Stray(member, r, polledAt));
+                    strays.addLast(new Stray(member, r, acquiredFrom));
                     continue;
                 }
-                Acquired a = handOut(member, r, polledAt);
+                Acquired a = handOut(member, r, acquiredFrom);
                 if (a != null) {
                     out.add(a);
                 }
@@ -231,7 +248,7 @@ public final class ShareLeases implements AutoCloseable {
             if (member.armed()) {
                 armSweep();
             }
-            if (out.isEmpty()) {
+            if (out.isEmpty() || recheck) {
                 takeStrays(max, out);
             }
             if (out.isEmpty() && System.nanoTime() - deadline >= 0) {
@@ -252,15 +269,77 @@ public final class ShareLeases implements AutoCloseable {
         return out;
     }
 
-    /** Hands out strays, oldest first, up to {@code max} records in {@code out}. */
+    /**
+     * Hands out strays, oldest first, up to {@code max} records in {@code out}; a stray that waited
+     * {@link #RECHECK_AFTER} or more, or whose member Kafka refused something since, only once a renewal of its
+     * member's records was taken ({@link #confirm}).
+     */
     private void takeStrays(int max, List<Acquired> out) {
         Stray s;
         while (out.size() < max && (s = strays.pollFirst()) != null) {
-            Acquired a = handOut(s.member(), s.record(), s.acquiredAt());
+            ShareMember m = s.member();
+            long acquiredAt = Math.max(s.acquiredAt(), m.renewedAt());
+            if (mayBeStale(m, acquiredAt)) {
+                if (!confirm(m, s.record())) {
+                    continue;
+                }
+                acquiredAt = m.renewedAt();
+            }
+            if (!m.holds(s.record().offset())) {
+                continue; // a renewal refused meanwhile dropped it
+            }
+            Acquired a = handOut(m, s.record(), acquiredAt);
             if (a != null) {
                 out.add(a);
             }
         }
+    }
+
+    /**
+     * Whether a record {@code member} acquired no earlier than {@code acquiredAt} must be renewed before it is handed
+     * out: it waited {@link #RECHECK_AFTER} or more, or Kafka refused an acknowledgement of its member since
+     * ({@link ShareMember#doubted()}: the partition's leader may have moved).
+     */
+    private static boolean mayBeStale(ShareMember member, long acquiredAt) {
+        return member.doubted() || System.currentTimeMillis() - acquiredAt >= RECHECK_AFTER.toMillis();
+    }
+
+    /**
+     * Renews what {@code member} holds, {@code record} with it, so that what it hands out next is still its own at
+     * the partition's leader; {@code false} if Kafka refused: the member lost all it held (a leader that moved
+     * starts from the persisted state, which knows no acquisition; or a lock ended), and its strays are dropped,
+     * not handed out. The group delivers them again, to this handle or another.
+     */
+    private boolean confirm(ShareMember member, ConsumerRecord<byte[], byte[]> record) {
+        rechecks.incrementAndGet();
+        KafkaException refused;
+        try {
+            refused = member.renew(record);
+        } catch (RuntimeException e) {
+            refused = e instanceof KafkaException k ? k : new KafkaException(e);
+        }
+        if (refused == null) {
+            return true;
+        }
+        int dropped = 1;
+        for (Stray s : strays) {
+            if (s.member() == member && strays.remove(s)) {
+                dropped++;
+            }
+        }
+        memberMayBeIdle();
+        LOG.log(System.Logger.Level.WARNING, "''{0}'': {1} record(s) acquired earlier, from offset {2}, were dropped,"
+                + " not handed out: their renewal was refused ({3})", queue, dropped, record.offset(),
+                refused.getMessage());
+        return false;
+    }
+
+    /**
+     * How many times this handle renewed a member's records to hand out one that waited ({@link #RECHECK_AFTER}):
+     * the cost of the check, which the normal path should rarely pay.
+     */
+    public long rechecks() {
+        return rechecks.get();
     }
 
     /** Polls, without waiting, every idle member whose fetch may be running, and keeps what they acquired. */
@@ -269,7 +348,7 @@ public final class ShareLeases implements AutoCloseable {
             if (closed || !m.armed() || !m.claimIfIdle()) {
                 continue;
             }
-            long at = System.currentTimeMillis();
+            long at = m.acquiredNoEarlierThan(System.currentTimeMillis());
             ConsumerRecords<byte[], byte[]> got;
             try {
                 got = m.poll(Duration.ZERO);
@@ -340,7 +419,7 @@ public final class ShareLeases implements AutoCloseable {
             long now = System.currentTimeMillis();
             for (Stray s : strays) {
                 long lock = s.member().lockMillis().map(Integer::longValue).orElse(defaultLockMillis);
-                if (now - s.acquiredAt() >= lock / 2 && strays.remove(s)) {
+                if (now - Math.max(s.acquiredAt(), s.member().renewedAt()) >= lock / 2 && strays.remove(s)) {
                     DeliveryCounts.SEEN.notShown(countScope, s.record().offset());
                     s.member().acknowledge(s.record(), AcknowledgeType.RELEASE);
                     memberMayBeIdle();

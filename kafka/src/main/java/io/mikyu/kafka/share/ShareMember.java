@@ -52,6 +52,15 @@ final class ShareMember implements AutoCloseable {
      * lock although no one asked for them ({@link ShareLeases} collects them).
      */
     private volatile boolean armed;
+    /**
+     * When its last poll that returned nothing ended ({@link System#currentTimeMillis()}): its buffer was empty then,
+     * so what it fetched in the background since was acquired no earlier (give or take a response in flight).
+     */
+    private volatile long armedAt;
+    /** When its last renewal that Kafka took was sent: every record it held then was acquired anew. */
+    private volatile long renewedAt;
+    /** Kafka refused (or did not answer) an acknowledgement of it since its last renewal: see {@link #doubted()}. */
+    private volatile boolean doubted;
     /** The consumer's count of share fetches answered ({@code fetch-total}), looked up once. */
     private volatile Metric fetchTotal;
 
@@ -91,6 +100,9 @@ final class ShareMember implements AutoCloseable {
                 synchronized (this) {
                     records.forEach(r -> held.put(r.offset(), r));
                     armed = records.isEmpty();
+                    if (armed) {
+                        armedAt = System.currentTimeMillis();
+                    }
                     claimed = false;
                 }
             }
@@ -103,6 +115,35 @@ final class ShareMember implements AutoCloseable {
     /** Whether a fetch of this member may be running in the background (its last poll returned nothing). */
     boolean armed() {
         return armed;
+    }
+
+    /**
+     * The earliest a record its next poll returns may have been acquired, for a poll beginning at {@code polledAt}:
+     * if the member is armed, when its last empty poll ended (its background fetch may have acquired records any
+     * time since, which wait in the consumer's buffer), else {@code polledAt}. Read by the thread that claimed it.
+     */
+    long acquiredNoEarlierThan(long polledAt) {
+        return armed ? Math.min(armedAt, polledAt) : polledAt;
+    }
+
+    /** Whether the member still holds the record at {@code offset} (a refused renewal drops all it held). */
+    synchronized boolean holds(long offset) {
+        return held.containsKey(offset);
+    }
+
+    /** When Kafka last took a renewal of everything this member held, or 0. */
+    long renewedAt() {
+        return renewedAt;
+    }
+
+    /**
+     * Whether Kafka refused an acknowledgement of this member, or left it unanswered, since the member's last renewal:
+     * its share partition's leader may have moved (the new leader refuses an acknowledgement of a record acquired
+     * from the old one: not the leader, or the record's state is not this member's acquisition), or a lock ended.
+     * What it still holds unhanded may be a stale copy.
+     */
+    boolean doubted() {
+        return doubted;
     }
 
     /**
@@ -154,7 +195,7 @@ final class ShareMember implements AutoCloseable {
                 }
             }
             consumer.acknowledge(record, type);
-            return refusal(consumer.commitSync(Cluster.CALL_TIMEOUT), record);
+            return doubtIf(refusal(consumer.commitSync(Cluster.CALL_TIMEOUT), record));
         } finally {
             lock.unlock();
         }
@@ -182,7 +223,7 @@ final class ShareMember implements AutoCloseable {
             }
             KafkaException commitRefused = records.isEmpty() ? null
                     : refusal(consumer.commitSync(Cluster.CALL_TIMEOUT), records.get(0));
-            return refused != null ? refused : commitRefused;
+            return refused != null ? refused : doubtIf(commitRefused);
         } finally {
             lock.unlock();
         }
@@ -207,6 +248,7 @@ final class ShareMember implements AutoCloseable {
             for (ConsumerRecord<byte[], byte[]> r : renewing) {
                 consumer.acknowledge(r, AcknowledgeType.RENEW);
             }
+            long sentAt = System.currentTimeMillis();
             KafkaException refused = refusal(consumer.commitSync(Cluster.CALL_TIMEOUT), record);
             if (refused != null) {
                 synchronized (this) {
@@ -214,7 +256,12 @@ final class ShareMember implements AutoCloseable {
                 }
                 return refused;
             }
-            return takeBack(renewing);
+            refused = takeBack(renewing);
+            if (refused == null) {
+                renewedAt = sentAt;
+                doubted = false;
+            }
+            return refused;
         } finally {
             lock.unlock();
         }
@@ -249,6 +296,14 @@ final class ShareMember implements AutoCloseable {
             missing.forEach(held::remove);
         }
         return new KafkaException("the consumer did not hand back renewed offsets " + missing + " within " + TAKE_BACK);
+    }
+
+    /** Notes a refusal ({@link #doubted()}); returns it. */
+    private KafkaException doubtIf(KafkaException refused) {
+        if (refused != null) {
+            doubted = true;
+        }
+        return refused;
     }
 
     /**
