@@ -229,12 +229,12 @@ public final class ShareLeases implements AutoCloseable {
             ShareMember member = idleMember(max, deadline);
             answeredBefore.putIfAbsent(member, member.fetchesAnswered());
             long left = Math.max(0, deadline - System.nanoTime());
-            long acquiredFrom = member.acquiredNoEarlierThan(System.currentTimeMillis());
-            ConsumerRecords<byte[], byte[]> polled = member.poll(Duration.ofNanos(Math.min(left, FETCH_STEP.toNanos())));
-            // Records that may have waited in the consumer's buffer (an armed member left unpolled) are checked
+            ShareMember.Polled polled = member.poll(Duration.ofNanos(Math.min(left, FETCH_STEP.toNanos())));
+            long acquiredFrom = polled.acquiredFrom();
+            // Records that may have waited in the consumer's buffer (a member armed and left unpolled) are checked
             // as strays are.
-            boolean recheck = !polled.isEmpty() && mayBeStale(member, acquiredFrom);
-            for (ConsumerRecord<byte[], byte[]> r : polled) {
+            boolean recheck = !polled.records().isEmpty() && mayBeStale(member, acquiredFrom);
+            for (ConsumerRecord<byte[], byte[]> r : polled.records()) {
                 if (out.size() >= max || recheck) {
                     // Acquired beyond what this fetch asked (a member acquires up to MEMBER_BATCH): the next fetch's.
                     strays.addLast(new Stray(member, r, acquiredFrom));
@@ -319,6 +319,7 @@ public final class ShareLeases implements AutoCloseable {
             refused = e instanceof KafkaException k ? k : new KafkaException(e);
         }
         if (refused == null) {
+            LOG.log(System.Logger.Level.DEBUG, "''{0}'': renewed to hand out record {1}", queue, record.offset());
             return true;
         }
         int dropped = 1;
@@ -348,16 +349,16 @@ public final class ShareLeases implements AutoCloseable {
             if (closed || !m.armed() || !m.claimIfIdle()) {
                 continue;
             }
-            long at = m.acquiredNoEarlierThan(System.currentTimeMillis());
-            ConsumerRecords<byte[], byte[]> got;
+            ShareMember.Polled polled;
             try {
-                got = m.poll(Duration.ZERO);
+                polled = m.poll(Duration.ZERO);
             } catch (RuntimeException e) {
                 // Closing, or a passing fault: the member is polled again by the next fetch or sweep.
                 memberMayBeIdle();
                 continue;
             }
-            got.forEach(r -> strays.addLast(new Stray(m, r, at)));
+            ConsumerRecords<byte[], byte[]> got = polled.records();
+            got.forEach(r -> strays.addLast(new Stray(m, r, polled.acquiredFrom())));
             if (got.isEmpty()) {
                 memberMayBeIdle();
             }

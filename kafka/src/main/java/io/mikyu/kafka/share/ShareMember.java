@@ -53,13 +53,13 @@ final class ShareMember implements AutoCloseable {
      */
     private volatile boolean armed;
     /**
-     * When its last poll that returned nothing ended ({@link System#currentTimeMillis()}): its buffer was empty then,
-     * so what it fetched in the background since was acquired no earlier (give or take a response in flight).
+     * When its last poll ended ({@link System#currentTimeMillis()}; when it was made, before the first): a record
+     * its consumer fetched in the background since, and kept in its buffer, was acquired no earlier.
      */
-    private volatile long armedAt;
+    private volatile long polledAt = System.currentTimeMillis();
     /** When its last renewal that Kafka took was sent: every record it held then was acquired anew. */
     private volatile long renewedAt;
-    /** Kafka refused (or did not answer) an acknowledgement of it since its last renewal: see {@link #doubted()}. */
+    /** Kafka refused (or did not answer) an acknowledgement of it since its last poll or renewal: {@link #doubted()}. */
     private volatile boolean doubted;
     /** The consumer's count of share fetches answered ({@code fetch-total}), looked up once. */
     private volatile Metric fetchTotal;
@@ -89,24 +89,42 @@ final class ShareMember implements AutoCloseable {
         return true;
     }
 
-    /** Fetches, once claimed; the records are outstanding until each is acknowledged. Ends the claim. */
-    ConsumerRecords<byte[], byte[]> poll(Duration wait) {
+    /**
+     * What a {@link #poll} returned, and the earliest its records may have been acquired: records the consumer had
+     * fetched in the background and kept in its buffer, no earlier than the end of the member's previous poll;
+     * records a share fetch answered while the poll waited, when the poll returned them (give or take the answer's
+     * way from the broker), as Kafka's consumer hands them to its application.
+     */
+    record Polled(ConsumerRecords<byte[], byte[]> records, long acquiredFrom) {
+    }
+
+    /**
+     * Fetches, once claimed; the records are outstanding until each is acknowledged. Ends the claim. What the
+     * consumer's buffer holds is taken first, without waiting, so that it is told apart from what a fetch answered
+     * meanwhile ({@link Polled#acquiredFrom()}).
+     */
+    Polled poll(Duration wait) {
         lock.lock();
         try {
             ConsumerRecords<byte[], byte[]> records = ConsumerRecords.empty();
+            long acquiredFrom = polledAt;
+            // It holds nothing (claimed idle): a refusal before says nothing of what this poll acquires.
+            doubted = false;
             try {
-                records = consumer.poll(wait);
+                records = consumer.poll(Duration.ZERO);
+                if (records.isEmpty() && !wait.isZero()) {
+                    records = consumer.poll(wait);
+                    acquiredFrom = System.currentTimeMillis();
+                }
             } finally {
                 synchronized (this) {
                     records.forEach(r -> held.put(r.offset(), r));
                     armed = records.isEmpty();
-                    if (armed) {
-                        armedAt = System.currentTimeMillis();
-                    }
                     claimed = false;
+                    polledAt = System.currentTimeMillis();
                 }
             }
-            return records;
+            return new Polled(records, acquiredFrom);
         } finally {
             lock.unlock();
         }
@@ -115,15 +133,6 @@ final class ShareMember implements AutoCloseable {
     /** Whether a fetch of this member may be running in the background (its last poll returned nothing). */
     boolean armed() {
         return armed;
-    }
-
-    /**
-     * The earliest a record its next poll returns may have been acquired, for a poll beginning at {@code polledAt}:
-     * if the member is armed, when its last empty poll ended (its background fetch may have acquired records any
-     * time since, which wait in the consumer's buffer), else {@code polledAt}. Read by the thread that claimed it.
-     */
-    long acquiredNoEarlierThan(long polledAt) {
-        return armed ? Math.min(armedAt, polledAt) : polledAt;
     }
 
     /** Whether the member still holds the record at {@code offset} (a refused renewal drops all it held). */
@@ -137,7 +146,7 @@ final class ShareMember implements AutoCloseable {
     }
 
     /**
-     * Whether Kafka refused an acknowledgement of this member, or left it unanswered, since the member's last renewal:
+     * Whether Kafka refused an acknowledgement of this member, or left it unanswered, since its last poll or renewal:
      * its share partition's leader may have moved (the new leader refuses an acknowledgement of a record acquired
      * from the old one: not the leader, or the record's state is not this member's acquisition), or a lock ended.
      * What it still holds unhanded may be a stale copy.
