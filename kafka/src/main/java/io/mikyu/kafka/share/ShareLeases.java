@@ -54,6 +54,11 @@ import java.util.function.Consumer;
  * released, and the delivery Kafka counted for them is not shown: their next delivery in this JVM shows the count
  * it would have had ({@link DeliveryCounts#notShown}).
  *
+ * <p>A copy acquired before its share partition's leader moved is not the member's any more: the new leader
+ * starts from the persisted state, without the old one's acquisitions, and delivers the record again. A record
+ * that waited unhanded {@link #RECHECK_AFTER} or more, or whose member had an acknowledgement refused since its
+ * last poll, is therefore renewed before it is handed out, and dropped if the renewal is refused ({@link #confirm}).
+ *
  * <p>A fetch that does not wait (JMS {@code receiveNoWait}) is honest about what the queue holds: it answers
  * "nothing" only after the cluster has answered a share fetch of its member made since it began, waiting for that
  * at most {@link #FIRST_ANSWER_WAIT} for a member that has not joined the group yet, else {@link #ANSWER_WAIT}.
