@@ -157,8 +157,6 @@ public final class ShareLeases implements AutoCloseable {
     private final List<ShareMember> members = new CopyOnWriteArrayList<>();
     private final Map<LeaseToken, Held> held = new ConcurrentHashMap<>();
     private final AtomicLong leases = new AtomicLong();
-    /** Renewals made to hand out a record that waited: {@link #rechecks()}. */
-    private final AtomicLong rechecks = new AtomicLong();
     /** Notified whenever acknowledgements may have made a member idle. */
     private final Object settled = new Object();
     /** Records acquired with no fetch waiting, oldest first: the next fetch takes them. */
@@ -241,7 +239,8 @@ public final class ShareLeases implements AutoCloseable {
             boolean recheck = !polled.records().isEmpty() && mayBeStale(member, acquiredFrom);
             for (ConsumerRecord<byte[], byte[]> r : polled.records()) {
                 if (out.size() >= max || recheck) {
-                    // Acquired beyond what this fetch asked (a member acquires up to MEMBER_BATCH): the next fetch's.
+                    // Acquired beyond what this fetch asked (a member acquires up to MEMBER_BATCH): the next fetch's;
+                    // or to be checked before it is handed out.
                     strays.addLast(new Stray(member, r, acquiredFrom));
                     continue;
                 }
@@ -316,7 +315,6 @@ public final class ShareLeases implements AutoCloseable {
      * not handed out. The group delivers them again, to this handle or another.
      */
     private boolean confirm(ShareMember member, ConsumerRecord<byte[], byte[]> record) {
-        rechecks.incrementAndGet();
         KafkaException refused;
         try {
             refused = member.renew(record);
@@ -338,14 +336,6 @@ public final class ShareLeases implements AutoCloseable {
                 + " not handed out: their renewal was refused ({3})", queue, dropped, record.offset(),
                 refused.getMessage());
         return false;
-    }
-
-    /**
-     * How many times this handle renewed a member's records to hand out one that waited ({@link #RECHECK_AFTER}):
-     * the cost of the check, which the normal path should rarely pay.
-     */
-    public long rechecks() {
-        return rechecks.get();
     }
 
     /** Polls, without waiting, every idle member whose fetch may be running, and keeps what they acquired. */
