@@ -82,7 +82,9 @@ final class DeliveryCounts {
      * Whether this JVM saw the record finished (Kafka took its accept) among the last {@link #CAPACITY} finished: a
      * copy of it delivered after that is stale and must not be handed out. Kafka 4.4 was seen to do so after a
      * share partition's leader moved: a copy acquired from the old leader, held in a member's buffer or a handle's
-     * strays, outlived the new leader's delivery of the record to another member and that member's ack.
+     * strays, outlived the new leader's delivery of the record to another member and that member's ack. A copy
+     * that waited is renewed before it is handed out ({@code ShareLeases#RECHECK_AFTER}), which also covers an ack
+     * made in another process; this covers, within one JVM, the copies handed out sooner.
      */
     synchronized boolean isDone(String scope, long offset) {
         return done.containsKey(new Key(scope, offset));

@@ -54,6 +54,11 @@ import java.util.function.Consumer;
  * released, and the delivery Kafka counted for them is not shown: their next delivery in this JVM shows the count
  * it would have had ({@link DeliveryCounts#notShown}).
  *
+ * <p>A copy acquired before its share partition's leader moved is not the member's any more: the new leader
+ * starts from the persisted state, without the old one's acquisitions, and delivers the record again. A record
+ * that waited unhanded {@link #RECHECK_AFTER} or more, or whose member had an acknowledgement refused since its
+ * last poll, is therefore renewed before it is handed out, and dropped if the renewal is refused ({@link #confirm}).
+ *
  * <p>A fetch that does not wait (JMS {@code receiveNoWait}) is honest about what the queue holds: it answers
  * "nothing" only after the cluster has answered a share fetch of its member made since it began, waiting for that
  * at most {@link #FIRST_ANSWER_WAIT} for a member that has not joined the group yet, else {@link #ANSWER_WAIT}.
@@ -105,6 +110,17 @@ public final class ShareLeases implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
+
+    /**
+     * How long a record may wait unhanded after its acquisition (in a member's buffer or among the strays) before it
+     * is renewed ({@code RENEW}) to be handed out, and dropped if Kafka refuses: a share-partition leader keeps
+     * acquisitions in memory only, so a copy acquired before the leader moved can outlive the new leader's delivery
+     * of the record to another process and that process's ack (KafkaStaleCopyTest). The renewal is one round trip
+     * to the leader for all the member holds; records handed out sooner than this are handed out as Kafka's own
+     * consumer returns them, and a leader move, another consumer's fetch from the new leader and its ack all within
+     * it are what the check does not see (docs/kafka.md).
+     */
+    static final Duration RECHECK_AFTER = Duration.ofMillis(250);
 
     private static final Duration FETCH_STEP = Duration.ofMillis(500);
     /**
@@ -215,17 +231,22 @@ public final class ShareLeases implements AutoCloseable {
             answeredBefore.putIfAbsent(member, member.fetchesAnswered());
             long left = Math.max(0, deadline - System.nanoTime());
             long step = (member.joined() ? FETCH_STEP : JOIN_STEP).toNanos();
-            long polledAt = System.currentTimeMillis();
             // Whole milliseconds, rounded up: Kafka's poll waits whole milliseconds, and a wait under one would not
             // wait at all (a fetch spun through polls that returned at once until its deadline).
             Duration poll = Duration.ofMillis((Math.min(left, step) + 999_999) / 1_000_000);
-            for (ConsumerRecord<byte[], byte[]> r : member.poll(poll)) {
-                if (out.size() >= max) {
-                    // Acquired beyond what this fetch asked (a member acquires up to MEMBER_BATCH): the next fetch's.
-                    strays.addLast(new Stray(member, r, polledAt));
+            ShareMember.Polled polled = member.poll(poll);
+            long acquiredFrom = polled.acquiredFrom();
+            // Records that may have waited in the consumer's buffer (a member armed and left unpolled) are checked
+            // as strays are.
+            boolean recheck = !polled.records().isEmpty() && mayBeStale(member, acquiredFrom);
+            for (ConsumerRecord<byte[], byte[]> r : polled.records()) {
+                if (out.size() >= max || recheck) {
+                    // Acquired beyond what this fetch asked (a member acquires up to MEMBER_BATCH): the next fetch's;
+                    // or to be checked before it is handed out.
+                    strays.addLast(new Stray(member, r, acquiredFrom));
                     continue;
                 }
-                Acquired a = handOut(member, r, polledAt);
+                Acquired a = handOut(member, r, acquiredFrom);
                 if (a != null) {
                     out.add(a);
                 }
@@ -233,7 +254,7 @@ public final class ShareLeases implements AutoCloseable {
             if (member.armed()) {
                 armSweep();
             }
-            if (out.isEmpty()) {
+            if (out.isEmpty() || recheck) {
                 takeStrays(max, out);
             }
             if (out.isEmpty() && System.nanoTime() - deadline >= 0) {
@@ -254,15 +275,69 @@ public final class ShareLeases implements AutoCloseable {
         return out;
     }
 
-    /** Hands out strays, oldest first, up to {@code max} records in {@code out}. */
+    /**
+     * Hands out strays, oldest first, up to {@code max} records in {@code out}; a stray that waited
+     * {@link #RECHECK_AFTER} or more, or whose member Kafka refused something since, only once a renewal of its
+     * member's records was taken ({@link #confirm}).
+     */
     private void takeStrays(int max, List<Acquired> out) {
         Stray s;
         while (out.size() < max && (s = strays.pollFirst()) != null) {
-            Acquired a = handOut(s.member(), s.record(), s.acquiredAt());
+            ShareMember m = s.member();
+            long acquiredAt = Math.max(s.acquiredAt(), m.renewedAt());
+            if (mayBeStale(m, acquiredAt)) {
+                if (!confirm(m, s.record())) {
+                    continue;
+                }
+                acquiredAt = m.renewedAt();
+            }
+            if (!m.holds(s.record().offset())) {
+                continue; // a renewal refused meanwhile dropped it
+            }
+            Acquired a = handOut(m, s.record(), acquiredAt);
             if (a != null) {
                 out.add(a);
             }
         }
+    }
+
+    /**
+     * Whether a record {@code member} acquired no earlier than {@code acquiredAt} must be renewed before it is handed
+     * out: it waited {@link #RECHECK_AFTER} or more, or Kafka refused an acknowledgement of its member since
+     * ({@link ShareMember#doubted()}: the partition's leader may have moved).
+     */
+    private static boolean mayBeStale(ShareMember member, long acquiredAt) {
+        return member.doubted() || System.currentTimeMillis() - acquiredAt >= RECHECK_AFTER.toMillis();
+    }
+
+    /**
+     * Renews what {@code member} holds, {@code record} with it, so that what it hands out next is still its own at
+     * the partition's leader; {@code false} if Kafka refused: the member lost all it held (a leader that moved
+     * starts from the persisted state, which knows no acquisition; or a lock ended), and its strays are dropped,
+     * not handed out. The group delivers them again, to this handle or another.
+     */
+    private boolean confirm(ShareMember member, ConsumerRecord<byte[], byte[]> record) {
+        KafkaException refused;
+        try {
+            refused = member.renew(record);
+        } catch (RuntimeException e) {
+            refused = e instanceof KafkaException k ? k : new KafkaException(e);
+        }
+        if (refused == null) {
+            LOG.log(System.Logger.Level.DEBUG, "''{0}'': renewed to hand out record {1}", queue, record.offset());
+            return true;
+        }
+        int dropped = 1;
+        for (Stray s : strays) {
+            if (s.member() == member && strays.remove(s)) {
+                dropped++;
+            }
+        }
+        memberMayBeIdle();
+        LOG.log(System.Logger.Level.WARNING, "''{0}'': {1} record(s) acquired earlier, from offset {2}, were dropped,"
+                + " not handed out: their renewal was refused ({3})", queue, dropped, record.offset(),
+                refused.getMessage());
+        return false;
     }
 
     /** Polls, without waiting, every idle member whose fetch may be running, and keeps what they acquired. */
@@ -271,16 +346,16 @@ public final class ShareLeases implements AutoCloseable {
             if (closed || !m.armed() || !m.claimIfIdle()) {
                 continue;
             }
-            long at = System.currentTimeMillis();
-            ConsumerRecords<byte[], byte[]> got;
+            ShareMember.Polled polled;
             try {
-                got = m.collect();
+                polled = m.collect();
             } catch (RuntimeException e) {
                 // Closing, or a passing fault: the member is polled again by the next fetch or sweep.
                 memberMayBeIdle();
                 continue;
             }
-            got.forEach(r -> strays.addLast(new Stray(m, r, at)));
+            ConsumerRecords<byte[], byte[]> got = polled.records();
+            got.forEach(r -> strays.addLast(new Stray(m, r, polled.acquiredFrom())));
             if (got.isEmpty()) {
                 memberMayBeIdle();
             }
@@ -339,14 +414,12 @@ public final class ShareLeases implements AutoCloseable {
     private void sweepOnce() {
         try {
             collectStrays();
-            members.retireIdle((m, got) -> {
-                long at = System.currentTimeMillis();
-                got.forEach(r -> strays.addLast(new Stray(m, r, at)));
-            });
+            members.retireIdle((m, got) -> got.records().forEach(r -> strays.addLast(new Stray(m, r,
+                    got.acquiredFrom()))));
             long now = System.currentTimeMillis();
             for (Stray s : strays) {
                 long lock = s.member().lockMillis().map(Integer::longValue).orElse(defaultLockMillis);
-                if (now - s.acquiredAt() >= lock / 2 && strays.remove(s)) {
+                if (now - Math.max(s.acquiredAt(), s.member().renewedAt()) >= lock / 2 && strays.remove(s)) {
                     DeliveryCounts.SEEN.notShown(countScope, s.record().offset());
                     s.member().acknowledge(s.record(), AcknowledgeType.RELEASE);
                     memberMayBeIdle();

@@ -52,6 +52,15 @@ final class ShareMember implements AutoCloseable {
      * lock although no one asked for them ({@link ShareLeases} collects them).
      */
     private volatile boolean armed;
+    /**
+     * When its last poll ended ({@link System#currentTimeMillis()}; when it was made, before the first): a record
+     * its consumer fetched in the background since, and kept in its buffer, was acquired no earlier.
+     */
+    private volatile long polledAt = System.currentTimeMillis();
+    /** When its last renewal that Kafka took was sent: every record it held then was acquired anew. */
+    private volatile long renewedAt;
+    /** Kafka refused (or did not answer) an acknowledgement of it since its last poll or renewal: {@link #doubted()}. */
+    private volatile boolean doubted;
     /** The consumer's count of share fetches answered ({@code fetch-total}), looked up once. */
     private volatile Metric fetchTotal;
     /** Set once the cluster answered a share fetch of this member: it has joined the group ({@link #joined()}). */
@@ -101,8 +110,21 @@ final class ShareMember implements AutoCloseable {
         return held.isEmpty() && !claimed;
     }
 
-    /** A fetch's poll, once claimed; the records are outstanding until each is acknowledged. Ends the claim. */
-    ConsumerRecords<byte[], byte[]> poll(Duration wait) {
+    /**
+     * What a {@link #poll} returned, and the earliest its records may have been acquired: records the consumer had
+     * fetched in the background and kept in its buffer, no earlier than the end of the member's previous poll;
+     * records a share fetch answered while the poll waited, when the poll returned them (give or take the answer's
+     * way from the broker), as Kafka's consumer hands them to its application.
+     */
+    record Polled(ConsumerRecords<byte[], byte[]> records, long acquiredFrom) {
+    }
+
+    /**
+     * A fetch's poll, once claimed; the records are outstanding until each is acknowledged. Ends the claim. What the
+     * consumer's buffer holds is taken first, without waiting, so that it is told apart from what a fetch answered
+     * meanwhile ({@link Polled#acquiredFrom()}).
+     */
+    Polled poll(Duration wait) {
         return poll(wait, true, false);
     }
 
@@ -110,7 +132,7 @@ final class ShareMember implements AutoCloseable {
      * A poll that does not wait, once claimed, for what a fetch running in the background acquired (a sweep's):
      * unlike a fetch's, it does not count as a use that keeps the member from being retired. Ends the claim.
      */
-    ConsumerRecords<byte[], byte[]> collect() {
+    Polled collect() {
         return poll(Duration.ZERO, false, false);
     }
 
@@ -119,16 +141,23 @@ final class ShareMember implements AutoCloseable {
      * acquired since the sweep's last collection. Empty: the claim stays, for good; else it ends, and the member
      * holds the records.
      */
-    ConsumerRecords<byte[], byte[]> collectBeforeClose() {
+    Polled collectBeforeClose() {
         return poll(Duration.ZERO, false, true);
     }
 
-    private ConsumerRecords<byte[], byte[]> poll(Duration wait, boolean use, boolean retiring) {
+    private Polled poll(Duration wait, boolean use, boolean retiring) {
         lock.lock();
         try {
             ConsumerRecords<byte[], byte[]> records = ConsumerRecords.empty();
+            long acquiredFrom = polledAt;
+            // It holds nothing (claimed idle): a refusal before says nothing of what this poll acquires.
+            doubted = false;
             try {
-                records = consumer.poll(wait);
+                records = consumer.poll(Duration.ZERO);
+                if (records.isEmpty() && !wait.isZero()) {
+                    records = consumer.poll(wait);
+                    acquiredFrom = System.currentTimeMillis();
+                }
             } finally {
                 synchronized (this) {
                     records.forEach(r -> held.put(r.offset(), r));
@@ -137,12 +166,13 @@ final class ShareMember implements AutoCloseable {
                     if (use || !records.isEmpty()) {
                         lastUsed = System.nanoTime();
                     }
+                    polledAt = System.currentTimeMillis();
                 }
             }
             if (!records.isEmpty()) {
                 joined = true;
             }
-            return records;
+            return new Polled(records, acquiredFrom);
         } finally {
             lock.unlock();
         }
@@ -162,6 +192,26 @@ final class ShareMember implements AutoCloseable {
     /** Whether a fetch of this member may be running in the background (its last poll returned nothing). */
     boolean armed() {
         return armed;
+    }
+
+    /** Whether the member still holds the record at {@code offset} (a refused renewal drops all it held). */
+    synchronized boolean holds(long offset) {
+        return held.containsKey(offset);
+    }
+
+    /** When Kafka last took a renewal of everything this member held, or 0. */
+    long renewedAt() {
+        return renewedAt;
+    }
+
+    /**
+     * Whether Kafka refused an acknowledgement of this member, or left it unanswered, since its last poll or renewal:
+     * its share partition's leader may have moved (the new leader refuses an acknowledgement of a record acquired
+     * from the old one: not the leader, or the record's state is not this member's acquisition), or a lock ended.
+     * What it still holds unhanded may be a stale copy.
+     */
+    boolean doubted() {
+        return doubted;
     }
 
     /**
@@ -214,7 +264,7 @@ final class ShareMember implements AutoCloseable {
                 lastUsed = System.nanoTime();
             }
             consumer.acknowledge(record, type);
-            return refusal(consumer.commitSync(Cluster.CALL_TIMEOUT), record);
+            return doubtIf(refusal(consumer.commitSync(Cluster.CALL_TIMEOUT), record));
         } finally {
             lock.unlock();
         }
@@ -243,7 +293,7 @@ final class ShareMember implements AutoCloseable {
             }
             KafkaException commitRefused = records.isEmpty() ? null
                     : refusal(consumer.commitSync(Cluster.CALL_TIMEOUT), records.get(0));
-            return refused != null ? refused : commitRefused;
+            return refused != null ? refused : doubtIf(commitRefused);
         } finally {
             lock.unlock();
         }
@@ -268,6 +318,7 @@ final class ShareMember implements AutoCloseable {
             for (ConsumerRecord<byte[], byte[]> r : renewing) {
                 consumer.acknowledge(r, AcknowledgeType.RENEW);
             }
+            long sentAt = System.currentTimeMillis();
             KafkaException refused = refusal(consumer.commitSync(Cluster.CALL_TIMEOUT), record);
             if (refused != null) {
                 synchronized (this) {
@@ -275,7 +326,12 @@ final class ShareMember implements AutoCloseable {
                 }
                 return refused;
             }
-            return takeBack(renewing);
+            refused = takeBack(renewing);
+            if (refused == null) {
+                renewedAt = sentAt;
+                doubted = false;
+            }
+            return refused;
         } finally {
             lock.unlock();
         }
@@ -310,6 +366,14 @@ final class ShareMember implements AutoCloseable {
             missing.forEach(held::remove);
         }
         return new KafkaException("the consumer did not hand back renewed offsets " + missing + " within " + TAKE_BACK);
+    }
+
+    /** Notes a refusal ({@link #doubted()}); returns it. */
+    private KafkaException doubtIf(KafkaException refused) {
+        if (refused != null) {
+            doubted = true;
+        }
+        return refused;
     }
 
     /**

@@ -9,7 +9,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.IntFunction;
 
-import org.apache.kafka.clients.consumer.ConsumerRecords;
 
 /**
  * The members (share consumers) of one {@link ShareLeases} handle: which one a fetch polls, when a new one is made,
@@ -136,21 +135,21 @@ final class ShareMembers {
      * once more without waiting: what a fetch running in the background acquired goes to {@code collected}, and
      * that member stays. Returns how many were closed.
      */
-    int retireIdle(BiConsumer<ShareMember, ConsumerRecords<byte[], byte[]>> collected) {
+    int retireIdle(BiConsumer<ShareMember, ShareMember.Polled> collected) {
         long now = System.nanoTime();
         List<ShareMember> idle = new ArrayList<>();
         for (ShareMember m : all) {
             if (closed || all.size() - idle.size() <= 1 || !m.claimIfIdleFor(retireAfterNanos, now)) {
                 continue;
             }
-            ConsumerRecords<byte[], byte[]> got;
+            ShareMember.Polled got;
             try {
                 got = m.collectBeforeClose();
             } catch (RuntimeException e) {
                 idle.add(m); // closing, or its consumer failed: closed all the same
                 continue;
             }
-            if (got.isEmpty()) {
+            if (got.records().isEmpty()) {
                 idle.add(m);
             } else {
                 collected.accept(m, got);
