@@ -46,13 +46,17 @@ import java.util.function.Consumer;
  * consumer may hold leases and fetch more; so this keeps several members and fetches with one that holds nothing.
  *
  * <p>Never acquire and forget: a member whose poll returned nothing goes on fetching in the background until it
- * acquires records ({@link ShareMember#armed()}), and keeps them until its next poll. A sweep every
- * {@link #SWEEP_EVERY}, scheduled only while a member is armed or strays wait (a handle whose members all hold
- * leases, or hold nothing and were not left armed, costs the sweeper nothing), collects them (a poll that does not
- * wait), and the next fetch of this handle gets them before
- * anything else, with the lease that is left of their lock. Strays no fetch took within half their lock are
- * released, and the delivery Kafka counted for them is not shown: their next delivery in this JVM shows the count
- * it would have had ({@link DeliveryCounts#notShown}).
+ * acquires records, and keeps them in its buffer until its next poll, where no fetch of another member sees them;
+ * so may one whose poll returned records ({@link ShareMember#armed()}, known by a share fetch answered since). A
+ * sweep every {@link #SWEEP_EVERY}, scheduled only while a member is armed (or was just polled and may be), or strays
+ * wait (a handle whose members hold leases, or are quiet or parked, below, costs the sweeper nothing), collects them
+ * from the idle members (a poll that does not wait), and so does a fetch after each poll of its own member that
+ * found nothing; the next fetch of this handle gets them before
+ * anything else, with the lease that is left of their lock (counted from the poll that started the fetch that
+ * acquired them, at the earliest; one that waited a whole lock is given back, not handed out). Strays no fetch took
+ * within half their lock are released, and the delivery Kafka counted for them is not shown: their next delivery in
+ * this JVM shows the count it would have had ({@link DeliveryCounts#notShown}); their member is parked: the sweep
+ * no longer polls it, since each poll would start a fetch that acquires them again (a fetch still does).
  *
  * <p>A fetch that does not wait (JMS {@code receiveNoWait}) is honest about what the queue holds: it answers
  * "nothing" only after the cluster has answered a share fetch of its member made since it began, waiting for that
@@ -216,22 +220,26 @@ public final class ShareLeases implements AutoCloseable {
             ShareMember member = idleMember(max, deadline);
             answeredBefore.putIfAbsent(member, member.fetchesAnswered());
             long left = Math.max(0, deadline - System.nanoTime());
-            long polledAt = System.currentTimeMillis();
-            for (ConsumerRecord<byte[], byte[]> r : member.poll(Duration.ofNanos(Math.min(left, FETCH_STEP.toNanos())))) {
+            ShareMember.Polled polled = member.poll(Duration.ofNanos(Math.min(left, FETCH_STEP.toNanos())));
+            long acquiredSince = polled.acquiredSince();
+            for (ConsumerRecord<byte[], byte[]> r : polled.records()) {
                 if (out.size() >= max) {
                     // Acquired beyond what this fetch asked (a member acquires up to MEMBER_BATCH): the next fetch's.
-                    strays.addLast(new Stray(member, r, polledAt));
+                    strays.addLast(new Stray(member, r, acquiredSince));
                     continue;
                 }
-                Acquired a = handOut(member, r, polledAt);
+                Acquired a = handOut(member, r, acquiredSince);
                 if (a != null) {
                     out.add(a);
                 }
             }
-            if (member.armed()) {
+            if (member.armed() || member.watched()) {
                 armSweep();
             }
             if (out.isEmpty()) {
+                // What the other idle members' fetches acquired is this fetch's: else, while this fetch polled its
+                // own member, it sat locked in their buffers until the lock ran out.
+                collectStrays(true);
                 takeStrays(max, out);
             }
             if (out.isEmpty() && System.nanoTime() - deadline >= 0) {
@@ -244,7 +252,7 @@ public final class ShareLeases implements AutoCloseable {
                     continue;
                 }
                 // Another member's fetch may have acquired what is there.
-                collectStrays();
+                collectStrays(true);
                 takeStrays(max, out);
                 break;
             }
@@ -263,21 +271,25 @@ public final class ShareLeases implements AutoCloseable {
         }
     }
 
-    /** Polls, without waiting, every idle member whose fetch may be running, and keeps what they acquired. */
-    private void collectStrays() {
+    /**
+     * Polls, without waiting, every idle member whose fetch may be running ({@code parked} too: members the sweep
+     * parked), and keeps what they acquired.
+     */
+    private void collectStrays(boolean parked) {
         for (ShareMember m : members) {
-            if (closed || !m.armed() || !m.claimIfIdle()) {
+            if (closed || !(parked ? m.fetchedSincePoll() : m.armed()) || !m.claimIfIdle()) {
                 continue;
             }
-            long at = System.currentTimeMillis();
-            ConsumerRecords<byte[], byte[]> got;
+            ShareMember.Polled polled;
             try {
-                got = m.poll(Duration.ZERO);
+                polled = m.poll(Duration.ZERO);
             } catch (RuntimeException e) {
                 // Closing, or a passing fault: the member is polled again by the next fetch or sweep.
                 memberMayBeIdle();
                 continue;
             }
+            ConsumerRecords<byte[], byte[]> got = polled.records();
+            long at = polled.acquiredSince();
             got.forEach(r -> strays.addLast(new Stray(m, r, at)));
             if (got.isEmpty()) {
                 memberMayBeIdle();
@@ -302,11 +314,16 @@ public final class ShareLeases implements AutoCloseable {
             return true;
         }
         for (ShareMember m : members) {
-            if (m.armed()) {
+            if (m.armed() || m.watched()) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** Records acquired with no fetch waiting, kept for the next fetch (what tests observe). */
+    public int strays() {
+        return strays.size();
     }
 
     /** Whether a sweep is scheduled or running: only while {@link #sweepNeeded} (what tests observe). */
@@ -336,13 +353,15 @@ public final class ShareLeases implements AutoCloseable {
 
     private void sweepOnce() {
         try {
-            collectStrays();
+            collectStrays(false);
             long now = System.currentTimeMillis();
             for (Stray s : strays) {
                 long lock = s.member().lockMillis().map(Integer::longValue).orElse(defaultLockMillis);
                 if (now - s.acquiredAt() >= lock / 2 && strays.remove(s)) {
                     DeliveryCounts.SEEN.notShown(countScope, s.record().offset());
                     s.member().acknowledge(s.record(), AcknowledgeType.RELEASE);
+                    // No fetch wanted what it acquired: polled on, it would acquire them again (each time counted).
+                    s.member().park();
                     memberMayBeIdle();
                 }
             }
@@ -422,6 +441,15 @@ public final class ShareLeases implements AutoCloseable {
             member.acknowledge(r, AcknowledgeType.ACCEPT);
             return null;
         }
+        long lockMillis = member.lockMillis().map(Integer::longValue).orElse(defaultLockMillis);
+        long leaseEnds = acquiredAt + lockMillis;
+        if (leaseEnds <= System.currentTimeMillis()) {
+            // It waited in the member's buffer for a whole lock, as far as this can tell: the group may have handed
+            // it to another member since. Given back (refused if so) and not shown; it comes again counted right.
+            DeliveryCounts.SEEN.notShown(countScope, r.offset());
+            member.acknowledge(r, AcknowledgeType.RELEASE);
+            return null;
+        }
         // A record written again after a nack with a delay carries the deliveries it had before.
         Headers headers = RecordMapping.mikyuHeaders(r.headers());
         int counted = r.deliveryCount().map(Short::intValue).orElse(1)
@@ -437,9 +465,7 @@ public final class ShareLeases implements AutoCloseable {
             deadLetter(member, r, attempt - 1, "lease expired");
             return null;
         }
-        long lockMillis = member.lockMillis().map(Integer::longValue).orElse(defaultLockMillis);
         LeaseToken token = new LeaseToken(idTag | r.offset(), leases.incrementAndGet());
-        long leaseEnds = acquiredAt + lockMillis;
         held.put(token, new Held(member, r, attempt, leaseEnds));
         return new Acquired(r, headers, token, attempt, leaseEnds, expiresAt);
     }

@@ -39,6 +39,11 @@ final class ShareMember implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ShareMember.class.getName());
     /** How long a renewal waits for the consumer to hand its renewed records back (a few local polls). */
     private static final Duration TAKE_BACK = Duration.ofSeconds(5);
+    /**
+     * How long after a poll that returned records the sweep looks for a share fetch it left running: a running
+     * fetch is answered, empty if need be, within the consumer's fetch wait (500 ms), later on a loaded machine.
+     */
+    private static final Duration WATCH = Duration.ofSeconds(3);
 
     private final KafkaShareConsumer<byte[], byte[]> consumer;
     private final ReentrantLock lock = new ReentrantLock();
@@ -49,9 +54,19 @@ final class ShareMember implements AutoCloseable {
     /**
      * Its last poll returned nothing. Kafka 4.4's share consumer then goes on fetching in the background until a
      * fetch acquires records, and keeps them in its buffer until the next poll: records this member holds under
-     * lock although no one asked for them ({@link ShareLeases} collects them).
+     * lock although no one asked for them ({@link ShareLeases} collects them). A poll that returns records can leave
+     * a fetch running too (its ask for the next fetch was seen to come after the answer it returned, and it follows
+     * a poll that took what was in the buffer): {@link #armed()} tells by the share fetches answered since.
      */
     private volatile boolean armed;
+    /** The share fetches answered when the last poll returned ({@link #fetchesAnswered}). */
+    private volatile long answeredAtPoll;
+    /** Until when (epoch millis) a fetch left running by the last poll would have been answered at the latest. */
+    private volatile long watchUntil;
+    /** The sweep leaves this member alone until its next poll ({@link #park}). */
+    private volatile boolean parked;
+    /** When the last poll of the consumer began (epoch millis): no record in its buffer was acquired before. */
+    private long lastPollAt = System.currentTimeMillis();
     /** The consumer's count of share fetches answered ({@code fetch-total}), looked up once. */
     private volatile Metric fetchTotal;
 
@@ -80,29 +95,77 @@ final class ShareMember implements AutoCloseable {
         return true;
     }
 
+    /**
+     * What a poll returned, and when they were acquired at the earliest (epoch millis): the poll's start if its own
+     * fetch acquired them, else the previous poll's (that poll started the fetch that filled the buffer).
+     */
+    record Polled(ConsumerRecords<byte[], byte[]> records, long acquiredSince) {
+    }
+
     /** Fetches, once claimed; the records are outstanding until each is acknowledged. Ends the claim. */
-    ConsumerRecords<byte[], byte[]> poll(Duration wait) {
+    Polled poll(Duration wait) {
         lock.lock();
         try {
             ConsumerRecords<byte[], byte[]> records = ConsumerRecords.empty();
+            long answeredBefore = fetchesAnswered();
+            long previousPollAt = lastPollAt;
+            long startedAt = System.currentTimeMillis();
+            boolean fromBuffer = false;
             try {
-                records = consumer.poll(wait);
+                records = pollConsumer(wait);
+                // No share fetch answered during the poll: what it returned was in the buffer already.
+                fromBuffer = !records.isEmpty() && fetchesAnswered() == answeredBefore;
             } finally {
+                polled();
                 synchronized (this) {
                     records.forEach(r -> held.put(r.offset(), r));
                     armed = records.isEmpty();
+                    parked = false;
                     claimed = false;
                 }
             }
-            return records;
+            return new Polled(records, fromBuffer ? previousPollAt : startedAt);
         } finally {
             lock.unlock();
         }
     }
 
-    /** Whether a fetch of this member may be running in the background (its last poll returned nothing). */
+    /** Polls the consumer, noting when: a poll may leave a share fetch running in the background (see armed). */
+    private ConsumerRecords<byte[], byte[]> pollConsumer(Duration wait) {
+        lastPollAt = System.currentTimeMillis();
+        return consumer.poll(wait);
+    }
+
+    /** Notes what a fetch left running by the poll just made would change, and how long to look for it. */
+    private void polled() {
+        answeredAtPoll = fetchesAnswered();
+        watchUntil = System.currentTimeMillis() + WATCH.toMillis();
+    }
+
+    /**
+     * The sweep stops polling this member: it gave back what the member acquired with no fetch waiting for it, and
+     * polled on, the member would acquire them again and again, each time counted. A fetch still polls it.
+     */
+    void park() {
+        parked = true;
+    }
+
+    /**
+     * Whether a fetch of this member may have acquired records that wait in its buffer, or be running, so that the
+     * sweep polls it: its last poll returned nothing, or a share fetch was answered since; not while parked.
+     */
     boolean armed() {
-        return armed;
+        return !parked && fetchedSincePoll();
+    }
+
+    /** As {@link #armed()}, parked or not: what a waiting fetch polls. */
+    boolean fetchedSincePoll() {
+        return armed || fetchesAnswered() > answeredAtPoll;
+    }
+
+    /** Whether a fetch left running by the last poll may not have been answered yet: the sweep looks on till then. */
+    boolean watched() {
+        return !parked && System.currentTimeMillis() < watchUntil;
     }
 
     /**
@@ -230,7 +293,7 @@ final class ShareMember implements AutoCloseable {
         Set<Long> missing = new HashSet<>();
         renewed.forEach(r -> missing.add(r.offset()));
         while (!missing.isEmpty() && System.nanoTime() - deadline < 0) {
-            for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(10))) {
+            for (ConsumerRecord<byte[], byte[]> r : pollConsumer(Duration.ofMillis(10))) {
                 if (!missing.remove(r.offset())) {
                     synchronized (this) {
                         if (held.containsKey(r.offset())) {
@@ -242,6 +305,8 @@ final class ShareMember implements AutoCloseable {
                 }
             }
         }
+        // These polls may have left a share fetch running, which acquires records while the renewed ones are held.
+        polled();
         if (missing.isEmpty()) {
             return null;
         }
