@@ -45,14 +45,18 @@ import java.util.function.Consumer;
  * consumer may hold leases and fetch more; so this keeps several members and fetches with one that holds nothing.
  *
  * <p>Never acquire and forget: a member whose poll returned nothing goes on fetching in the background until it
- * acquires records ({@link ShareMember#armed()}), and keeps them until its next poll. A sweep every
- * {@link #SWEEP_EVERY}, scheduled only while a member is armed, strays wait or an idle member may be retired
- * ({@link ShareMembers}; a handle with one member that holds leases, or holds nothing and was not left armed, costs
- * the sweeper nothing), collects them (a poll that does not
- * wait), and the next fetch of this handle gets them before
- * anything else, with the lease that is left of their lock. Strays no fetch took within half their lock are
- * released, and the delivery Kafka counted for them is not shown: their next delivery in this JVM shows the count
- * it would have had ({@link DeliveryCounts#notShown}).
+ * acquires records, and keeps them in its buffer until its next poll, where no fetch of another member sees them;
+ * so may one whose poll returned records ({@link ShareMember#armed()}, known by a share fetch answered since). A
+ * sweep every {@link #SWEEP_EVERY}, scheduled only while a member is armed (or was just polled and may be), or strays
+ * wait, or an idle member may be retired ({@link ShareMembers}; a handle whose members hold leases, or are quiet
+ * or parked, below, costs the sweeper nothing), collects them
+ * from the idle members (a poll that does not wait), and so does a fetch after each poll of its own member that
+ * found nothing; the next fetch of this handle gets them before
+ * anything else, with the lease that is left of their lock (counted from the poll that started the fetch that
+ * acquired them, at the earliest; one that waited a whole lock is given back, not handed out). Strays no fetch took
+ * within half their lock are released, and the delivery Kafka counted for them is not shown: their next delivery in
+ * this JVM shows the count it would have had ({@link DeliveryCounts#notShown}); their member is parked: the sweep
+ * no longer polls it, since each poll would start a fetch that acquires them again (a fetch still does).
  *
  * <p>A copy acquired before its share partition's leader moved is not the member's any more: the new leader
  * starts from the persisted state, without the old one's acquisitions, and delivers the record again. A record
@@ -251,10 +255,13 @@ public final class ShareLeases implements AutoCloseable {
                     out.add(a);
                 }
             }
-            if (member.armed()) {
+            if (member.armed() || member.watched()) {
                 armSweep();
             }
             if (out.isEmpty() || recheck) {
+                // What the other idle members' fetches acquired is this fetch's: else, while this fetch polled its
+                // own member, it sat locked in their buffers until the lock ran out.
+                collectStrays(true);
                 takeStrays(max, out);
             }
             if (out.isEmpty() && System.nanoTime() - deadline >= 0) {
@@ -267,7 +274,7 @@ public final class ShareLeases implements AutoCloseable {
                     continue;
                 }
                 // Another member's fetch may have acquired what is there.
-                collectStrays();
+                collectStrays(true);
                 takeStrays(max, out);
                 break;
             }
@@ -340,10 +347,13 @@ public final class ShareLeases implements AutoCloseable {
         return false;
     }
 
-    /** Polls, without waiting, every idle member whose fetch may be running, and keeps what they acquired. */
-    private void collectStrays() {
+    /**
+     * Polls, without waiting, every idle member whose fetch may be running ({@code parked} too: members the sweep
+     * parked), and keeps what they acquired.
+     */
+    private void collectStrays(boolean parked) {
         for (ShareMember m : members.all()) {
-            if (closed || !m.armed() || !m.claimIfIdle()) {
+            if (closed || !(parked ? m.fetchedSincePoll() : m.armed()) || !m.claimIfIdle()) {
                 continue;
             }
             ShareMember.Polled polled;
@@ -379,7 +389,7 @@ public final class ShareLeases implements AutoCloseable {
             return true;
         }
         for (ShareMember m : members.all()) {
-            if (m.armed()) {
+            if (m.armed() || m.watched()) {
                 return true;
             }
         }
@@ -413,7 +423,7 @@ public final class ShareLeases implements AutoCloseable {
 
     private void sweepOnce() {
         try {
-            collectStrays();
+            collectStrays(false);
             members.retireIdle((m, got) -> got.records().forEach(r -> strays.addLast(new Stray(m, r,
                     got.acquiredFrom()))));
             long now = System.currentTimeMillis();
@@ -422,6 +432,8 @@ public final class ShareLeases implements AutoCloseable {
                 if (now - Math.max(s.acquiredAt(), s.member().renewedAt()) >= lock / 2 && strays.remove(s)) {
                     DeliveryCounts.SEEN.notShown(countScope, s.record().offset());
                     s.member().acknowledge(s.record(), AcknowledgeType.RELEASE);
+                    // No fetch wanted what it acquired: polled on, it would acquire them again (each time counted).
+                    s.member().park();
                     memberMayBeIdle();
                 }
             }
@@ -474,6 +486,15 @@ public final class ShareLeases implements AutoCloseable {
             member.acknowledge(r, AcknowledgeType.ACCEPT);
             return null;
         }
+        long lockMillis = member.lockMillis().map(Integer::longValue).orElse(defaultLockMillis);
+        long leaseEnds = acquiredAt + lockMillis;
+        if (leaseEnds <= System.currentTimeMillis()) {
+            // It waited in the member's buffer for a whole lock, as far as this can tell: the group may have handed
+            // it to another member since. Given back (refused if so) and not shown; it comes again counted right.
+            DeliveryCounts.SEEN.notShown(countScope, r.offset());
+            member.acknowledge(r, AcknowledgeType.RELEASE);
+            return null;
+        }
         // A record written again after a nack with a delay carries the deliveries it had before.
         Headers headers = RecordMapping.mikyuHeaders(r.headers());
         int counted = r.deliveryCount().map(Short::intValue).orElse(1)
@@ -489,9 +510,7 @@ public final class ShareLeases implements AutoCloseable {
             deadLetter(member, r, attempt - 1, "lease expired");
             return null;
         }
-        long lockMillis = member.lockMillis().map(Integer::longValue).orElse(defaultLockMillis);
         LeaseToken token = new LeaseToken(idTag | r.offset(), leases.incrementAndGet());
-        long leaseEnds = acquiredAt + lockMillis;
         held.put(token, new Held(member, r, attempt, leaseEnds));
         return new Acquired(r, headers, token, attempt, leaseEnds, expiresAt);
     }

@@ -39,6 +39,11 @@ final class ShareMember implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ShareMember.class.getName());
     /** How long a renewal waits for the consumer to hand its renewed records back (a few local polls). */
     private static final Duration TAKE_BACK = Duration.ofSeconds(5);
+    /**
+     * How long after a poll that returned records the sweep looks for a share fetch it left running: a running
+     * fetch is answered, empty if need be, within the consumer's fetch wait (500 ms), later on a loaded machine.
+     */
+    private static final Duration WATCH = Duration.ofSeconds(3);
 
     private final KafkaShareConsumer<byte[], byte[]> consumer;
     private final ReentrantLock lock = new ReentrantLock();
@@ -49,18 +54,26 @@ final class ShareMember implements AutoCloseable {
     /**
      * Its last poll returned nothing. Kafka 4.4's share consumer then goes on fetching in the background until a
      * fetch acquires records, and keeps them in its buffer until the next poll: records this member holds under
-     * lock although no one asked for them ({@link ShareLeases} collects them).
+     * lock although no one asked for them ({@link ShareLeases} collects them). A poll that returns records can leave
+     * a fetch running too (its ask for the next fetch was seen to come after the answer it returned, and it follows
+     * a poll that took what was in the buffer): {@link #armed()} tells by the share fetches answered since.
      */
     private volatile boolean armed;
-    /**
-     * When its last poll ended ({@link System#currentTimeMillis()}; when it was made, before the first): a record
-     * its consumer fetched in the background since, and kept in its buffer, was acquired no earlier.
-     */
-    private volatile long polledAt = System.currentTimeMillis();
     /** When its last renewal that Kafka took was sent: every record it held then was acquired anew. */
     private volatile long renewedAt;
     /** Kafka refused (or did not answer) an acknowledgement of it since its last poll or renewal: {@link #doubted()}. */
     private volatile boolean doubted;
+    /** The share fetches answered when the last poll returned ({@link #fetchesAnswered}). */
+    private volatile long answeredAtPoll;
+    /** Until when (epoch millis) a fetch left running by the last poll would have been answered at the latest. */
+    private volatile long watchUntil;
+    /** The sweep leaves this member alone until its next poll ({@link #park}). */
+    private volatile boolean parked;
+    /**
+     * When its last poll began (epoch millis; when it was made, before the first): a record its consumer fetched in
+     * the background since, and kept in its buffer, was acquired no earlier (that poll may have started the fetch).
+     */
+    private long lastPollAt = System.currentTimeMillis();
     /** The consumer's count of share fetches answered ({@code fetch-total}), looked up once. */
     private volatile Metric fetchTotal;
     /** Set once the cluster answered a share fetch of this member: it has joined the group ({@link #joined()}). */
@@ -112,7 +125,7 @@ final class ShareMember implements AutoCloseable {
 
     /**
      * What a {@link #poll} returned, and the earliest its records may have been acquired: records the consumer had
-     * fetched in the background and kept in its buffer, no earlier than the end of the member's previous poll;
+     * fetched in the background and kept in its buffer, no earlier than the start of the member's previous poll;
      * records a share fetch answered while the poll waited, when the poll returned them (give or take the answer's
      * way from the broker), as Kafka's consumer hands them to its application.
      */
@@ -149,24 +162,25 @@ final class ShareMember implements AutoCloseable {
         lock.lock();
         try {
             ConsumerRecords<byte[], byte[]> records = ConsumerRecords.empty();
-            long acquiredFrom = polledAt;
+            long acquiredFrom = lastPollAt;
             // It holds nothing (claimed idle): a refusal before says nothing of what this poll acquires.
             doubted = false;
             try {
-                records = consumer.poll(Duration.ZERO);
+                records = pollConsumer(Duration.ZERO);
                 if (records.isEmpty() && !wait.isZero()) {
                     records = consumer.poll(wait);
                     acquiredFrom = System.currentTimeMillis();
                 }
             } finally {
+                polled();
                 synchronized (this) {
                     records.forEach(r -> held.put(r.offset(), r));
                     armed = records.isEmpty();
+                    parked = false;
                     claimed = retiring && records.isEmpty();
                     if (use || !records.isEmpty()) {
                         lastUsed = System.nanoTime();
                     }
-                    polledAt = System.currentTimeMillis();
                 }
             }
             if (!records.isEmpty()) {
@@ -189,9 +203,42 @@ final class ShareMember implements AutoCloseable {
         return joined;
     }
 
-    /** Whether a fetch of this member may be running in the background (its last poll returned nothing). */
+    /** Polls the consumer, noting when: a poll may leave a share fetch running in the background (see armed). */
+    private ConsumerRecords<byte[], byte[]> pollConsumer(Duration wait) {
+        lastPollAt = System.currentTimeMillis();
+        return consumer.poll(wait);
+    }
+
+    /** Notes what a fetch left running by the poll just made would change, and how long to look for it. */
+    private void polled() {
+        answeredAtPoll = fetchesAnswered();
+        watchUntil = System.currentTimeMillis() + WATCH.toMillis();
+    }
+
+    /**
+     * The sweep stops polling this member: it gave back what the member acquired with no fetch waiting for it, and
+     * polled on, the member would acquire them again and again, each time counted. A fetch still polls it.
+     */
+    void park() {
+        parked = true;
+    }
+
+    /**
+     * Whether a fetch of this member may have acquired records that wait in its buffer, or be running, so that the
+     * sweep polls it: its last poll returned nothing, or a share fetch was answered since; not while parked.
+     */
     boolean armed() {
-        return armed;
+        return !parked && fetchedSincePoll();
+    }
+
+    /** As {@link #armed()}, parked or not: what a waiting fetch polls. */
+    boolean fetchedSincePoll() {
+        return armed || fetchesAnswered() > answeredAtPoll;
+    }
+
+    /** Whether a fetch left running by the last poll may not have been answered yet: the sweep looks on till then. */
+    boolean watched() {
+        return !parked && System.currentTimeMillis() < watchUntil;
     }
 
     /** Whether the member still holds the record at {@code offset} (a refused renewal drops all it held). */
@@ -347,7 +394,7 @@ final class ShareMember implements AutoCloseable {
         Set<Long> missing = new HashSet<>();
         renewed.forEach(r -> missing.add(r.offset()));
         while (!missing.isEmpty() && System.nanoTime() - deadline < 0) {
-            for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(10))) {
+            for (ConsumerRecord<byte[], byte[]> r : pollConsumer(Duration.ofMillis(10))) {
                 if (!missing.remove(r.offset())) {
                     synchronized (this) {
                         if (held.containsKey(r.offset())) {
@@ -359,6 +406,8 @@ final class ShareMember implements AutoCloseable {
                 }
             }
         }
+        // These polls may have left a share fetch running, which acquires records while the renewed ones are held.
+        polled();
         if (missing.isEmpty()) {
             return null;
         }

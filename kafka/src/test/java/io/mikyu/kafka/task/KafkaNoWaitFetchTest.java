@@ -128,4 +128,39 @@ class KafkaNoWaitFetchTest {
             await().atMost(Duration.ofSeconds(30)).until(() -> !leases.sweeping());
         }
     }
+
+    /**
+     * A share consumer whose poll returned a task can go on fetching in the background (Kafka 4.4 was seen to ask
+     * for the next fetch after the answer it returned) and acquire the next task into its buffer, where no poll of
+     * another member sees it. The JMS TCK's {@code jmsproducerqueuetests} waited a whole lock for such a message
+     * while its fetch polled the queue's other member, and its next receive got it, one message late. Each round
+     * here: a task taken by one member, a fetch meanwhile that makes a second one, the first task acked, the next
+     * task waited for: it comes before its lock ends, as a first delivery.
+     */
+    @Test
+    void aTaskAcquiredByAMemberNoFetchPollsReachesTheWaitingFetchBeforeItsLockEnds() throws Exception {
+        // Longer than a share consumer's join on a loaded machine (the second member's, while the first task is held).
+        Duration lock = Duration.ofSeconds(30);
+        try (Mikyu mikyu = KafkaTestCluster.dial()) {
+            TaskQueue jobs = mikyu.createTaskQueue("held-ahead",
+                    TaskQueueConfig.defaults().withDefaultLease(lock).withMaxAttempts(100));
+            for (int round = 0; round < 12; round++) {
+                jobs.enqueue(Task.of("taken " + round));
+                LeasedTask taken = jobs.dequeue(1, lock, Duration.ofMinutes(1), null).get(0);
+                assertThat(taken.payloadAsString()).isEqualTo("taken " + round);
+                // While it is held, a fetch finds nothing: it polls another member.
+                assertThat(jobs.dequeue(1, lock, Duration.ZERO, null)).isEmpty();
+                jobs.ack(taken.token());
+                jobs.enqueue(Task.of("next " + round));
+                long start = System.nanoTime();
+                LeasedTask next = jobs.dequeue(1, lock, Duration.ofMinutes(1), null).get(0);
+                long tookMillis = (System.nanoTime() - start) / 1_000_000;
+                assertThat(next.payloadAsString()).isEqualTo("next " + round);
+                assertThat(next.attempt()).as("round %d: a first delivery, after %d ms", round, tookMillis)
+                        .isEqualTo(1);
+                assertThat(tookMillis).as("round %d", round).isLessThan(lock.toMillis());
+                jobs.ack(next.token());
+            }
+        }
+    }
 }
