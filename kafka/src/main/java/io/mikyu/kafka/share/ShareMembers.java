@@ -9,7 +9,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.IntFunction;
 
-
 /**
  * The members (share consumers) of one {@link ShareLeases} handle: which one a fetch polls, when a new one is made,
  * and when an idle one is retired.
