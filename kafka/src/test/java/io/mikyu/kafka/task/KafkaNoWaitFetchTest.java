@@ -106,12 +106,9 @@ class KafkaNoWaitFetchTest {
     @Test
     void theStraySweepRunsOnlyWhileAShareConsumerMayBeFetchingInTheBackground() throws Exception {
         try (Mikyu mikyu = KafkaTestCluster.dial()) {
-            KafkaTaskQueue jobs = (KafkaTaskQueue) mikyu.createTaskQueue("swept",
-                    TaskQueueConfig.defaults().withDefaultLease(LEASE));
-            jobs.enqueue(Task.of("one"));
-            LeasedTask one = jobs.dequeue(1, LEASE, Duration.ofMinutes(2), null).get(0);
-            ShareLeases leases = jobs.leases(one.token());
-            jobs.ack(one.token());
+            HandleLeases.Queue queue = HandleLeases.afterOneTask(mikyu, "swept", LEASE, "one");
+            KafkaTaskQueue jobs = queue.jobs();
+            ShareLeases leases = queue.leases();
             // Its share consumer's last poll brought a task and it holds nothing now: no fetch runs, no sweep.
             await().atMost(Duration.ofSeconds(30)).until(() -> !leases.sweeping());
 

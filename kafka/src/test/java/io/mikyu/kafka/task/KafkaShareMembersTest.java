@@ -4,7 +4,6 @@ import io.mikyu.engine.LeaseToken;
 import io.mikyu.engine.LeasedTask;
 import io.mikyu.engine.Mikyu;
 import io.mikyu.engine.Task;
-import io.mikyu.engine.TaskQueueConfig;
 import io.mikyu.kafka.share.ShareLeases;
 import io.mikyu.kafka.support.KafkaTestCluster;
 
@@ -42,12 +41,9 @@ class KafkaShareMembersTest {
     @Test
     void membersStayBoundedUnderASteadyLoadAndAnIdleHandleShrinksToOne() throws Exception {
         try (Mikyu mikyu = KafkaTestCluster.dial()) {
-            KafkaTaskQueue jobs = (KafkaTaskQueue) mikyu.createTaskQueue("members",
-                    TaskQueueConfig.defaults().withDefaultLease(LEASE));
-            jobs.enqueue(Task.of("first"));
-            LeasedTask first = jobs.dequeue(1, LEASE, Duration.ofMinutes(2), null).get(0);
-            ShareLeases leases = jobs.leases(first.token());
-            jobs.ack(first.token());
+            HandleLeases.Queue queue = HandleLeases.afterOneTask(mikyu, "members", LEASE, "first");
+            KafkaTaskQueue jobs = queue.jobs();
+            ShareLeases leases = queue.leases();
             // Retired sooner than by default, so that the test sees it; a steady load uses its members more often.
             leases.retireIdleMembersAfter(Duration.ofSeconds(3));
 
