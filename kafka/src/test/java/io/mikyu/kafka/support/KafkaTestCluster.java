@@ -32,8 +32,7 @@ public final class KafkaTestCluster {
         @Override
         public void beforeAll(ExtensionContext context) {
             context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL).getOrComputeIfAbsent(
-                    KafkaTestCluster.class.getName(),
-                    key -> (ExtensionContext.Store.CloseableResource) KafkaTestCluster::stop);
+                    KafkaTestCluster.class.getName(), key -> (AutoCloseable) KafkaTestCluster::stop);
         }
     }
 
