@@ -671,9 +671,9 @@ public final class ShareLeases implements AutoCloseable {
         }
     }
 
-    /** Share consumers this handle has now (members of the group). */
+    /** Share consumers this handle has now (members of the group), retired ones still closing included. */
     public int members() {
-        return members.size();
+        return members.size() + members.closing();
     }
 
     /** Share consumers this handle has made so far: each a group join. */

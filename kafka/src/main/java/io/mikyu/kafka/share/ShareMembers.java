@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.IntFunction;
@@ -38,6 +39,8 @@ final class ShareMembers {
     private final Object settled = new Object();
     private final AtomicLong made = new AtomicLong();
     private final AtomicLong retired = new AtomicLong();
+    /** Retired members whose close (a group leave) is still under way: they may still acquire records. */
+    private final AtomicInteger closing = new AtomicInteger();
     private volatile long retireAfterNanos;
     private volatile boolean closed;
 
@@ -157,16 +160,19 @@ final class ShareMembers {
         for (ShareMember m : idle) {
             all.remove(m);
             retired.incrementAndGet();
+            closing.incrementAndGet();
             // Off the sweeper's thread, which serves every handle: a close waits for the group leave's answer.
-            Thread closing = new Thread(() -> {
+            Thread closer = new Thread(() -> {
                 try {
                     m.close();
                 } catch (RuntimeException e) {
                     // Its leave failed: the group drops it once its session times out.
+                } finally {
+                    closing.decrementAndGet();
                 }
             }, "mikyu-kafka-share-retire");
-            closing.setDaemon(true);
-            closing.start();
+            closer.setDaemon(true);
+            closer.start();
         }
         return idle.size();
     }
@@ -196,6 +202,14 @@ final class ShareMembers {
     /** Members now. */
     int size() {
         return all.size();
+    }
+
+    /**
+     * Retired members still closing: until its close is done a share consumer's fetch may still acquire a record,
+     * which its close then gives back with a delivery counted.
+     */
+    int closing() {
+        return closing.get();
     }
 
     /** Members made so far (each a group join). */
