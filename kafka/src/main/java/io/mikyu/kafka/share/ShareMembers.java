@@ -195,10 +195,6 @@ final class ShareMembers {
         return all;
     }
 
-    boolean isEmpty() {
-        return all.isEmpty();
-    }
-
     /** Members now. */
     int size() {
         return all.size();
